@@ -1,0 +1,61 @@
+// Running one command for the bench: wall time, exit status, and peak RSS (`/usr/bin/time -f %M`
+// when present, else VmHWM from /proc written by a preload at exit, else null).
+import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync, rmSync } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null
+const HWM = path.join(path.dirname(fileURLToPath(import.meta.url)), "bench-hwm.cjs")
+let counter = 0
+
+/** kB from the last number in a file (GNU time writes "Command exited with non-zero status" first). */
+const peakMb = (file) => {
+  try {
+    const nums = readFileSync(file, "utf8").match(/\d+/g)
+    return nums === null ? null : Number(nums[nums.length - 1]) / 1024
+  } catch {
+    return null
+  } finally {
+    rmSync(file, { force: true })
+  }
+}
+
+/** Runs `node ...args` once; stdout and stderr go to /dev/null unless captured. */
+export const measure = (node, args, opts = {}) => {
+  const memFile = path.join(os.tmpdir(), `specbundle-bench-mem-${process.pid}-${counter++}`)
+  const [cmd, argv, env] = TIME !== null
+    ? [TIME, ["-f", "%M", "-o", memFile, node, ...args], process.env]
+    : [node, ["--require", HWM, ...args], { ...process.env, BENCH_HWM_FILE: memFile }]
+  const t0 = process.hrtime.bigint()
+  const r = spawnSync(cmd, argv, {
+    cwd: opts.cwd,
+    env,
+    stdio: ["ignore", opts.captureOut ? "pipe" : "ignore", opts.captureErr ? "pipe" : "ignore"],
+    encoding: "utf8",
+    maxBuffer: 1024 * 1024 * 1024
+  })
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  return { ms, status: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "", rss: peakMb(memFile) }
+}
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+/** n runs of the scenario, each right after one run of its baseline (when there is one). */
+export const runs = (n, baseline, scenario) => {
+  const times = []
+  const baseTimes = []
+  const rss = []
+  for (let i = 0; i < n; i++) {
+    if (baseline !== null) baseTimes.push(baseline().ms)
+    const r = scenario()
+    times.push(r.ms)
+    rss.push(r.rss)
+  }
+  return { times, baseTimes, rss }
+}

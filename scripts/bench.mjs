@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+// `npm run bench`: the performance targets, each as a ratio to a baseline measured in the same run.
+// Every CLI scenario runs the real built `bin/specbundle.js` as a subprocess (after one warm-up run),
+// interleaved with its baseline; medians over >= 5 runs (3 with --quick). Prints one Markdown table.
+// Always exits 0: it is a report, and misses are listed under the table.
+//
+//   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE]
+// --cli FILE measures another build of the CLI (and implies --no-build).
+import { createHash } from "node:crypto"
+import { existsSync, renameSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { buildComposerProgram } from "./bench-composer.mjs"
+import { measure, median, runs as runMany } from "./bench-run.mjs"
+import { generateCorpus } from "./gen-corpus.mjs"
+import { printReport } from "./bench-table.mjs"
+
+const SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
+const REPO = path.dirname(SCRIPTS)
+const argv = process.argv.slice(2)
+const cliArg = argv.indexOf("--cli")
+const CLI = cliArg >= 0 ? path.resolve(argv[cliArg + 1]) : path.join(REPO, "bin/specbundle.js")
+const NODE = process.execPath
+const REFERENCE_MS = 2500
+
+const quick = argv.includes("--quick")
+const runsArg = argv.indexOf("--runs")
+const runsValue = runsArg >= 0 ? Number(argv[runsArg + 1]) : NaN
+const RUNS = Number.isInteger(runsValue) && runsValue > 0 ? runsValue : quick ? 3 : 5
+const log = (line) => process.stderr.write(`bench: ${line}\n`)
+
+/** The generator's own source is part of the cache key: a changed generator builds new corpora. */
+const generatorKey = () =>
+  ["gen-corpus.mjs", "bench-gen-specs.mjs", "bench-gen-ts.mjs", "bench-gen-words.mjs"]
+    .map((f) => readFileSync(path.join(SCRIPTS, f), "utf8"))
+    .join("\0")
+
+const hashText = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12)
+
+/** A corpus cached under os.tmpdir()/specbundle-bench-<hash>, built once per parameters and generator. */
+const corpus = async (params) => {
+  const key = hashText(JSON.stringify(params) + generatorKey())
+  const dir = path.join(os.tmpdir(), `specbundle-bench-${params.shape}-${params.specs}-${key}`)
+  const summaryFile = `${dir}.json`
+  if (existsSync(dir) && existsSync(summaryFile)) return { dir, ...JSON.parse(readFileSync(summaryFile, "utf8")) }
+  log(`generating ${params.specs} specs (${params.shape}) into ${dir}`)
+  const tmp = `${dir}.tmp-${process.pid}`
+  rmSync(tmp, { recursive: true, force: true })
+  const summary = generateCorpus(tmp, params)
+  rmSync(dir, { recursive: true, force: true })
+  renameSync(tmp, dir)
+  writeFileSync(summaryFile, JSON.stringify(summary))
+  return { dir, ...summary }
+}
+
+const build = () => {
+  if ((argv.includes("--no-build") || cliArg >= 0) && existsSync(CLI)) return null
+  log("building bin/specbundle.js")
+  const r = measure(NODE, [path.join(SCRIPTS, "build.mjs")], { cwd: REPO, timed: false, captureErr: true })
+  return r.status === 0 ? null : `build failed: ${r.stderr.trim().split("\n").slice(-3).join(" ")}`
+}
+
+/** The most telling stderr line: the first that names an error, else the last. */
+const errorLine = (stderr) => {
+  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "")
+  return (lines.find((l) => /Error\b|error:/.test(l)) ?? lines.pop() ?? "").slice(0, 140)
+}
+
+const cliRow = (name, args, baseline, target, limit, goal, runs = RUNS) => {
+  const warm = measure(NODE, [CLI, ...args], { cwd: REPO, captureOut: true, captureErr: true })
+  if (warm.status !== 0) {
+    const why = errorLine(warm.stderr)
+    return { name, error: `exit ${warm.status}: ${why}`, target, baseline: baseline.label }
+  }
+  const lines = warm.stdout.split("\n").filter((l) => l !== "")
+  const stderrLines = warm.stderr.split("\n").filter((l) => l !== "").length
+  const note = `${name}: ${lines.length} part(s) on stdout, ${stderrLines} stderr line(s)` +
+    (lines[0]?.startsWith('{"diagnostics"') ? ` (diagnostics: ${lines[0].slice(0, 160)})` : "")
+  const pair = runMany(runs, baseline.cmd === null ? null : () => measure(NODE, baseline.cmd, { cwd: REPO }), () =>
+    measure(NODE, [CLI, ...args], { cwd: REPO })
+  )
+  const ms = median(pair.times)
+  const baseMs = baseline.fixedMs ?? median(pair.baseTimes)
+  return {
+    name, ms, baseline: baseline.label, baseMs, ratio: ms / baseMs, target, limit, goal,
+    rss: Math.max(...pair.rss.filter((x) => x !== null), -1), note, samples: pair.times
+  }
+}
+
+const main = async () => {
+  const buildError = build()
+  const big = quick ? { specs: 2000, packs: 8, tsFiles: 4000 } : { specs: 10000, packs: 40, tsFiles: 20000 }
+  const small = quick ? { specs: 500, packs: 2, tsFiles: 1000 } : { specs: 2500, packs: 10, tsFiles: 5000 }
+  const cBig = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, ...big })
+  const cSmall = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, ...small })
+  const cRef = await corpus({ shape: "reference", seed: 1, specs: 160, packs: 1, tsFiles: 225, anchorEvery: null })
+  const readAll = (dir) => ({ cmd: [path.join(SCRIPTS, "bench-read-all.mjs"), dir], label: "read every file once (node)" })
+  const packOf = (c) => c.packIds[Math.floor(c.packIds.length / 2)]
+  const rows = []
+  const notes = []
+  const cliError = buildError ?? (existsSync(CLI) ? null : "bin/specbundle.js missing")
+  const sizeLabel = (c) => `${c.specs.toLocaleString("en-US")} Specs, ${c.tsFiles.toLocaleString("en-US")} TS files`
+
+  if (cliError !== null) {
+    for (const name of ["start-up: --help", "bundle one Pack (large)", "bundle one Pack (small)", "growth large/small", "reference-shaped corpus"]) {
+      rows.push({ name, error: cliError })
+    }
+  } else {
+    log("start-up")
+    rows.push(cliRow("start-up: specbundle --help", ["--help"], { cmd: ["-e", "0"], label: "node -e 0" }, "<= 2.5x", 2.5, undefined, RUNS * 2))
+    const bundleArgs = (c, budget) => ["bundle", "--root", c.dir, "--pack", packOf(c), "--parts", "--budget", String(budget)]
+    log(`bundle, ${sizeLabel(cBig)}`)
+    const rBig = cliRow(`bundle ${packOf(cBig)} --parts, ${sizeLabel(cBig)}`, bundleArgs(cBig, 50000), readAll(cBig.dir), "<= 5x (goal 3x)", 5, 3)
+    log(`bundle, ${sizeLabel(cSmall)}`)
+    const rSmall = cliRow(`bundle ${packOf(cSmall)} --parts, ${sizeLabel(cSmall)}`, bundleArgs(cSmall, 50000), readAll(cSmall.dir), "<= 5x (goal 3x)", 5, 3)
+    rows.push(rBig, rSmall)
+    const growth = `growth ${cSmall.specs.toLocaleString("en-US")} -> ${cBig.specs.toLocaleString("en-US")} Specs`
+    rows.push(rBig.error || rSmall.error
+      ? { name: growth, error: "a bundle run failed" }
+      : { name: growth, ms: rBig.ms, baseline: `bundle at ${cSmall.specs.toLocaleString("en-US")} Specs`, baseMs: rSmall.ms,
+          ratio: rBig.ms / rSmall.ms, target: "<= 4.5x", limit: 4.5, rss: rBig.rss })
+    log("reference-shaped corpus")
+    const refArgs = ["bundle", "--root", cRef.dir, "--pack", cRef.packIds[0], "--parts", "--budget", "20000"]
+    rows.push(cliRow(`reference-shaped: bundle whole Pack --parts 20000 (${sizeLabel(cRef)})`, refArgs,
+      { cmd: null, fixedMs: REFERENCE_MS, label: "reference (documented) 2.5 s" }, "<= 0.3x (goal 0.15x)", 0.3, 0.15))
+    rows.push(cliRow("reference-shaped, against reading its files", refArgs, readAll(cRef.dir), "info", null))
+    for (const r of rows) if (r.note !== undefined) notes.push(r.note)
+  }
+
+  log("composer alone")
+  rows.push(await composerRow())
+  printReport(rows, notes, { quick, runs: RUNS, corpora: [cBig, cSmall, cRef] })
+}
+
+const composerRow = async () => {
+  const name = "composer alone: plan + render all parts, 10,000-member Pack"
+  const out = path.join(os.tmpdir(), `specbundle-bench-composer-${process.pid}.mjs`)
+  const built = await buildComposerProgram(REPO, out)
+  if (!built.ok) return { name, na: `n/a (${built.reason})`, target: "< 1 s" }
+  try {
+    const r = measure(NODE, [out, "10000", String(RUNS)], { cwd: REPO, captureOut: true, captureErr: true })
+    const last = r.stdout.trim().split("\n").pop() ?? ""
+    let data
+    try {
+      data = JSON.parse(last)
+    } catch {
+      return { name, error: `exit ${r.status}: ${r.stderr.trim().split("\n")[0] ?? ""}`.slice(0, 160), target: "< 1 s" }
+    }
+    if (data.missing) return { name, na: "n/a (composer missing)", target: "< 1 s" }
+    if (data.error) return { name, error: data.error.slice(0, 160), target: "< 1 s" }
+    const ms = median(data.times)
+    const baseMs = median(data.baselines)
+    return {
+      name: `${name} (${data.parts} parts)`, ms, baseline: "JSON.stringify of the member rows", baseMs,
+      ratio: ms / baseMs, target: "< 1 s", absoluteLimitMs: 1000, rss: r.rss ?? -1
+    }
+  } finally {
+    rmSync(out, { force: true })
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench: ${e?.stack ?? e}\n`)
+  process.exitCode = 0
+})

@@ -1,0 +1,69 @@
+// Entry point of the bundled CLI. Provides only what the CLI uses (FileSystem, Path, Terminal):
+// the full NodeContext also builds a command executor and worker manager that cost start-up time.
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import { cli } from "./cli/main.js"
+import { GraphReader } from "./services/GraphReader.js"
+
+const Platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
+const MainLive = Layer.mergeAll(GraphReader.Default, CliConfig.layer({ showBuiltIns: false })).pipe(Layer.provideMerge(Platform))
+
+const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit)) return 0
+  const failure = Cause.failureOption(exit.cause)
+  if (failure._tag === "None") {
+    if (Cause.isInterruptedOnly(exit.cause)) return 0
+    process.stderr.write(`specbundle: internal error: ${Cause.pretty(exit.cause).split("\n")[0]}\n`)
+    return 1
+  }
+  const error = failure.value as { _tag?: string; code?: number; line?: string }
+  if (ValidationError.isValidationError(error)) return error._tag === "HelpRequested" ? 0 : 2
+  switch (error._tag) {
+    case "ExitWith":
+      return error.code ?? 1
+    case "StdoutClosed":
+      return 0
+    case "ParameterError":
+      process.stderr.write(`specbundle: ${error.line}\n`)
+      return 2
+    default:
+      process.stderr.write(`specbundle: ${(error as Error).message ?? String(error)}\n`)
+      return 1
+  }
+}
+
+const program = Effect.suspend(() => cli(process.argv)).pipe(
+  Effect.catchIf(ValidationError.isValidationError, (e) =>
+    // @effect/cli has printed its message to stderr; the parameters' diagnostics value goes to stdout.
+    Effect.sync(() => {
+      if (e._tag !== "HelpRequested") {
+        process.stdout.write(JSON.stringify({ diagnostics: [{ scope: "arguments", problem: validationText(e) }] }) + "\n")
+      }
+    }).pipe(Effect.zipRight(Effect.fail(e)))
+  ),
+  Effect.provide(MainLive)
+)
+
+function validationText(e: ValidationError.ValidationError): string {
+  const doc = "error" in e ? (e as { error: unknown }).error : undefined
+  const text = JSON.stringify(doc ?? e._tag)
+  const words = [...text.matchAll(/"value":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string)
+  return words.length > 0 ? words.join("").trim() : e._tag
+}
+
+NodeRuntime.runMain(program, {
+  disableErrorReporting: true,
+  teardown: (exit, onExit) => {
+    // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
+    process.exitCode = exitCodeOf(exit)
+    onExit(0)
+  }
+})

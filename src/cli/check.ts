@@ -1,0 +1,29 @@
+// `specbundle check`: reads the corpus and prints every finding; exit 1 when a carrier was refused.
+import * as Command from "@effect/cli/Command"
+import * as Effect from "effect/Effect"
+import { hasRefusal } from "../core/graph.js"
+import { GraphReader } from "../services/GraphReader.js"
+import { common, excludeProblems } from "./common.js"
+import { failWithDiagnostics } from "./diagnostics.js"
+import { CliFailure, ExitWith } from "./errors.js"
+import { writeErr, writeFindings } from "./output.js"
+
+export const checkCommand = Command.make("check", common, (args) =>
+  Effect.gen(function* () {
+    const problems = excludeProblems(args)
+    if (problems.length > 0) return yield* failWithDiagnostics(problems.map((problem) => ({ scope: "exclude", problem })))
+    const reader = yield* GraphReader
+    const { graph } = yield* reader.readTree({ root: args.root, exclude: args.exclude }).pipe(
+      Effect.mapError((e) => new CliFailure({ line: e.message }))
+    )
+    yield* writeFindings(graph.findings, args.quiet)
+    if (!args.quiet) {
+      yield* writeErr(`${graph.specs.size} specs, ${graph.packs.size} packs, ${graph.anchors.size} anchors, ${graph.findings.length} findings`)
+    }
+    if (hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
+  }).pipe(Effect.withSpan("check"))
+).pipe(
+  Command.withDescription(
+    "Read the corpus and print every finding as file:line: code: message on stderr. Exit 1 when a carrier was refused, 0 otherwise.\n\nExample: specbundle check --root specs-repo --exclude test/fixtures"
+  )
+)

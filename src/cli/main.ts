@@ -1,0 +1,16 @@
+// The command tree. Each subcommand lives in its own file; this one only assembles them.
+import * as Command from "@effect/cli/Command"
+import { checkCommand } from "./check.js"
+import { hookCommand } from "./hook.js"
+import { staleCommand } from "./stale.js"
+
+export const VERSION = "0.1.0"
+
+const root = Command.make("specbundle").pipe(
+  Command.withDescription(
+    "Compose deterministic, budgeted context bundles from an SDP Spec corpus and a git changeset.\n\nExit codes: 0 a value was produced (budgetExceeded included), 2 wrong parameters ({ diagnostics } on stdout), 1 any other failure."
+  ),
+  Command.withSubcommands([checkCommand, staleCommand, hookCommand])
+)
+
+export const cli = Command.run(root, { name: "specbundle", version: VERSION })

@@ -1,0 +1,77 @@
+// `--out DIR`: part files and the manifest, each written to a temporary name and renamed, so a
+// reader (or a killed run, or a full disk) never sees a partial file and the previous set stays whole.
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
+import { sha256 } from "../core/extract.js"
+import type { FileHash } from "../services/GraphReader.js"
+import { CliFailure } from "./errors.js"
+
+export const partFileName = (index: number): string => `part-${String(index).padStart(3, "0")}.json`
+export const MANIFEST = "manifest.json"
+
+export interface PartRecord {
+  readonly file: string
+  readonly hash: string
+  readonly used: number | null
+}
+
+export interface BuiltFrom {
+  readonly root: string
+  readonly exclude: ReadonlyArray<string>
+  readonly config: string | null
+  readonly commit: string | null
+  readonly dirty: boolean | null
+  readonly graphDigest: string
+  readonly files: ReadonlyArray<FileHash>
+}
+
+export interface Manifest {
+  readonly scope: unknown
+  readonly budget: unknown
+  readonly declarations: unknown
+  readonly parts: ReadonlyArray<PartRecord>
+  readonly builtFrom: BuiltFrom
+}
+
+/** The ticket beside a part: `sha256:` + hex of its compact JSON text. */
+export const ticket = (compactJson: string): string => `sha256:${sha256(compactJson)}`
+
+export const graphDigest = (files: ReadonlyArray<FileHash>): string => sha256(JSON.stringify(files))
+
+const describe = (e: unknown): string => {
+  const err = e as { reason?: string; cause?: { code?: string }; message?: string }
+  return err.cause?.code ?? err.reason ?? err.message ?? String(e)
+}
+
+/** Writes `text` to DIR/name through a temporary file in the same folder, then renames it. */
+export const writeAtomic = (dir: string, name: string, text: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const target = nodePath.join(dir, name)
+    const temp = nodePath.join(dir, `.${name}.${process.pid}.tmp`)
+    yield* fs.writeFileString(temp, text).pipe(
+      Effect.zipRight(fs.rename(temp, target)),
+      Effect.tapError(() => fs.remove(temp).pipe(Effect.ignore)),
+      Effect.mapError((e) => new CliFailure({ line: `could not write ${target}: ${describe(e)}` }))
+    )
+  })
+
+export const ensureDir = (dir: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    yield* fs.makeDirectory(dir, { recursive: true }).pipe(
+      Effect.mapError((e) => new CliFailure({ line: `could not create ${dir}: ${describe(e)}` }))
+    )
+  })
+
+/** Removes part files of an earlier, longer set once the new set and its manifest are in place. */
+export const removeStaleParts = (dir: string, count: number) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const names = yield* fs.readDirectory(dir).pipe(Effect.orElseSucceed(() => [] as string[]))
+    for (const name of names) {
+      const m = /^part-(\d{3,})\.json$/.exec(name)
+      if (m !== null && Number(m[1]) > count) yield* fs.remove(nodePath.join(dir, name)).pipe(Effect.ignore)
+    }
+  })

@@ -1,0 +1,123 @@
+// The context bundle (recipe 36): composeBundle and planParts. Pure: no I/O, no clock, no Effect.
+//
+// Interpretations (where the seed and bundle-contract.md section 2 leave room):
+// - Stages: 0 uncut, then 1 boundary, 2 footing, 3 narrative, 4 example, 5 question, 6 section,
+//   7 declaration (only under declarations "addresses"). Stage k applies cuts 1..k and leftOut is
+//   the first k lines; a stage counts even when it removed nothing.
+// - "Entry addresses written in" a text are mention tokens (sdp-format.md section 5 scanning) that
+//   parse as spec:<id>#<design|ui|question|rule>.<key>; plain Spec ids are not addresses.
+// - questionCut "links": the entry addresses written in the question text, other than its own,
+//   in order of first appearance. The protocol's captured-only question links field is not read.
+// - pointer rule "a cut entry whose text names other entry addresses": applied to string entries
+//   (section values, keyed rules, design/ui values, declarations). Structured examples and the
+//   example space are never scanned (mention scanning skips them too) and become plain pointers.
+// - Section entries are the string leaves of `sections` (intent fields, risks[i], behavior
+//   description, rules[i], flows[i], each constraint field, model terms, decision fields and
+//   lists, verification mode and criteria[i], design/ui values and descriptions). A keyed rule
+//   `{ key, rule }` is one entry with address #rule.<key>. `description` has no address.
+// - Pointer lines: the location table row of the entry's own path (model.ts); a keyed rule also
+//   tries `rule.<key>` and a question `question[<index>]` (sdp-format.md naming). Otherwise null.
+// - Example rows: `steps` is the example Spec's behavior.examples (its structured given/when/then
+//   entries, [] when none); cut to the pointer of `behavior.examples`, or of `behavior.examples[0]`
+//   when the table has no row for the list itself.
+// - `sections` drops intent.openQuestions; an intent left empty by that is left out.
+// - A manifest member missing from the graph: lists [], everything else null (sections, design too).
+// - Parts: an item's "alone" length (oversized) is measured as part 1 of 1. If every item fits
+//   alone but a later part's longer index/of digits push one over at every stage, that item is
+//   named as oversized with the length it needs in its place (a corner; never seen in practice).
+// - partsExceeded.part.index is the requested part (1 when planning every part).
+// - Diagnostics name the parameter in `scope` ("scope" when both or neither are given); only
+//   `undefined` counts as absent, so `null` is a wrong value.
+import type { Facts } from "../model.js"
+import { bundleText, listLength, maxBase, solveUsed } from "./measure.js"
+import { validateParams } from "./params.js"
+import { planSplit } from "./parts.js"
+import type { Composition } from "./stages.js"
+import { composition } from "./stages.js"
+import type { BudgetExceeded, BundleParams, BundleResult, BundleValue, Diagnostics, PartsPlan } from "./types.js"
+import { TOKEN_METHOD, isDiagnostics } from "./types.js"
+
+interface Composed {
+  readonly value: BundleResult
+  /** Compact JSON text of value (what the budget measures). */
+  readonly text: string
+}
+
+const wholeBundle = (c: Composition): Composed => {
+  const limit = maxBase(c.request.budget)
+  let base = 0
+  for (let stage = 0; stage <= c.maxStage; stage++) {
+    const header = c.header(stage)
+    const items = c.items(stage)
+    base = bundleText(header, "", "", "", "").length + listLength(items.memberLengths) + items.boundaryText.length
+    if (base > limit) continue
+    const used = solveUsed(base)
+    const token = Math.ceil(used / 4)
+    const value: BundleValue = {
+      scope: header.scope,
+      budget: header.budget,
+      declarations: header.declarations,
+      used,
+      tokenEstimate: { value: token, method: TOKEN_METHOD },
+      leftOut: header.leftOut,
+      pack: header.pack,
+      members: items.members,
+      boundary: items.boundary
+    }
+    return { value, text: bundleText(header, String(used), String(token), items.memberTexts.join(","), items.boundaryText) }
+  }
+  const exceeded: BudgetExceeded = {
+    scope: c.request.scope,
+    budget: c.request.budget,
+    declarations: c.request.declarations,
+    budgetExceeded: true,
+    protectedLength: solveUsed(base),
+    leftOut: c.header(c.maxStage).leftOut
+  }
+  return { value: exceeded, text: JSON.stringify(exceeded) }
+}
+
+const composed = (value: BundleResult): Composed => ({ value, text: JSON.stringify(value) })
+
+/** The result and its compact JSON text, built once (the text comes from cached item texts). */
+export const composeBundleText = (facts: Facts, params: BundleParams): Composed => {
+  const request = validateParams(facts.graph, params)
+  if (isDiagnostics(request)) return composed(request)
+  const c = composition(facts, request)
+  if (request.part === null) return wholeBundle(c)
+  const plan = planSplit(c)
+  if (!("render" in plan)) return composed(plan)
+  if (request.part > plan.of) {
+    return composed({ diagnostics: [{ scope: "part", problem: `The bundle has ${plan.of} parts.` }] })
+  }
+  return { value: plan.render(request.part), text: plan.renderText(request.part) }
+}
+
+/** One value: the bundle, a budget-exceeded result, a part (when part is given), or diagnostics. */
+export const composeBundle = (facts: Facts, params: BundleParams): BundleResult => composeBundleText(facts, params).value
+
+/**
+ * The compact length the whole bundle would have at each permitted stage (index = stage), or the
+ * diagnostics: what the budget is compared against, for tests, benches and explanations.
+ */
+export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<number> | Diagnostics => {
+  const request = validateParams(facts.graph, params)
+  if (isDiagnostics(request)) return request
+  const c = composition(facts, request)
+  const lengths: number[] = []
+  for (let stage = 0; stage <= c.maxStage; stage++) {
+    const items = c.items(stage)
+    lengths.push(solveUsed(bundleText(c.header(stage), "", "", "", "").length + listLength(items.memberLengths) + items.boundaryText.length))
+  }
+  return lengths
+}
+
+/**
+ * Every part, for streaming (`--parts`): diagnostics, the oversized result, or the split with a
+ * lazy render. params.part is checked like any parameter but does not change the split.
+ */
+export const planParts = (facts: Facts, params: BundleParams): PartsPlan => {
+  const request = validateParams(facts.graph, params)
+  if (isDiagnostics(request)) return request
+  return planSplit(composition(facts, request))
+}

@@ -1,0 +1,121 @@
+// Checks the raw recipe parameters (bundleRecipe line, bundle-contract.md section 2). Every problem
+// is reported at once, in parameter order, as a { scope, problem } row; only `undefined` is absent.
+import type { Graph } from "../model.js"
+import type { BundleParams, DeclarationMode, Diagnostic, Diagnostics, Scope } from "./types.js"
+import { DEFAULT_BUDGET } from "./types.js"
+
+export interface BundleRequest {
+  readonly scope: Scope
+  /** The Pack id for a Pack scope, else null. */
+  readonly packId: string | null
+  /** Member ids in scope order (manifest order, the members subset, or the specs list). */
+  readonly memberIds: ReadonlyArray<string>
+  readonly budget: number
+  readonly declarations: DeclarationMode
+  readonly part: number | null
+}
+
+const show = (value: unknown): string => {
+  if (typeof value === "string") return JSON.stringify(value)
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value)
+  if (Array.isArray(value)) return "a list"
+  return typeof value === "object" ? "an object" : typeof value
+}
+
+export const isPositiveInteger = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value > 0
+
+const isStringList = (value: unknown): value is ReadonlyArray<string> =>
+  Array.isArray(value) && value.every((v) => typeof v === "string")
+
+/** Ids seen more than once, in first-repeat order. */
+const doubled = (ids: ReadonlyArray<string>): string[] => {
+  const seen = new Set<string>()
+  const twice: string[] = []
+  for (const id of ids) {
+    if (seen.has(id) && !twice.includes(id)) twice.push(id)
+    seen.add(id)
+  }
+  return twice
+}
+
+export const validateParams = (graph: Graph, params: BundleParams): BundleRequest | Diagnostics => {
+  const problems: Diagnostic[] = []
+  const say = (scope: string, problem: string) => problems.push({ scope, problem })
+  const hasPack = params.pack !== undefined
+  const hasSpecs = params.specs !== undefined
+
+  if (hasPack && hasSpecs) say("scope", "A bundle takes one scope: give pack or specs, not both.")
+  if (!hasPack && !hasSpecs) say("scope", "A bundle takes one scope: give pack or specs.")
+
+  let packId: string | null = null
+  let memberIds: ReadonlyArray<string> = []
+  let scope: Scope | null = null
+  if (hasPack) {
+    const pack = typeof params.pack === "string" ? graph.packs.get(params.pack) : undefined
+    if (typeof params.pack !== "string") say("pack", `pack must be a Pack id, not ${show(params.pack)}.`)
+    else if (pack === undefined) say("pack", `Unknown Pack ${show(params.pack)}.`)
+    if (params.members === undefined) {
+      if (pack !== undefined) {
+        packId = pack.id
+        memberIds = pack.members
+        scope = { pack: pack.id }
+      }
+    } else if (!isStringList(params.members)) {
+      say("members", `members must be a list of Spec ids, not ${show(params.members)}.`)
+    } else {
+      for (const id of doubled(params.members)) say("members", `${show(id)} appears more than once in members.`)
+      if (pack !== undefined) {
+        const inPack = new Set(pack.members)
+        for (const id of params.members) {
+          if (!inPack.has(id)) say("members", `${show(id)} is not a member of ${pack.id}.`)
+        }
+        packId = pack.id
+        memberIds = [...params.members]
+        scope = { pack: pack.id, members: memberIds }
+      }
+    }
+  } else if (params.members !== undefined) {
+    say("members", "members is taken only beside pack.")
+  }
+
+  if (hasSpecs) {
+    if (!isStringList(params.specs)) {
+      say("specs", `specs must be a list of Spec ids, not ${show(params.specs)}.`)
+    } else {
+      for (const id of doubled(params.specs)) say("specs", `${show(id)} appears more than once in specs.`)
+      for (const id of params.specs) if (!graph.specs.has(id)) say("specs", `Unknown Spec ${show(id)}.`)
+      memberIds = [...params.specs]
+      scope = typeof params.changeset === "string"
+        ? { specs: memberIds, changeset: params.changeset }
+        : { specs: memberIds }
+    }
+  }
+  if (params.changeset !== undefined) {
+    if (typeof params.changeset !== "string") say("changeset", `changeset must be the range as text, not ${show(params.changeset)}.`)
+    else if (!hasSpecs) say("changeset", "changeset fills specs; it is taken only beside specs.")
+  }
+
+  let budget = DEFAULT_BUDGET
+  if (params.budget !== undefined) {
+    if (isPositiveInteger(params.budget)) budget = params.budget
+    else say("budget", `budget must be a positive integer, not ${show(params.budget)}.`)
+  }
+
+  let declarations: DeclarationMode = "whole"
+  if (params.declarations !== undefined) {
+    if (params.declarations === "whole" || params.declarations === "addresses") declarations = params.declarations
+    else say("declarations", `declarations must be "whole" or "addresses", not ${show(params.declarations)}.`)
+  }
+
+  let part: number | null = null
+  if (params.part !== undefined) {
+    if (isPositiveInteger(params.part)) part = params.part
+    else say("part", `part must be a positive integer, not ${show(params.part)}.`)
+  }
+
+  if (problems.length > 0 || scope === null) {
+    return { diagnostics: problems.length > 0 ? problems : [{ scope: "scope", problem: "No usable scope." }] }
+  }
+  return { scope, packId, memberIds, budget, declarations, part }
+}

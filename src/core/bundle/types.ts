@@ -1,0 +1,157 @@
+// The values the context bundle returns (shared/seeds/context-bundle-recipe.txt, bundle-contract.md
+// section 2). Key order in these interfaces is the contract order; values are built in that order.
+
+export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
+
+/** Raw parameter values as the recipe sees them; the CLI turns text into these, the composer checks them. */
+export interface BundleParams {
+  readonly pack?: unknown
+  readonly members?: unknown
+  readonly specs?: unknown
+  /** The range as given; only beside specs (the CLI fills specs from the impacted ids). */
+  readonly changeset?: unknown
+  /** Default 100000. */
+  readonly budget?: unknown
+  /** "whole" (default) or "addresses". */
+  readonly declarations?: unknown
+  /** 1-based part index. */
+  readonly part?: unknown
+}
+
+export type DeclarationMode = "whole" | "addresses"
+
+export type Scope =
+  | { readonly pack: string }
+  | { readonly pack: string; readonly members: ReadonlyArray<string> }
+  | { readonly specs: ReadonlyArray<string>; readonly changeset?: string }
+
+export interface Diagnostic {
+  readonly scope: string
+  readonly problem: string
+}
+
+export interface Diagnostics {
+  readonly diagnostics: ReadonlyArray<Diagnostic>
+}
+
+export interface TokenEstimate {
+  readonly value: number
+  readonly method: string
+}
+
+/** `{ line }`: stands in for a cut entry that has no entry address. */
+export type Pointer = { readonly line: number | null }
+
+export interface PackHeader {
+  readonly id: string
+  readonly title: string
+  readonly framing: string
+}
+
+/** A member row (memberShape); after cuts some fields hold cut forms, so fields are loosely typed. */
+export type MemberRow = { readonly [key: string]: Json }
+
+/** The boundary, whole (rows) or cut (ids per direction). */
+export type BoundaryValue = { readonly restsOn: ReadonlyArray<Json>; readonly restedOnBy: ReadonlyArray<Json> }
+
+export interface BundleValue {
+  readonly scope: Scope
+  readonly budget: number
+  readonly declarations: DeclarationMode
+  readonly used: number
+  readonly tokenEstimate: TokenEstimate
+  readonly leftOut: ReadonlyArray<string>
+  readonly pack: PackHeader | null
+  readonly members: ReadonlyArray<MemberRow>
+  readonly boundary: BoundaryValue
+}
+
+export interface PartValue {
+  readonly scope: Scope
+  readonly budget: number
+  readonly declarations: DeclarationMode
+  readonly part: { readonly index: number; readonly of: number }
+  readonly used: number
+  readonly tokenEstimate: TokenEstimate
+  readonly leftOut: ReadonlyArray<string>
+  readonly pack: PackHeader | null
+  readonly members: ReadonlyArray<MemberRow>
+  readonly boundary: BoundaryValue | null
+}
+
+export interface BudgetExceeded {
+  readonly scope: Scope
+  readonly budget: number
+  readonly declarations: DeclarationMode
+  readonly budgetExceeded: true
+  readonly protectedLength: number
+  readonly leftOut: ReadonlyArray<string>
+}
+
+export interface OversizedItem {
+  /** "header", "boundary" or a member id. */
+  readonly item: string
+  readonly length: number
+}
+
+export interface PartsExceeded {
+  readonly scope: Scope
+  readonly budget: number
+  readonly declarations: DeclarationMode
+  readonly part: { readonly index: number; readonly of: null }
+  readonly budgetExceeded: true
+  readonly oversized: ReadonlyArray<OversizedItem>
+  readonly leftOut: ReadonlyArray<string>
+}
+
+export type BundleResult = BundleValue | PartValue | BudgetExceeded | PartsExceeded | Diagnostics
+
+/** Every part of one split, rendered on demand (the CLI writes part 1 before part 2 is built). */
+export interface PartsSplit {
+  readonly of: number
+  /** The cut stage every part takes (0 = uncut); leftOut is the first `stage` lines. */
+  readonly stage: number
+  readonly leftOut: ReadonlyArray<string>
+  /** 1-based; throws a RangeError outside 1..of. */
+  render(index: number): PartValue
+  /** Compact JSON text of render(index), built from cached item text (equal to JSON.stringify of it). */
+  renderText(index: number): string
+}
+
+export type PartsPlan = Diagnostics | PartsExceeded | PartsSplit
+
+export const TOKEN_METHOD = "UTF-16 code units divided by four, an estimate"
+
+export const DEFAULT_BUDGET = 100000
+
+/** The leftOut lines, verbatim, one per cut stage in cut order (stage k takes the first k). */
+export const LEFT_OUT_LINES: ReadonlyArray<string> = [
+  "Boundary details; ids kept per direction.",
+  "Footing details; ids kept per relation type.",
+  "Member narrative.",
+  "Example step text, including member sections and example-space vocabulary.",
+  "Non-blocking question text; addresses and links kept.",
+  "Section entry values other than pinned declarations; addresses and lines kept.",
+  "Pinned declaration text; entry addresses kept."
+]
+
+/** Cut stages: stage k applies every cut up to k. */
+export const STAGE = {
+  none: 0,
+  boundary: 1,
+  footing: 2,
+  narrative: 3,
+  example: 4,
+  question: 5,
+  section: 6,
+  declaration: 7
+} as const
+
+export const isDiagnostics = (r: unknown): r is Diagnostics =>
+  typeof r === "object" && r !== null && "diagnostics" in r
+
+export const isPartsExceeded = (r: unknown): r is PartsExceeded =>
+  typeof r === "object" && r !== null && "oversized" in r
+
+export const isBudgetExceeded = (r: unknown): r is BudgetExceeded =>
+  typeof r === "object" && r !== null && "budgetExceeded" in r && !("oversized" in r)

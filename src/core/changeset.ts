@@ -1,0 +1,176 @@
+// Changesets and git's NUL-separated listings, as plain data. Pure: GitDiff runs git and hands the
+// raw text here, so parsing and path rebasing test without a repository.
+import { byCodeUnits } from "./model.js"
+
+/** What `--changeset` / `--staged` name (bundle-contract.md section 1). */
+export type Changeset =
+  | { readonly _tag: "Rev"; readonly rev: string }
+  | { readonly _tag: "Range"; readonly from: string; readonly to: string }
+  | { readonly _tag: "MergeBase"; readonly from: string; readonly to: string }
+  | { readonly _tag: "Staged" }
+
+export type ChangeStatus = "added" | "modified" | "deleted" | "renamed" | "untracked"
+
+export interface ChangedFile {
+  /** Root-relative, `/` separators. For a rename, the new path. */
+  readonly path: string
+  readonly status: ChangeStatus
+  /** Only on renames: the path the file had before. */
+  readonly oldPath?: string
+}
+
+/** Why a revision may not reach git, or null when it may (checked before git ever sees it). */
+export const revisionProblem = (rev: string): string | null => {
+  if (rev === "") return "a revision must not be empty"
+  if (rev.startsWith("-")) return `revision "${rev}" starts with "-": it is refused so that it can never reach git as an option`
+  if (/[\0\n\r]/.test(rev)) return "a revision must not hold NUL or line breaks"
+  return null
+}
+
+export type ParsedChangeset =
+  | { readonly _tag: "Ok"; readonly changeset: Changeset }
+  | { readonly _tag: "Invalid"; readonly revision: string; readonly problem: string }
+
+/**
+ * "REV", "A..B" or "A...B". An empty side means HEAD, as in git. The value is checked whole first,
+ * so "--output=x" is refused even though it holds no "..".
+ */
+export const parseChangeset = (text: string): ParsedChangeset => {
+  const whole = revisionProblem(text)
+  if (whole !== null) return { _tag: "Invalid", revision: text, problem: whole }
+  const three = text.indexOf("...")
+  const two = text.indexOf("..")
+  const split = three >= 0 ? { at: three, width: 3 } : two >= 0 ? { at: two, width: 2 } : null
+  if (split === null) return { _tag: "Ok", changeset: { _tag: "Rev", rev: text } }
+  const from = text.slice(0, split.at) || "HEAD"
+  const to = text.slice(split.at + split.width) || "HEAD"
+  for (const side of [from, to]) {
+    const problem = revisionProblem(side)
+    if (problem !== null) return { _tag: "Invalid", revision: side, problem }
+    if (side.includes("..")) return { _tag: "Invalid", revision: text, problem: `"${text}" is not REV, A..B or A...B` }
+  }
+  return { _tag: "Ok", changeset: split.width === 3 ? { _tag: "MergeBase", from, to } : { _tag: "Range", from, to } }
+}
+
+/** The changeset written back as a user would type it. */
+export const changesetText = (cs: Changeset): string => {
+  switch (cs._tag) {
+    case "Rev":
+      return cs.rev
+    case "Range":
+      return `${cs.from}..${cs.to}`
+    case "MergeBase":
+      return `${cs.from}...${cs.to}`
+    case "Staged":
+      return "--staged"
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// NUL-separated git output
+
+/** Splits `-z` output; the trailing empty item after the last NUL is dropped. */
+export const splitZ = (text: string): string[] => {
+  const items = text.split("\0")
+  if (items.length > 0 && items[items.length - 1] === "") items.pop()
+  return items
+}
+
+/** A change with repository-relative paths, before rebasing onto the root. */
+export interface RepoChange {
+  readonly path: string
+  readonly status: ChangeStatus
+  readonly oldPath?: string
+}
+
+/**
+ * `git diff --name-status -z -M`: "<status>\0<path>\0", renames and copies "R<score>\0<old>\0<new>\0".
+ * Type changes and unmerged entries count as modified; a copy is a new file.
+ */
+export const parseNameStatusZ = (text: string): RepoChange[] => {
+  const items = splitZ(text)
+  const out: RepoChange[] = []
+  for (let i = 0; i < items.length; ) {
+    const code = items[i++].charAt(0)
+    if (code === "R" || code === "C") {
+      const oldPath = items[i++]
+      const path = items[i++]
+      out.push(code === "R" ? { path, status: "renamed", oldPath } : { path, status: "added" })
+    } else {
+      const path = items[i++]
+      out.push({ path, status: code === "A" ? "added" : code === "D" ? "deleted" : "modified" })
+    }
+  }
+  return out
+}
+
+/** One blob entry of `ls-tree -r -z` or `ls-files -s -z`. */
+export interface BlobEntry {
+  readonly mode: string
+  readonly object: string
+  /** Repository-relative. */
+  readonly path: string
+}
+
+/** Regular files only: symlinks (120000) and submodules (160000) are never read as carriers. */
+const isRegular = (mode: string): boolean => mode === "100644" || mode === "100755"
+
+/** `ls-tree -r -z`: "<mode> SP <type> SP <object> TAB <path>\0". */
+export const parseLsTreeZ = (text: string): BlobEntry[] =>
+  splitZ(text).flatMap((item) => {
+    const tab = item.indexOf("\t")
+    const [mode, type, object] = item.slice(0, tab).split(" ")
+    return type === "blob" && isRegular(mode) ? [{ mode, object, path: item.slice(tab + 1) }] : []
+  })
+
+/** `ls-files -s -z`: "<mode> SP <object> SP <stage> TAB <path>\0"; only stage 0 (merged) entries. */
+export const parseLsFilesStageZ = (text: string): BlobEntry[] =>
+  splitZ(text).flatMap((item) => {
+    const tab = item.indexOf("\t")
+    const [mode, object, stage] = item.slice(0, tab).split(" ")
+    return stage === "0" && isRegular(mode) ? [{ mode, object, path: item.slice(tab + 1) }] : []
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Rebasing repository paths onto the extraction root
+
+/** The root's path inside the repository with a trailing "/", or "" at the top. */
+export const normalizePrefix = (showPrefix: string): string => {
+  const p = showPrefix.replace(/\n$/, "")
+  return p === "" || p.endsWith("/") ? p : p + "/"
+}
+
+/** Root-relative path, or null when the repository path lies outside the root. */
+export const underRoot = (prefix: string, repoPath: string): string | null =>
+  prefix === "" ? repoPath : repoPath.startsWith(prefix) ? repoPath.slice(prefix.length) : null
+
+export interface RebasedChanges {
+  /** Root-relative, sorted by path then status. */
+  readonly files: ReadonlyArray<ChangedFile>
+  /** Repository-relative paths of changes outside the root, unique and sorted. */
+  readonly outsideRoot: ReadonlyArray<string>
+}
+
+/**
+ * Moves repository paths under the root. A rename across the root's edge becomes an add (moved in)
+ * or a delete (moved out) as seen from the root, with the far path listed as outside.
+ */
+export const rebaseChanges = (prefix: string, changes: ReadonlyArray<RepoChange>): RebasedChanges => {
+  const files: ChangedFile[] = []
+  const outside = new Set<string>()
+  for (const c of changes) {
+    const path = underRoot(prefix, c.path)
+    const old = c.oldPath === undefined ? null : underRoot(prefix, c.oldPath)
+    if (path === null) outside.add(c.path)
+    if (c.oldPath !== undefined && old === null) outside.add(c.oldPath)
+    if (c.status === "renamed") {
+      if (path !== null && old !== null) files.push({ path, status: "renamed", oldPath: old })
+      else if (path !== null) files.push({ path, status: "added" })
+      else if (old !== null) files.push({ path: old, status: "deleted" })
+    } else if (path !== null) {
+      files.push({ path, status: c.status })
+    }
+  }
+  files.sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))
+  return { files, outsideRoot: [...outside].sort(byCodeUnits) }
+}

@@ -1,0 +1,97 @@
+// The configuration file: data, validated on load, never code. Flags override the file, the file
+// overrides the defaults (shared/docs/bundle-contract.md section 4).
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+
+export const DEFAULT_BUDGET = 100_000
+export const DEFAULT_TIERS: Readonly<Record<string, number>> = { S: 16_000, M: 64_000, L: 200_000 }
+export const CONFIG_FILE = "specbundle.config.json"
+
+const PositiveInt = Schema.Int.pipe(Schema.positive()).annotations({ description: "A positive integer, in UTF-16 code units." })
+const Budget = Schema.Union(PositiveInt, Schema.String.annotations({ description: "A tier name." })).annotations({
+  description: "The budget: a positive integer of UTF-16 code units, or a tier name."
+})
+const Declarations = Schema.Literal("whole", "addresses").annotations({
+  description: "\"addresses\" lets the last cut replace pinned declarations by their entry addresses."
+})
+const Exclude = Schema.Array(Schema.String).annotations({ description: "Root-relative paths to leave out, matched at segment boundaries." })
+
+export const ProfileSchema = Schema.Struct({
+  budget: Schema.optional(Budget),
+  declarations: Schema.optional(Declarations),
+  exclude: Schema.optional(Exclude)
+}).annotations({ identifier: "Profile", description: "A named set of bundle parameters, chosen with --profile NAME." })
+
+export const ConfigSchema = Schema.Struct({
+  $schema: Schema.optional(Schema.String),
+  exclude: Schema.optional(Exclude),
+  budget: Schema.optional(Budget),
+  tiers: Schema.optional(
+    Schema.Record({ key: Schema.String, value: PositiveInt }).annotations({
+      description: "Budget tiers by name, merged over S 16000, M 64000, L 200000."
+    })
+  ),
+  declarations: Schema.optional(Declarations),
+  profiles: Schema.optional(Schema.Record({ key: Schema.String, value: ProfileSchema }))
+}).annotations({ identifier: "SpecbundleConfig", title: "specbundle configuration", description: "specbundle.config.json" })
+
+export type Config = typeof ConfigSchema.Type
+
+const decode = Schema.decodeUnknownEither(ConfigSchema, { onExcessProperty: "error", errors: "first" })
+
+/** Parses and validates the file's text; the error is one line naming the key's path. */
+export const parseConfig = (text: string): Either.Either<Config, string> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    return Either.left(`not valid JSON (${(e as Error).message})`)
+  }
+  return Either.mapLeft(decode(json), (error) => {
+    const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
+    const path = issue.path.map(String).join(".")
+    const message = issue.message.replace(/\s+/g, " ")
+    return path === "" ? message : `${path}: ${issue._tag === "Unexpected" ? "unknown key" : message}`
+  })
+}
+
+export interface Settings {
+  readonly exclude: ReadonlyArray<string>
+  /** As written: a number or a tier name still to resolve. */
+  readonly budget: number | string | undefined
+  readonly declarations: string | undefined
+  readonly tiers: Readonly<Record<string, number>>
+}
+
+/** Merges defaults < file < profile < flags. Flag values stay text: the composer validates them. */
+export const settingsFor = (
+  config: Config | undefined,
+  profile: string | undefined,
+  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string }
+): Either.Either<Settings, string> => {
+  const chosen = profile === undefined ? undefined : config?.profiles?.[profile]
+  if (profile !== undefined && chosen === undefined) {
+    const known = Object.keys(config?.profiles ?? {})
+    return Either.left(`unknown profile "${profile}"${known.length > 0 ? ` (known: ${known.join(", ")})` : " (the configuration defines none)"}`)
+  }
+  return Either.right({
+    exclude: [...(config?.exclude ?? []), ...(chosen?.exclude ?? []), ...flags.exclude],
+    budget: flags.budget ?? chosen?.budget ?? config?.budget,
+    declarations: flags.declarations ?? chosen?.declarations ?? config?.declarations,
+    tiers: { ...DEFAULT_TIERS, ...(config?.tiers ?? {}) }
+  })
+}
+
+/**
+ * A budget as the composer takes it: a tier name becomes its number, integer text becomes a number,
+ * anything else passes through unchanged so the composer's diagnostics name it.
+ */
+export const resolveBudget = (budget: number | string | undefined, tiers: Readonly<Record<string, number>>): unknown => {
+  if (budget === undefined || typeof budget === "number") return budget ?? DEFAULT_BUDGET
+  if (Object.prototype.hasOwnProperty.call(tiers, budget)) return tiers[budget]
+  return numericText(budget)
+}
+
+/** "12" -> 12, "1.5" -> 1.5, "-1" -> -1; other text stays text. */
+export const numericText = (text: string): unknown => (/^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : text)

@@ -1,0 +1,168 @@
+// Anchors in code (sdp-format.md section 7): the constant form (a top-level const over an
+// import-bound builder) and the comment form (a top-level JSDoc block with @sdp… tags).
+//
+// Refusal granularity (our decision): a file that does not parse yields one error and no anchor.
+// Otherwise a refused anchor (bad id, non-static value, unknown property, …) yields its error
+// findings and is dropped alone; the healthy anchors of the same file survive. The format says
+// "the whole anchor is refused", not the whole file, and a code file is not a carrier of truth:
+// losing every binding of a file for one typo would hide more than it protects.
+import type { CallExpression, Comment, Program, parseSync } from "oxc-parser"
+import type { AnchorNode, CarrierRead, Finding } from "../model.js"
+import { readCommentBlock, hasReservedTag } from "./anchors-comment.js"
+import {
+  ANCHOR_BUILDERS, CARRIER_BUILDERS, PACKAGE, calleeName, collectBindings, readConstantAnchor, unwrap
+} from "./anchors-constant.js"
+import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
+import { validateAnchor } from "./anchors-fields.js"
+import type { Problem, RawAnchor } from "./anchors-fields.js"
+
+export type ParseSync = typeof parseSync
+
+export interface AnchorOptions {
+  /** The corpus root is the protocol package itself: its own builder modules count (7.1). */
+  readonly selfHosting: boolean
+}
+
+const SELF_IDS_IMPORT = /["']\.{1,2}\/[^"'\n]*\bids(?:\.[jt]s)?["']/
+
+/** Cheap text pre-check: may this file hold an anchor? (no parse) */
+export const mayHoldAnchor = (text: string, options: AnchorOptions): boolean =>
+  text.includes(PACKAGE) ||
+  text.includes("@sdpAnchor") ||
+  text.includes("@sdp-anchor") ||
+  (options.selfHosting && (text.includes("code-anchor") || SELF_IDS_IMPORT.test(text)))
+
+/** 1-based line of a UTF-16 offset (oxc-parser 0.159 reports UTF-16 offsets, like JS strings). */
+const lineIndex = (text: string): ((offset: number) => number) => {
+  const starts = [0]
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1)
+  return (offset) => {
+    let lo = 0
+    let hi = starts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (starts[mid] <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return lo + 1
+  }
+}
+
+const isAnchorBuilder = (name: string | null): name is AnchorBuilder => name !== null && name in ANCHOR_BUILDERS
+
+/** Builder calls that are the initializer of a top-level const (exported or not). */
+const topLevelAnchorCalls = (program: Program, bindings: Bindings): Array<[CallExpression, AnchorBuilder]> => {
+  const calls: Array<[CallExpression, AnchorBuilder]> = []
+  for (const statement of program.body) {
+    const decl =
+      statement.type === "VariableDeclaration" ? statement
+      : statement.type === "ExportNamedDeclaration" && statement.declaration?.type === "VariableDeclaration" ? statement.declaration
+      : null
+    if (decl === null || decl.kind !== "const") continue
+    for (const declarator of decl.declarations) {
+      if (declarator.init === null) continue
+      const init = unwrap(declarator.init)
+      if (init.type !== "CallExpression") continue
+      const name = calleeName(init.callee, bindings)
+      if (isAnchorBuilder(name)) calls.push([init, name])
+    }
+  }
+  return calls
+}
+
+/** Every other protocol authoring call in the file, wherever it sits (not extracted: a warning). */
+const misplacedCalls = (program: Program, bindings: Bindings, recognized: ReadonlySet<unknown>): Array<[CallExpression, string]> => {
+  const found: Array<[CallExpression, string]> = []
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v)
+      return
+    }
+    if (value === null || typeof value !== "object") return
+    const node = value as { type?: unknown }
+    if (node.type === "CallExpression" && !recognized.has(node)) {
+      const name = calleeName((node as CallExpression).callee, bindings)
+      if (name !== null && (isAnchorBuilder(name) || CARRIER_BUILDERS.has(name))) found.push([node as CallExpression, name])
+    }
+    for (const [key, child] of Object.entries(node)) if (key !== "parent" && typeof child === "object") visit(child)
+  }
+  visit(program.body)
+  return found
+}
+
+/** Whether a comment sits inside a top-level statement (statements are sorted by offset). */
+const insideStatement = (program: Program, comment: Comment): boolean => {
+  const body = program.body
+  let lo = 0
+  let hi = body.length - 1
+  let best = -1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    if (body[mid].start <= comment.start) {
+      best = mid
+      lo = mid + 1
+    } else hi = mid - 1
+  }
+  return best !== -1 && comment.end <= body[best].end
+}
+
+export const parseAnchors = (file: string, text: string, options: AnchorOptions, parse: ParseSync): CarrierRead => {
+  const lineOf = lineIndex(text)
+  const findings: Finding[] = []
+  const add = (p: Problem, severity: Finding["severity"] = "error") => findings.push({ file, line: p.line, code: p.code, message: p.message, severity })
+
+  let program: Program
+  let comments: ReadonlyArray<Comment>
+  try {
+    const result = parse(file, text)
+    const error = result.errors.find((e) => e.severity === "Error")
+    if (error !== undefined) {
+      const at = error.labels[0]?.start
+      add({ line: at === undefined ? 1 : lineOf(at), code: "extract/parse-error", message: `the file does not parse, so none of its anchors are read: ${error.message}` })
+      return { file, specs: [], packs: [], anchors: [], findings }
+    }
+    program = result.program
+    comments = result.comments
+  } catch (error) {
+    add({ line: 1, code: "extract/parse-error", message: `the file could not be parsed: ${error instanceof Error ? error.message : String(error)}` })
+    return { file, specs: [], packs: [], anchors: [], findings }
+  }
+
+  const raws: RawAnchor[] = []
+  const bindings = collectBindings(program, file, options.selfHosting)
+  if (bindings.named.size > 0 || bindings.modules.size > 0) {
+    const recognized = new Set<unknown>()
+    for (const [call, builder] of topLevelAnchorCalls(program, bindings)) {
+      recognized.add(call)
+      const read = readConstantAnchor(call, builder, bindings, lineOf)
+      for (const p of read.problems) add(p, p.severity)
+      if (read.raw !== null) raws.push(read.raw)
+    }
+    for (const [call, name] of misplacedCalls(program, bindings, recognized)) {
+      const where = isAnchorBuilder(name) ? "an anchor is read only from a top-level const" : `${name}(…) is read only in a .sdp.ts carrier`
+      add({ line: lineOf(call.start), code: "extract/misplaced-authoring", message: `${name}(…) is not extracted here: ${where}` }, "warning")
+    }
+  }
+
+  for (const comment of comments) {
+    if (comment.type !== "Block" || !comment.value.startsWith("*") || !hasReservedTag(comment.value)) continue
+    const line = lineOf(comment.start)
+    if (insideStatement(program, comment)) {
+      add({ line, code: "extract/invalid-anchor-comment", message: "a comment with reserved @sdp… tags must sit at the top level of the file, not inside a declaration" })
+      continue
+    }
+    const read = readCommentBlock(comment.value, line)
+    for (const p of read.problems) add(p)
+    if (read.raw !== null) raws.push(read.raw)
+  }
+
+  const anchors: AnchorNode[] = []
+  for (const raw of raws) {
+    const { anchor, problems } = validateAnchor(raw, file)
+    for (const p of problems) add(p)
+    if (anchor !== null) anchors.push(anchor)
+  }
+  anchors.sort((a, b) => a.line - b.line || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  findings.sort((a, b) => a.line - b.line)
+  return { file, specs: [], packs: [], anchors, findings }
+}

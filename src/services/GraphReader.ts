@@ -1,0 +1,180 @@
+// Reads a corpus into the graph. Discovery walks the working tree (or takes files another source
+// already holds: git objects, the index); file contents come through @effect/platform's FileSystem,
+// so a test can put faults under it. Parsing is the pure core (src/core/extract.ts).
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import { spawn } from "node:child_process"
+import { readdir } from "node:fs/promises"
+import * as nodePath from "node:path"
+import type { ParseSync } from "../core/read/anchors.js"
+import type { ExtractOptions, SourceFile } from "../core/extract.js"
+import { anchorText, classifyPath, extractFile, fileFinding, isExcluded, isSkippedDirectory, sha256 } from "../core/extract.js"
+import { buildGraph } from "../core/graph.js"
+import type { CarrierRead, Graph } from "../core/model.js"
+import { byCodeUnits } from "../core/model.js"
+
+export class ReadError extends Data.TaggedError("ReadError")<{ readonly path: string; readonly reason: string }> {
+  override get message() {
+    return `${this.path}: ${this.reason}`
+  }
+}
+
+export interface FileHash {
+  readonly path: string
+  readonly hash: string
+}
+
+export interface ReadResult {
+  readonly graph: Graph
+  /** Every file the reader used (carriers and anchor candidates), root-relative, sorted, with SHA-256. */
+  readonly files: ReadonlyArray<FileHash>
+}
+
+export interface TreeOptions {
+  readonly root: string
+  readonly exclude: ReadonlyArray<string>
+}
+
+/** How many files are read at once: enough to keep the disk busy, few enough to bound memory. */
+const READ_CONCURRENCY = 64
+
+const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
+
+let parser: Promise<ParseSync> | undefined
+/** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
+const loadParser = (): Promise<ParseSync> => (parser ??= import("oxc-parser").then((m) => m.parseSync))
+
+interface Listing {
+  readonly files: string[]
+  readonly problems: CarrierRead[]
+}
+
+/** Walks the root with discovery's skip rules; symlinks are never followed (nothing outside the root is read). */
+const walk = (root: string, exclude: ReadonlyArray<string>): Effect.Effect<Listing> =>
+  Effect.promise(async () => {
+    const files: string[] = []
+    const problems: CarrierRead[] = []
+    const visit = async (rel: string): Promise<void> => {
+      let entries
+      try {
+        entries = await readdir(rel === "" ? root : nodePath.join(root, rel), { withFileTypes: true })
+      } catch (e) {
+        problems.push(fileFinding(rel, "read/unreadable-folder", `folder could not be listed (${(e as NodeJS.ErrnoException).code ?? "error"})`))
+        return
+      }
+      const dirs: string[] = []
+      for (const entry of entries) {
+        const path = rel === "" ? entry.name : `${rel}/${entry.name}`
+        if (isExcluded(path, exclude)) continue
+        if (entry.isDirectory()) {
+          if (!isSkippedDirectory(entry.name)) dirs.push(path)
+        } else if (entry.isSymbolicLink()) {
+          if (classifyPath(path) !== null) {
+            problems.push(fileFinding(path, "read/symlink", "symbolic link not followed: only files inside the root are read", "warning"))
+          }
+        } else if (entry.isFile() && classifyPath(path) !== null) {
+          files.push(path)
+        }
+      }
+      await Promise.all(dirs.map(visit))
+    }
+    await visit("")
+    files.sort(byCodeUnits)
+    return { files, problems }
+  })
+
+/** Paths git ignores (one `git check-ignore` process); nothing outside a work tree or without git. */
+const gitIgnored = (root: string, paths: ReadonlyArray<string>): Effect.Effect<ReadonlySet<string>> =>
+  paths.length === 0
+    ? Effect.succeed(new Set())
+    : Effect.async<ReadonlySet<string>>((resume) => {
+        const child = spawn("git", ["-c", "core.quotePath=false", "check-ignore", "--stdin", "-z"], {
+          cwd: root,
+          stdio: ["pipe", "pipe", "ignore"]
+        })
+        const chunks: Buffer[] = []
+        child.stdout.on("data", (c: Buffer) => chunks.push(c))
+        child.on("error", () => resume(Effect.succeed(new Set())))
+        child.on("close", (code) => {
+          // 0: some ignored, 1: none ignored, 128: not a repository (nothing to ignore by).
+          if (code !== 0) return resume(Effect.succeed(new Set()))
+          resume(Effect.succeed(new Set(Buffer.concat(chunks).toString("utf8").split("\0").filter((p) => p !== ""))))
+        })
+        child.stdin.on("error", () => undefined)
+        child.stdin.end(paths.join("\0") + "\0")
+        return Effect.sync(() => child.kill())
+      })
+
+export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {
+  effect: Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+
+    const isSelfHosting = (root: string) =>
+      fs.readFileString(nodePath.join(root, "package.json")).pipe(
+        Effect.map((text) => {
+          try {
+            return (JSON.parse(text) as { name?: unknown }).name === PROTOCOL_PACKAGE
+          } catch {
+            return false
+          }
+        }),
+        Effect.orElseSucceed(() => false)
+      )
+
+    /** Turns files held in memory into the graph: the one place parsing happens. */
+    const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
+      Effect.promise(async (): Promise<ReadResult> => {
+        const needsParser = files.some((f) => {
+          if (classifyPath(f.path) !== "anchor-candidate") return false
+          return typeof anchorText(f, options) === "string"
+        })
+        const extractOptions: ExtractOptions = needsParser ? { ...options, parse: await loadParser() } : options
+        const reads: CarrierRead[] = [...extra]
+        for (const file of files) {
+          try {
+            const read = extractFile(file, extractOptions)
+            if (read !== null) reads.push(read)
+          } catch (e) {
+            // A parser bug must not take the healthy rest of the corpus down with it.
+            reads.push(fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`))
+          }
+        }
+        const used = files.map((f) => ({ path: f.path, hash: sha256(f.bytes) })).sort((a, b) => byCodeUnits(a.path, b.path))
+        return { graph: buildGraph(reads), files: used }
+      })
+
+    /** Reads the working tree under `root`. */
+    const readTree = (options: TreeOptions) =>
+      Effect.gen(function* () {
+        const root = nodePath.resolve(options.root)
+        const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
+        if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
+        const listing = yield* walk(root, options.exclude)
+        const ignored = yield* gitIgnored(root, listing.files)
+        const paths = listing.files.filter((p) => !ignored.has(p))
+        const problems = [...listing.problems]
+        const read = yield* Effect.forEach(
+          paths,
+          (path) =>
+            fs.readFile(nodePath.join(root, path)).pipe(
+              Effect.map((bytes): SourceFile | null => ({ path, bytes })),
+              Effect.catchAll((e) =>
+                Effect.sync(() => {
+                  // A file that vanished between listing and reading, or one we may not read.
+                  const reason = e._tag === "SystemError" ? e.reason : "error"
+                  problems.push(fileFinding(path, "read/unreadable", `file could not be read (${reason})`))
+                  return null
+                })
+              )
+            ),
+          { concurrency: READ_CONCURRENCY }
+        )
+        const files = read.filter((f): f is SourceFile => f !== null)
+        const selfHosting = yield* isSelfHosting(root)
+        return yield* readFiles(files, { selfHosting }, problems)
+      })
+
+    return { readTree, readFiles, isSelfHosting } as const
+  })
+}) {}

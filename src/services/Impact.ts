@@ -1,0 +1,109 @@
+// A changeset's impact: GitDiff names the changed files and the sources, GraphReader reads the new
+// graph (working tree, a commit's tree, or the index) and the old side of files that went away.
+import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
+import type { Changeset } from "../core/changeset.js"
+import { changesetText } from "../core/changeset.js"
+import type { SourceFile } from "../core/extract.js"
+import { classifyPath, shouldRead } from "../core/extract.js"
+import type { ImpactReport } from "../core/impact.js"
+import { carrierReadsOf, impactReport } from "../core/impact.js"
+import type { CarrierRead, Graph } from "../core/model.js"
+import type { DiffResult, RepoLocation } from "./GitDiff.js"
+import { GitDiff } from "./GitDiff.js"
+import type { FileHash } from "./GraphReader.js"
+import { GraphReader } from "./GraphReader.js"
+
+export interface ImpactOptions {
+  /** The extraction root (relative paths resolve against the current folder). */
+  readonly root: string
+  readonly changeset: Changeset
+  /** Root-relative excludes, already validated. */
+  readonly exclude: ReadonlyArray<string>
+  /** The changeset as the user typed it; defaults to changesetText(changeset). */
+  readonly label?: string
+}
+
+export interface ImpactResult {
+  readonly report: ImpactReport
+  /** The new graph: what `bundle --changeset` composes from. */
+  readonly graph: Graph
+  /** Every file the reader used for the new graph (root-relative path, SHA-256). */
+  readonly files: ReadonlyArray<FileHash>
+  readonly diff: DiffResult
+}
+
+const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
+
+const selfHostingOf = (files: ReadonlyArray<SourceFile>): boolean => {
+  const pkg = files.find((f) => f.path === "package.json")
+  if (pkg === undefined) return false
+  try {
+    return (JSON.parse(Buffer.from(pkg.bytes).toString("utf8")) as { name?: unknown }).name === PROTOCOL_PACKAGE
+  } catch {
+    return false
+  }
+}
+
+/** The root as the report names it: relative to the repository, "." at the top. */
+export const rootLabel = (location: RepoLocation): string => (location.prefix === "" ? "." : location.prefix.replace(/\/$/, ""))
+
+/**
+ * Old-side paths: deleted files, the old path of renames, and modified carriers (so a Spec whose
+ * id changed shows as removed). Only paths the reader would read at all.
+ */
+export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>): string[] =>
+  diff.files
+    .flatMap((f) => {
+      if (f.status === "deleted") return [f.path]
+      if (f.status === "renamed" && f.oldPath !== undefined) return [f.oldPath]
+      if (f.status === "modified" && (classifyPath(f.path) === "markdown" || classifyPath(f.path) === "gherkin")) return [f.path]
+      return []
+    })
+    .filter((p) => shouldRead(p, exclude) !== null)
+
+export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
+  effect: Effect.gen(function* () {
+    const git = yield* GitDiff
+    const reader = yield* GraphReader
+
+    const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>) {
+      const source = diff.newSource
+      if (source._tag === "WorkingTree") {
+        const read = yield* reader.readTree({ root: diff.location.root, exclude })
+        return { read, selfHosting: yield* reader.isSelfHosting(diff.location.root) }
+      }
+      // package.json rides along only to tell whether the corpus is the protocol package itself.
+      const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
+      const selfHosting = selfHostingOf(files)
+      const read = yield* reader.readFiles(files.filter((f) => shouldRead(f.path, exclude) !== null), { selfHosting })
+      return { read, selfHosting }
+    })
+
+    const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean) {
+      const paths = oldSidePaths(diff, exclude)
+      if (diff.oldCommit === null || paths.length === 0) return [] as CarrierRead[]
+      const files = yield* git.readOld(diff.location, diff.oldCommit, paths)
+      const read = yield* reader.readFiles(files, { selfHosting })
+      return carrierReadsOf(read.graph)
+    })
+
+    const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
+      const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
+      const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude)
+      const oldReads = yield* oldSide(diff, options.exclude, selfHosting)
+      const report = impactReport({
+        changeset: options.label ?? changesetText(options.changeset),
+        root: rootLabel(diff.location),
+        changedFiles: diff.files,
+        graph: fresh.graph,
+        oldReads,
+        outsideRoot: diff.outsideRoot
+      })
+      return { report, graph: fresh.graph, files: fresh.files, diff } satisfies ImpactResult
+    })
+
+    return { run } as const
+  }),
+  dependencies: [GitDiff.Default, GraphReader.Default]
+}) {}
