@@ -75,7 +75,7 @@ const cliRow = (name, args, baseline, target, limit, goal, runs = RUNS) => {
   }
   const lines = warm.stdout.split("\n").filter((l) => l !== "")
   const stderrLines = warm.stderr.split("\n").filter((l) => l !== "").length
-  const note = `${name}: ${lines.length} part(s) on stdout, ${stderrLines} stderr line(s)` +
+  const note = !args.includes("--parts") ? undefined : `${name}: ${lines.length} part(s) on stdout, ${stderrLines} stderr line(s)` +
     (lines[0]?.startsWith('{"diagnostics"') ? ` (diagnostics: ${lines[0].slice(0, 160)})` : "")
   const pair = runMany(runs, baseline.cmd === null ? null : () => measure(NODE, baseline.cmd, { cwd: REPO }), () =>
     measure(NODE, [CLI, ...args], { cwd: REPO })
@@ -122,9 +122,14 @@ const main = async () => {
           ratio: rBig.ms / rSmall.ms, target: "<= 4.5x", limit: 4.5, rss: rBig.rss })
     log("reference-shaped corpus")
     const refArgs = ["bundle", "--root", cRef.dir, "--pack", cRef.packIds[0], "--parts", "--budget", "20000"]
-    rows.push(cliRow(`reference-shaped: bundle whole Pack --parts 20000 (${sizeLabel(cRef)})`, refArgs,
-      { cmd: null, fixedMs: REFERENCE_MS, label: "reference (documented) 2.5 s" }, "<= 0.3x (goal 0.15x)", 0.3, 0.15))
-    rows.push(cliRow("reference-shaped, against reading its files", refArgs, readAll(cRef.dir), "info", null))
+    // One set of runs, two rows: against the documented reference figure, and against reading the files.
+    const rRef = cliRow("reference-shaped, against reading its files", refArgs, readAll(cRef.dir), "info", null)
+    const refName = `reference-shaped: bundle whole Pack --parts 20000 (${sizeLabel(cRef)})`
+    const refTarget = { target: "<= 0.3x (goal 0.15x)", limit: 0.3, goal: 0.15 }
+    rows.push(rRef.error !== undefined
+      ? { ...rRef, name: refName, ...refTarget, baseline: "reference (documented) 2.5 s" }
+      : { ...rRef, name: refName, ...refTarget, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRef.ms / REFERENCE_MS })
+    rows.push({ ...rRef, note: undefined })
     for (const r of rows) if (r.note !== undefined) notes.push(r.note)
   }
 

@@ -11,10 +11,12 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { cli } from "./cli/main.js"
+import { Composer } from "./services/Composer.js"
 import { GraphReader } from "./services/GraphReader.js"
+import { Impact } from "./services/Impact.js"
 
 const Platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
-const MainLive = Layer.mergeAll(GraphReader.Default, CliConfig.layer({ showBuiltIns: false })).pipe(Layer.provideMerge(Platform))
+const MainLive = Layer.mergeAll(GraphReader.Default, Impact.Default, Composer.Default, CliConfig.layer({ showBuiltIns: false })).pipe(Layer.provideMerge(Platform))
 
 const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0

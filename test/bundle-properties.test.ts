@@ -11,12 +11,16 @@ import { RUNGS } from "../src/core/model.js"
 import type { AnyNode } from "./support/nodes.js"
 import { anchor, graphOf, gwt, pack, spec } from "./support/nodes.js"
 
+/** Text of any length up to max (padding keeps sizes spread, not biased to tiny strings). */
 const text = (max: number) =>
-  fc.oneof(
-    { weight: 3, arbitrary: fc.string({ maxLength: max }) },
-    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: max }) },
-    { weight: 1, arbitrary: fc.constantFrom("see spec:m.s0#design.k0 and spec:m.s1#question.q0.", "spec:o.x0#ui.k1") }
-  )
+  fc.tuple(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.string({ maxLength: 20 }) },
+      { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 20 }) },
+      { weight: 1, arbitrary: fc.constantFrom("see spec:m.s0#design.k0 and spec:m.s1#question.q0.", "spec:o.x0#ui.k1") }
+    ),
+    fc.nat(max)
+  ).map(([head, n]) => head + " text".repeat(Math.floor(n / 5)))
 
 const memberArb = fc.record({
   readiness: fc.constantFrom(...RUNGS),
@@ -35,8 +39,8 @@ const worldArb = fc.record({
   members: fc.array(memberArb, { maxLength: 6 }),
   // An absolute budget, or a fraction of the uncut length (reaches every cut stage and many parts).
   budget: fc.oneof(
-    fc.integer({ min: 1, max: 200000 }),
-    fc.double({ min: 0.05, max: 1.1, noNaN: true }).map((fraction) => ({ fraction }))
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 200000 }) },
+    { weight: 3, arbitrary: fc.double({ min: 0.2, max: 1.05, noNaN: true }).map((fraction) => ({ fraction })) }
   ),
   declarations: fc.constantFrom("whole", "addresses"),
   scope: fc.constantFrom("pack", "specs")

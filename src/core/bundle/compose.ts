@@ -22,9 +22,11 @@
 //   when the table has no row for the list itself.
 // - `sections` drops intent.openQuestions; an intent left empty by that is left out.
 // - A manifest member missing from the graph: lists [], everything else null (sections, design too).
-// - Parts: an item's "alone" length (oversized) is measured as part 1 of 1. If every item fits
-//   alone but a later part's longer index/of digits push one over at every stage, that item is
-//   named as oversized with the length it needs in its place (a corner; never seen in practice).
+// - Parts: stages are tried from no cut; the oversized result comes only when no stage splits,
+//   so an item that fits uncut is never named because its cut form (or the header's longer
+//   leftOut) would not. An item's "alone" length is measured as part 1 of 1 after every permitted
+//   cut. If every item fits alone yet a later part's longer index/of digits push one over at every
+//   stage, that item is named with the length it needs in its place (a corner; never seen).
 // - partsExceeded.part.index is the requested part (1 when planning every part).
 // - Diagnostics name the parameter in `scope` ("scope" when both or neither are given); only
 //   `undefined` counts as absent, so `null` is a wrong value.

@@ -119,16 +119,18 @@ const splitPlan = (c: Composition, stage: number, ends: ReadonlyArray<number>): 
   }
 }
 
-/** The split every part request reads (independent of `part`), or the oversized items. */
+/**
+ * The split every part request reads (independent of `part`), or the oversized items. Stages are
+ * tried from no cut; only when none fits are items measured alone after every permitted cut.
+ */
 export const planSplit = (c: Composition): PartsSplit | PartsExceeded => {
   const limit = maxBase(c.request.budget)
-  const oversized = oversizedItems(c, limit)
-  if (oversized.length > 0) return partsExceeded(c, oversized)
   let last: Split | null = null
   for (let stage = 0; stage <= c.maxStage; stage++) {
     last = splitAt(c, stage, limit)
     if (last.ok) return splitPlan(c, stage, last.ends)
   }
+  const oversized = oversizedItems(c, limit)
   // Every item fits alone as part 1 of 1 but not in its place among many parts (more digits).
-  return partsExceeded(c, last !== null && !last.ok ? [last.failed] : [])
+  return partsExceeded(c, oversized.length > 0 ? oversized : last !== null && !last.ok ? [last.failed] : [])
 }

@@ -42,8 +42,8 @@ export const composition = (facts: Facts, request: BundleRequest): Composition =
       const members = request.memberIds.map((id) => rowOf(id, key))
       const memberTexts = members.map((m) => JSON.stringify(m))
       hit = { members, memberTexts, memberLengths: memberTexts.map((t) => t.length) }
-      // Keep the last permitted stage (the oversized check) and the latest one: bounded memory.
-      for (const old of memberCache.keys()) if (old !== maxStage) memberCache.delete(old)
+      // Stages are visited in order and only the latest is read again: bounded memory.
+      memberCache.clear()
       memberCache.set(key, hit)
     }
     return hit

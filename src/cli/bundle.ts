@@ -1,0 +1,216 @@
+// `specbundle bundle`: read the graph (working tree, or the side a changeset names), compose, write.
+// Parameter values are read as text and checked by the composer's rules, so every bad value is
+// the seed's { diagnostics } value and exit 2.
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as nodePath from "node:path"
+import type { BundleParams } from "../core/bundle/index.js"
+import { isDiagnostics } from "../core/bundle/index.js"
+import { numericText, resolveBudget } from "../core/config.js"
+import { excludeProblem } from "../core/extract.js"
+import { hasRefusal } from "../core/graph.js"
+import type { Graph } from "../core/model.js"
+import { Composer } from "../services/Composer.js"
+import type { FileHash } from "../services/GraphReader.js"
+import { GraphReader } from "../services/GraphReader.js"
+import { repoState } from "../services/gitInfo.js"
+import type { CommonArgs } from "./common.js"
+import { common } from "./common.js"
+import type { Diagnostic } from "./diagnostics.js"
+import { failWithDiagnostics } from "./diagnostics.js"
+import { CliFailure, ExitWith } from "./errors.js"
+import type { Manifest, PartRecord } from "./out.js"
+import { MANIFEST, ensureDir, graphDigest, partFileName, removeStaleParts, ticket, writeAtomic } from "./out.js"
+import { writeErr, writeFindings, writeOut } from "./output.js"
+import { readChangeset } from "./read-changeset.js"
+import { loadConfig, settingsOf } from "./settings.js"
+
+const text = (name: string, description: string) => Options.text(name).pipe(Options.withDescription(description), Options.optional)
+
+export const scopeOptions = {
+  pack: text("pack", "Scope: a Pack id; members come in manifest order."),
+  members: text("members", "With --pack: an ordered subset of its members, comma-separated."),
+  specs: text("specs", "Scope: an ordered, comma-separated list of Spec ids."),
+  changeset: text("changeset", "Scope: the Specs a changeset impacts: REV (against the working tree), A..B or A...B."),
+  staged: Options.boolean("staged").pipe(Options.withDescription("Scope: the Specs the staged changes impact (index against HEAD)."))
+} as const
+
+export const bundleOptions = {
+  ...common,
+  ...scopeOptions,
+  budget: text("budget", "Hard limit in UTF-16 code units of the compact JSON, or a tier name (S 16000, M 64000, L 200000). Default 100000."),
+  profile: text("profile", "A named set of bundle parameters from the configuration file."),
+  declarations: text("declarations", "whole (default) or addresses: lets the last cut replace pinned declarations by their addresses."),
+  part: text("part", "Return only this 1-based part of the split bundle."),
+  parts: Options.boolean("parts").pipe(Options.withDescription("Stream every part, one compact JSON value per line, part 1 first.")),
+  format: Options.choice("format", ["json", "pretty", "ndjson"]).pipe(
+    Options.withDescription("json: compact, one line (what the budget measures); pretty: indented; ndjson: one compact value per line."),
+    Options.withDefault("json" as const)
+  ),
+  out: text("out", "Write part-NNN.json files and manifest.json into this folder (atomically) instead of stdout.")
+} as const
+
+export interface BundleArgs extends CommonArgs {
+  readonly pack: Option.Option<string>
+  readonly members: Option.Option<string>
+  readonly specs: Option.Option<string>
+  readonly changeset: Option.Option<string>
+  readonly staged: boolean
+  readonly budget: Option.Option<string>
+  readonly profile: Option.Option<string>
+  readonly declarations: Option.Option<string>
+  readonly part: Option.Option<string>
+  readonly parts: boolean
+  readonly format: "json" | "pretty" | "ndjson"
+  readonly out: Option.Option<string>
+}
+
+const list = (value: string): string[] => value.split(",").map((s) => s.trim())
+const get = Option.getOrUndefined
+
+/** Problems the composer cannot see: how the command line combines scopes and modes. */
+const argumentProblems = (args: BundleArgs): Diagnostic[] => {
+  const problems: Diagnostic[] = []
+  for (const e of args.exclude) {
+    const p = excludeProblem(e)
+    if (p !== null) problems.push({ scope: "exclude", problem: p })
+  }
+  const changesets = (Option.isSome(args.changeset) ? 1 : 0) + (args.staged ? 1 : 0)
+  if (changesets > 1) problems.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
+  if (changesets > 0 && (Option.isSome(args.pack) || Option.isSome(args.specs))) {
+    problems.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
+  }
+  if (args.parts && Option.isSome(args.part)) problems.push({ scope: "part", problem: "Give --part K or --parts, not both." })
+  return problems
+}
+
+export interface Loaded {
+  readonly graph: Graph
+  readonly files: ReadonlyArray<FileHash>
+  readonly params: BundleParams
+  readonly exclude: ReadonlyArray<string>
+  readonly configPath: string | null
+}
+
+/** Validates the arguments, loads config and the graph, and builds the composer's parameters. */
+export const loadBundleInput = (args: BundleArgs) =>
+  Effect.gen(function* () {
+    const problems = argumentProblems(args)
+    if (problems.length > 0) return yield* failWithDiagnostics(problems)
+    const loaded = yield* loadConfig(args)
+    const settings = yield* settingsOf(loaded, get(args.profile), {
+      exclude: args.exclude,
+      budget: get(args.budget),
+      declarations: get(args.declarations)
+    }).pipe(Effect.catchAll((e) => failWithDiagnostics([{ scope: "profile", problem: e.line }])))
+    for (const e of settings.exclude) {
+      const p = excludeProblem(e)
+      if (p !== null) return yield* new CliFailure({ line: `${loaded.path}: exclude: ${p}` })
+    }
+    const base: BundleParams = {
+      budget: resolveBudget(settings.budget, settings.tiers),
+      ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
+      ...(Option.isSome(args.part) ? { part: numericText(args.part.value) } : {})
+    }
+    if (Option.isSome(args.changeset) || args.staged) {
+      const { graph, files, specs, label } = yield* readChangeset(args, settings.exclude)
+      yield* writeFindings(graph.findings, args.quiet)
+      const params: BundleParams = { ...base, specs, changeset: label }
+      return { graph, files, params, exclude: settings.exclude, configPath: loaded.path } satisfies Loaded
+    }
+    const reader = yield* GraphReader
+    const { graph, files } = yield* reader
+      .readTree({ root: args.root, exclude: settings.exclude })
+      .pipe(Effect.mapError((e) => new CliFailure({ line: e.message })))
+    yield* writeFindings(graph.findings, args.quiet)
+    const params: BundleParams = {
+      ...base,
+      ...(Option.isSome(args.pack) ? { pack: args.pack.value } : {}),
+      ...(Option.isSome(args.members) ? { members: list(args.members.value) } : {}),
+      ...(Option.isSome(args.specs) ? { specs: list(args.specs.value) } : {})
+    }
+    return { graph, files, params, exclude: settings.exclude, configPath: loaded.path } satisfies Loaded
+  })
+
+const show = (compact: string, format: BundleArgs["format"]): string =>
+  format === "pretty" ? JSON.stringify(JSON.parse(compact), null, 2) + "\n" : compact + "\n"
+
+/** Writes the parts and the manifest into `dir`; the previous set stays whole until each rename. */
+export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts: Stream.Stream<{ text: string; used: number | null }, never>) =>
+  Effect.gen(function* () {
+    yield* ensureDir(dir)
+    const records: PartRecord[] = []
+    yield* Stream.runForEach(texts, ({ text, used }) => {
+      const file = partFileName(records.length + 1)
+      records.push({ file, hash: ticket(text), used })
+      return writeAtomic(dir, file, text + "\n")
+    })
+    const state = yield* repoState(nodePath.resolve(args.root))
+    const manifest: Manifest = {
+      scope: scopeOf(input.params),
+      budget: input.params.budget ?? null,
+      declarations: input.params.declarations ?? "whole",
+      parts: records,
+      builtFrom: {
+        root: nodePath.resolve(args.root),
+        exclude: input.exclude,
+        config: input.configPath,
+        commit: state.commit,
+        dirty: state.dirty,
+        graphDigest: graphDigest(input.files),
+        files: input.files
+      }
+    }
+    yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
+    yield* removeStaleParts(dir, records.length)
+    if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
+  })
+
+const scopeOf = (params: BundleParams): unknown => {
+  if (params.pack !== undefined) return params.members !== undefined ? { pack: params.pack, members: params.members } : { pack: params.pack }
+  return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
+}
+
+/** Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal). */
+export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
+  Effect.gen(function* () {
+    const composer = yield* Composer
+    const out = get(args.out)
+    if (args.parts) {
+      const outcome = yield* composer.parts(input.graph, input.params)
+      if (outcome._tag === "Diagnostics") return yield* failWithDiagnostics(outcome.value.diagnostics)
+      const texts: Stream.Stream<{ text: string; used: number | null }> =
+        outcome._tag === "Oversized" ? Stream.make({ text: outcome.text, used: null }) : outcome.parts
+      if (out !== undefined) yield* writeOutDir(out, args, input, texts)
+      else yield* Stream.runForEach(texts, ({ text }) => writeOut(show(text, args.format)))
+    } else {
+      const { value, text } = yield* composer.compose(input.graph, input.params)
+      if (isDiagnostics(value)) return yield* failWithDiagnostics(value.diagnostics)
+      const used = "used" in value ? (value.used as number) : null
+      if (out !== undefined) yield* writeOutDir(out, args, input, Stream.make({ text, used }))
+      else yield* writeOut(show(text, args.format))
+    }
+    if (args.strict && hasRefusal(input.graph)) return yield* new ExitWith({ code: 1 })
+  })
+
+export const bundleCommand = Command.make("bundle", bundleOptions, (args) =>
+  loadBundleInput(args).pipe(
+    Effect.flatMap((input) => composeAndWrite(args, input)),
+    Effect.withSpan("bundle")
+  )
+).pipe(
+  Command.withDescription(
+    [
+      "Compose the context bundle for one scope within a hard budget and print it on stdout (compact JSON, the text the budget measures). Corpus findings go to stderr.",
+      "Exit 0 when a value was produced (budgetExceeded and oversized results are values), 2 for wrong parameters ({ diagnostics } on stdout), 1 for any other failure.",
+      "",
+      "Examples:",
+      "  specbundle bundle --pack pack:checkout-v1 --budget M",
+      "  specbundle bundle --changeset HEAD~1 --parts --budget 20000 | agent-prompt",
+      "  specbundle bundle --changeset origin/main...HEAD --parts --out .specbundle/out"
+    ].join("\n")
+  )
+)

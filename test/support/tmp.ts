@@ -1,0 +1,83 @@
+// Real folders for the reader tests: temp roots removed after the file's tests, files written as
+// text or raw bytes, and GraphReader.readTree run over the real disk (or a faulty FileSystem layer).
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll } from "vitest"
+import type { Finding, Graph } from "../../src/core/model.js"
+import type { ReadResult } from "../../src/services/GraphReader.js"
+import { GraphReader } from "../../src/services/GraphReader.js"
+
+const created: string[] = []
+afterAll(() => {
+  for (const dir of created) {
+    // A test may leave a chmod 000 file behind: give permissions back before removing.
+    try {
+      fs.chmodSync(dir, 0o755)
+    } catch {
+      // already gone
+    }
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+/** A fresh, real (symlink-resolved) temp folder, removed after the test file. */
+export const tempDir = (label = "specbundle-read-"): string => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), label)))
+  created.push(dir)
+  return dir
+}
+
+/** Writes root-relative files (text as UTF-8, or raw bytes), creating folders. */
+export const writeFiles = (root: string, files: Readonly<Record<string, string | Uint8Array>>): void => {
+  for (const [rel, content] of Object.entries(files)) {
+    const full = path.join(root, rel)
+    fs.mkdirSync(path.dirname(full), { recursive: true })
+    fs.writeFileSync(full, content)
+  }
+}
+
+/** Copies every file of `from` into `to` (merging folders). */
+export const copyInto = (from: string, to: string): void => {
+  fs.cpSync(from, to, { recursive: true })
+}
+
+/** A lawful one-rule Spec carrier; `extra` lines go after the rule. */
+export const ruleSpec = (id: string, title = "A rule", readiness = "idea"): string =>
+  ["---", `id: ${id}`, "kind: rule", "altitude: story", `readiness: ${readiness}`, "relations: {}", "---", `# ${title}`, "", "## Rule", "", "- Totals are sums.", ""].join("\n")
+
+export const ReaderLive = GraphReader.Default.pipe(Layer.provide(NodeFileSystem.layer))
+
+/** GraphReader with the real FileSystem wrapped: `readFile` goes through `override` first. */
+export const readerWithReadFile = (
+  override: (real: FileSystem.FileSystem, file: string) => ReturnType<FileSystem.FileSystem["readFile"]>
+) =>
+  GraphReader.Default.pipe(
+    Layer.provide(
+      Layer.effect(
+        FileSystem.FileSystem,
+        Effect.map(FileSystem.FileSystem, (real): FileSystem.FileSystem => ({ ...real, readFile: (file) => override(real, file) }))
+      ).pipe(Layer.provide(NodeFileSystem.layer))
+    )
+  )
+
+export const readTreeWith = (
+  layer: Layer.Layer<GraphReader>,
+  root: string,
+  exclude: ReadonlyArray<string> = []
+): Promise<ReadResult> =>
+  Effect.runPromise(Effect.flatMap(GraphReader, (r) => r.readTree({ root, exclude })).pipe(Effect.provide(layer)))
+
+export const readTree = (root: string, exclude: ReadonlyArray<string> = []): Promise<ReadResult> =>
+  readTreeWith(ReaderLive, root, exclude)
+
+/** Findings as [file, line, code] triples, for compact assertions. */
+export const where = (findings: ReadonlyArray<Finding>): Array<[string, number, string]> =>
+  findings.map((f) => [f.file, f.line, f.code])
+
+/** Files that contributed a node to the graph. */
+export const filesInGraph = (graph: Graph): string[] => [...graph.nodesByFile.keys()]
