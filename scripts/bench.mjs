@@ -7,7 +7,7 @@
 //   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE]
 // --cli FILE measures another build of the CLI (and implies --no-build).
 import { createHash } from "node:crypto"
-import { existsSync, renameSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, readdirSync, renameSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -44,6 +44,11 @@ const corpus = async (params) => {
   const dir = path.join(os.tmpdir(), `specbundle-bench-${params.shape}-${params.specs}-${key}`)
   const summaryFile = `${dir}.json`
   if (existsSync(dir) && existsSync(summaryFile)) return { dir, ...JSON.parse(readFileSync(summaryFile, "utf8")) }
+  // Corpora of an older generator or other parameters of the same size are dropped, not hoarded.
+  const prefix = `specbundle-bench-${params.shape}-${params.specs}-`
+  for (const name of readdirSync(os.tmpdir())) {
+    if (name.startsWith(prefix)) rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
+  }
   log(`generating ${params.specs} specs (${params.shape}) into ${dir}`)
   const tmp = `${dir}.tmp-${process.pid}`
   rmSync(tmp, { recursive: true, force: true })

@@ -8,7 +8,7 @@
 // reference: one Pack with every Spec, eight areas, one `.sdp.gherkin` file (3 of the N Specs), and
 //            TypeScript shaped like the reference implementation's own repository (~225 files, ~2 MB,
 //            ~60 anchored files of ~15 KB). Same arguments and seed give the same bytes.
-import { mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { gherkinText, packText, specText } from "./bench-gen-specs.mjs"
@@ -290,6 +290,11 @@ const main = () => {
     o = parseArgs(process.argv.slice(2))
   } catch (e) {
     process.stderr.write(`gen-corpus: ${e.message}\n${USAGE}\n`)
+    process.exit(2)
+  }
+  if (existsSync(o.dir) && readdirSync(o.dir).length > 0) {
+    // Writing over another corpus would leave its extra files behind and mix two corpora.
+    process.stderr.write(`gen-corpus: ${o.dir} is not empty; give a new or empty folder\n`)
     process.exit(2)
   }
   const r = generateCorpus(o.dir, o)

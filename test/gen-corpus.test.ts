@@ -156,4 +156,14 @@ describe("gen-corpus arguments", () => {
     expect(run.stderr).toContain("usage: node scripts/gen-corpus.mjs DIR --specs N")
     expect(fs.existsSync(path.join(temp, "bad"))).toBe(false)
   })
+
+  it("refuses a folder that is not empty, leaving its files as they were", () => {
+    const dir = path.join(temp, "full")
+    fs.mkdirSync(dir)
+    fs.writeFileSync(path.join(dir, "keep.txt"), "mine")
+    const run = spawnSync(process.execPath, [SCRIPT, dir, "--specs", "20", "--packs", "1"], { encoding: "utf8" })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain("is not empty")
+    expect(fs.readdirSync(dir)).toEqual(["keep.txt"])
+  })
 })

@@ -10,7 +10,7 @@ import * as nodePath from "node:path"
 import type { BundleParams } from "../core/bundle/index.js"
 import { isDiagnostics } from "../core/bundle/index.js"
 import { numericText, resolveBudget } from "../core/config.js"
-import { excludeProblem } from "../core/extract.js"
+import { excludeProblem } from "../core/discover.js"
 import { hasRefusal } from "../core/graph.js"
 import type { Graph } from "../core/model.js"
 import { Composer } from "../services/Composer.js"
@@ -25,6 +25,7 @@ import { CliFailure, ExitWith } from "./errors.js"
 import type { Manifest, PartRecord } from "./out.js"
 import { MANIFEST, ensureDir, graphDigest, partFileName, removeStaleParts, ticket, writeAtomic } from "./out.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
+import { withProgress } from "./progress.js"
 import { readChangeset } from "./read-changeset.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
@@ -122,9 +123,9 @@ export const loadBundleInput = (args: BundleArgs) =>
       return { graph, files, params, exclude: settings.exclude, configPath: loaded.path } satisfies Loaded
     }
     const reader = yield* GraphReader
-    const { graph, files } = yield* reader
-      .readTree({ root: args.root, exclude: settings.exclude })
-      .pipe(Effect.mapError((e) => new CliFailure({ line: e.message })))
+    const { graph, files } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
+      Effect.mapError((e) => new CliFailure({ line: e.message }))
+    )
     yield* writeFindings(graph.findings, args.quiet)
     const params: BundleParams = {
       ...base,
@@ -167,6 +168,7 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
     yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
     yield* removeStaleParts(dir, records.length)
     if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
+    return records.length
   })
 
 const scopeOf = (params: BundleParams): unknown => {
@@ -174,18 +176,28 @@ const scopeOf = (params: BundleParams): unknown => {
   return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
 }
 
-/** Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal). */
+/**
+ * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
+ * Succeeds with the number of parts written (1 for a single value).
+ */
 export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
   Effect.gen(function* () {
     const composer = yield* Composer
     const out = get(args.out)
+    let count = 1
     if (args.parts) {
       const outcome = yield* composer.parts(input.graph, input.params)
       if (outcome._tag === "Diagnostics") return yield* failWithDiagnostics(outcome.value.diagnostics)
       const texts: Stream.Stream<{ text: string; used: number | null }> =
         outcome._tag === "Oversized" ? Stream.make({ text: outcome.text, used: null }) : outcome.parts
-      if (out !== undefined) yield* writeOutDir(out, args, input, texts)
-      else yield* Stream.runForEach(texts, ({ text }) => writeOut(show(text, args.format)))
+      if (out !== undefined) count = yield* writeOutDir(out, args, input, texts)
+      else {
+        count = 0
+        yield* Stream.runForEach(texts, ({ text }) => {
+          count += 1
+          return writeOut(show(text, args.format))
+        })
+      }
     } else {
       const { value, text } = yield* composer.compose(input.graph, input.params)
       if (isDiagnostics(value)) return yield* failWithDiagnostics(value.diagnostics)
@@ -194,11 +206,13 @@ export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
       else yield* writeOut(show(text, args.format))
     }
     if (args.strict && hasRefusal(input.graph)) return yield* new ExitWith({ code: 1 })
+    return count
   })
 
 export const bundleCommand = Command.make("bundle", bundleOptions, (args) =>
   loadBundleInput(args).pipe(
     Effect.flatMap((input) => composeAndWrite(args, input)),
+    Effect.asVoid,
     Effect.withSpan("bundle")
   )
 ).pipe(

@@ -7,13 +7,17 @@ import { common, excludeProblems } from "./common.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { CliFailure, ExitWith } from "./errors.js"
 import { writeErr, writeFindings } from "./output.js"
+import { withProgress } from "./progress.js"
+import { loadConfig, settingsOf } from "./settings.js"
 
 export const checkCommand = Command.make("check", common, (args) =>
   Effect.gen(function* () {
     const problems = excludeProblems(args)
     if (problems.length > 0) return yield* failWithDiagnostics(problems.map((problem) => ({ scope: "exclude", problem })))
+    // The configuration's excludes apply to check as to bundle and impact.
+    const settings = yield* settingsOf(yield* loadConfig(args), undefined, { exclude: args.exclude })
     const reader = yield* GraphReader
-    const { graph } = yield* reader.readTree({ root: args.root, exclude: args.exclude }).pipe(
+    const { graph } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
       Effect.mapError((e) => new CliFailure({ line: e.message }))
     )
     yield* writeFindings(graph.findings, args.quiet)

@@ -2,7 +2,7 @@
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { excludeProblem } from "../core/extract.js"
+import { excludeProblem } from "../core/discover.js"
 
 export const common = {
   root: Options.text("root").pipe(

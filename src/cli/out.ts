@@ -3,7 +3,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
-import { sha256 } from "../core/extract.js"
+import { sha256 } from "../core/discover.js"
 import type { FileHash } from "../services/GraphReader.js"
 import { CliFailure } from "./errors.js"
 

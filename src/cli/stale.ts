@@ -11,6 +11,7 @@ import { CliFailure, ExitWith } from "./errors.js"
 import type { Manifest } from "./out.js"
 import { MANIFEST } from "./out.js"
 import { writeOut } from "./output.js"
+import { withProgress } from "./progress.js"
 
 export interface Staleness {
   readonly added: ReadonlyArray<string>
@@ -52,9 +53,10 @@ export const staleCommand = Command.make("stale", { dir: Args.text({ name: "DIR"
   Effect.gen(function* () {
     const manifest = yield* readManifest(dir)
     const reader = yield* GraphReader
-    const { files } = yield* reader
-      .readTree({ root: manifest.builtFrom.root, exclude: manifest.builtFrom.exclude })
-      .pipe(Effect.mapError((e) => new CliFailure({ line: e.message })))
+    const read = reader.readTree({ root: manifest.builtFrom.root, exclude: manifest.builtFrom.exclude })
+    const { files } = yield* withProgress(read, `reading ${manifest.builtFrom.root}`, false).pipe(
+      Effect.mapError((e) => new CliFailure({ line: e.message }))
+    )
     const s = compareFiles(manifest.builtFrom.files, files)
     const lines = [...s.added.map((p) => `added ${p}`), ...s.removed.map((p) => `removed ${p}`), ...s.changed.map((p) => `changed ${p}`)]
     if (lines.length === 0) return

@@ -1,7 +1,7 @@
 // What a changeset changed, and where the new and old sides of it can be read. Git runs from the
 // repository's top; paths are rebased onto the extraction root (which may be a sub-folder).
 import * as Effect from "effect/Effect"
-import type { SourceFile } from "../core/extract.js"
+import type { SourceFile } from "../core/discover.js"
 import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
 import { normalizePrefix, parseChangeset, parseLsFilesStageZ, parseLsTreeZ, parseNameStatusZ, rebaseChanges, revisionProblem, splitZ, underRoot } from "../core/changeset.js"
 import type { GitError } from "./git.js"

@@ -8,8 +8,9 @@ import { spawn } from "node:child_process"
 import { readdir } from "node:fs/promises"
 import * as nodePath from "node:path"
 import type { ParseSync } from "../core/read/anchors.js"
-import type { ExtractOptions, SourceFile } from "../core/extract.js"
-import { anchorText, classifyPath, extractFile, fileFinding, isExcluded, isSkippedDirectory, sha256 } from "../core/extract.js"
+import type { SourceFile } from "../core/discover.js"
+import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, sha256 } from "../core/discover.js"
+import type { ExtractOptions } from "../core/extract.js"
 import { buildGraph } from "../core/graph.js"
 import type { CarrierRead, Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
@@ -44,6 +45,8 @@ const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
 let parser: Promise<ParseSync> | undefined
 /** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
 const loadParser = (): Promise<ParseSync> => (parser ??= import("oxc-parser").then((m) => m.parseSync))
+/** The parsers (yaml, @cucumber/gherkin) load on first read, not at start-up (`--help` needs none). */
+const loadExtract = () => import("../core/extract.js")
 
 interface Listing {
   readonly files: string[]
@@ -125,6 +128,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
     /** Turns files held in memory into the graph: the one place parsing happens. */
     const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
       Effect.promise(async (): Promise<ReadResult> => {
+        const { anchorText, extractFile } = await loadExtract()
         const needsParser = files.some((f) => {
           if (classifyPath(f.path) !== "anchor-candidate") return false
           return typeof anchorText(f, options) === "string"

@@ -3,7 +3,6 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
-import { simpleGit } from "simple-git"
 
 export class NotARepositoryError extends Data.TaggedError("NotARepositoryError")<{
   readonly folder: string
@@ -70,7 +69,8 @@ const CONFIG = ["core.quotePath=false"]
 /** Runs one git command in `cwd` and returns its stdout (UTF-8). */
 export const runGit = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError> =>
   Effect.tryPromise({
-    try: (signal) => simpleGit({ baseDir: cwd, abort: signal, config: CONFIG }).raw([...args]),
+    // simple-git loads on first use: commands that never touch git do not pay for it at start-up.
+    try: async (signal) => (await import("simple-git")).simpleGit({ baseDir: cwd, abort: signal, config: CONFIG }).raw([...args]),
     catch: (e) => classify(cwd, args, e)
   })
 

@@ -63,7 +63,7 @@ const wholeBundle = (c: Composition): Composed => {
       tokenEstimate: { value: token, method: TOKEN_METHOD },
       leftOut: header.leftOut,
       pack: header.pack,
-      members: items.members,
+      members: items.rows(0, c.request.memberIds.length),
       boundary: items.boundary
     }
     return { value, text: bundleText(header, String(used), String(token), items.memberTexts.join(","), items.boundaryText) }

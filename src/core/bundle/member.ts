@@ -7,7 +7,7 @@ import type { BoundaryValue, Json, MemberRow } from "./types.js"
 import { STAGE } from "./types.js"
 
 /** What a member row needs beyond the stage: computed once per member. */
-interface MemberBase {
+export interface MemberBase {
   readonly spec: SpecNode
   readonly pinned: ReadonlySet<string>
   readonly pinnedKeys: ReadonlyArray<string>
@@ -61,7 +61,7 @@ const exampleBase = (facts: Facts, id: string, inBundle: ReadonlySet<string>): E
   }
 }
 
-const memberBase = (facts: Facts, spec: SpecNode, inBundle: ReadonlySet<string>): MemberBase => {
+export const memberBase = (facts: Facts, spec: SpecNode, inBundle: ReadonlySet<string>): MemberBase => {
   const floor = facts.floor(spec.id)
   const pinnedKeys = facts.pinnedDeclarations(spec.id).map((d) => d.key)
   const counts = facts.designCounts(spec.id)
@@ -132,7 +132,24 @@ export const missingMember = (id: string): MemberRow => ({
   verifiers: []
 })
 
-const rowAt = (base: MemberBase, stage: number): MemberRow => {
+// The stage-dependent fields: shared by the row (objects) and the text (member-text.ts).
+export const narrativeAt = (base: MemberBase, stage: number): Json =>
+  stage >= STAGE.narrative ? narrativeCut(base.spec.narrative) : base.spec.narrative
+
+export const footingAt = (base: MemberBase, stage: number): Json =>
+  stage >= STAGE.footing ? base.footingIds : base.fixed.footing
+
+export const examplesAt = (base: MemberBase, stage: number): Json =>
+  base.examples.map((e) => ({
+    id: e.id,
+    member: e.member,
+    file: e.file,
+    statedReadiness: e.statedReadiness,
+    enabled: e.enabled,
+    steps: e.steps !== null && stage >= STAGE.example ? e.stepsPointer : e.steps
+  }))
+
+export const rowAt = (base: MemberBase, stage: number): MemberRow => {
   const { spec, fixed } = base
   return {
     id: spec.id,
@@ -144,43 +161,17 @@ const rowAt = (base: MemberBase, stage: number): MemberRow => {
     floorReached: fixed.floorReached,
     statedNextRung: fixed.statedNextRung,
     holds: fixed.holds,
-    narrative: stage >= STAGE.narrative ? narrativeCut(spec.narrative) : spec.narrative,
+    narrative: narrativeAt(base, stage),
     sections: sectionsAt(spec, base.pinned, stage),
     questions: questionsAt(spec, stage),
-    footing: stage >= STAGE.footing ? base.footingIds : fixed.footing,
+    footing: footingAt(base, stage),
     declarations: base.pinnedKeys,
-    examples: base.examples.map((e) => ({
-      id: e.id,
-      member: e.member,
-      file: e.file,
-      statedReadiness: e.statedReadiness,
-      enabled: e.enabled,
-      steps: e.steps !== null && stage >= STAGE.example ? e.stepsPointer : e.steps
-    })),
+    examples: examplesAt(base, stage),
     design: fixed.design,
     decisions: fixed.decisions,
     implementedBy: fixed.implementedBy,
     referencedBy: fixed.referencedBy,
     verifiers: fixed.verifiers
-  }
-}
-
-/** Builds member rows at any stage, computing each member's facts once. */
-export const memberRows = (facts: Facts, memberIds: ReadonlyArray<string>) => {
-  const inBundle = new Set(memberIds)
-  const bases = new Map<string, MemberBase | null>()
-  const baseOf = (id: string): MemberBase | null => {
-    let base = bases.get(id)
-    if (base === undefined) {
-      const spec = facts.graph.specs.get(id)
-      base = spec === undefined ? null : memberBase(facts, spec, inBundle)
-      bases.set(id, base)
-    }
-    return base
-  }
-  return (id: string, stage: number): MemberRow => {
-    const base = baseOf(id)
-    return base === null ? missingMember(id) : rowAt(base, stage)
   }
 }
 

@@ -105,7 +105,7 @@ const splitPlan = (c: Composition, stage: number, ends: ReadonlyArray<number>): 
         tokenEstimate: { value: Math.ceil(used / 4), method: TOKEN_METHOD },
         leftOut: header.leftOut,
         pack: header.pack,
-        members: items.members.slice(from, to),
+        members: items.rows(from, to),
         boundary: index === 1 ? items.boundary : null
       }
       return value

@@ -1,18 +1,22 @@
-// One composition: the validated request and, per cut stage, every item built and serialized once.
-// Lengths of whole bundles and parts are then sums over these texts (measure.ts).
+// One composition: the validated request and, per cut stage, every item serialized once. Lengths
+// of whole bundles and parts are sums over these texts (measure.ts); row objects are built only
+// for what is returned.
 import type { Facts } from "../model.js"
 import type { Header } from "./measure.js"
-import { boundaryAt, memberRows } from "./member.js"
+import { boundaryAt } from "./member.js"
+import { memberRows } from "./member-text.js"
 import type { BundleRequest } from "./params.js"
 import type { BoundaryValue, MemberRow, PackHeader } from "./types.js"
 import { LEFT_OUT_LINES, STAGE } from "./types.js"
 
 export interface StageItems {
-  readonly members: ReadonlyArray<MemberRow>
+  readonly stage: number
   readonly memberTexts: ReadonlyArray<string>
   readonly memberLengths: ReadonlyArray<number>
   readonly boundary: BoundaryValue
   readonly boundaryText: string
+  /** The member rows from..to (scope order) as objects at this stage. */
+  rows(from: number, to: number): MemberRow[]
 }
 
 export interface Composition {
@@ -32,21 +36,17 @@ export const composition = (facts: Facts, request: BundleRequest): Composition =
   const pack: PackHeader | null = packNode === undefined ? null : { id: packNode.id, title: packNode.title, framing: packNode.framing }
   const boundary = packNode !== undefined ? facts.packBoundary(packNode.id) : facts.specsBoundary(request.memberIds)
   const maxStage = request.declarations === "addresses" ? STAGE.declaration : STAGE.section
-  const rowOf = memberRows(facts, request.memberIds)
+  const members = memberRows(facts, request.memberIds)
 
-  const memberCache = new Map<number, Pick<StageItems, "members" | "memberTexts" | "memberLengths">>()
-  const membersAt = (stage: number) => {
+  // Only the latest stage's texts are kept: stages are visited in order (bounded memory).
+  let memberCache: { key: number; texts: string[]; lengths: number[] } | null = null
+  const textsAt = (stage: number) => {
     const key = memberStage(stage)
-    let hit = memberCache.get(key)
-    if (hit === undefined) {
-      const members = request.memberIds.map((id) => rowOf(id, key))
-      const memberTexts = members.map((m) => JSON.stringify(m))
-      hit = { members, memberTexts, memberLengths: memberTexts.map((t) => t.length) }
-      // Stages are visited in order and only the latest is read again: bounded memory.
-      memberCache.clear()
-      memberCache.set(key, hit)
+    if (memberCache === null || memberCache.key !== key) {
+      const texts = request.memberIds.map((_, i) => members.text(i, key))
+      memberCache = { key, texts, lengths: texts.map((t) => t.length) }
     }
-    return hit
+    return memberCache
   }
   const boundaryCache = new Map<number, { boundary: BoundaryValue; boundaryText: string }>()
   const boundaryOf = (stage: number) => {
@@ -70,6 +70,20 @@ export const composition = (facts: Facts, request: BundleRequest): Composition =
       leftOut: LEFT_OUT_LINES.slice(0, stage),
       pack
     }),
-    items: (stage) => ({ ...membersAt(stage), ...boundaryOf(stage) })
+    items: (stage) => {
+      const texts = textsAt(stage)
+      const key = memberStage(stage)
+      return {
+        stage,
+        memberTexts: texts.texts,
+        memberLengths: texts.lengths,
+        ...boundaryOf(stage),
+        rows: (from, to) => {
+          const out: MemberRow[] = []
+          for (let i = from; i < to; i++) out.push(members.row(i, key))
+          return out
+        }
+      }
+    }
   }
 }

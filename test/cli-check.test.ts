@@ -1,0 +1,118 @@
+// `specbundle check` as a real subprocess of the built CLI (bin/specbundle.js): exit codes, the
+// stderr finding lines and summary, the { diagnostics } value on stdout, and never a stack trace.
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { copyInto, ruleSpec, tempDir, writeFiles } from "./support/tmp.js"
+
+const REPO = path.join(import.meta.dirname, "..")
+const BIN = path.join(REPO, "bin", "specbundle.js")
+
+beforeAll(() => {
+  if (!fs.existsSync(BIN)) {
+    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
+    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
+  }
+})
+
+interface Run {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const check = (...args: string[]): Run => {
+  // Run from a neutral folder so nothing of the repository (config, git) leaks in.
+  const r = spawnSync(process.execPath, [BIN, "check", ...args], { cwd: tempDir("specbundle-cwd-"), encoding: "utf8", timeout: 30_000 })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+const nonEmptyLines = (text: string): string[] => text.split("\n").filter((l) => l.trim() !== "")
+
+const checkoutCopy = (): string => {
+  const root = tempDir("specbundle-cli-")
+  copyInto("/work/shared/corpora/checkout-v1", root)
+  copyInto(path.join(import.meta.dirname, "fixtures", "checkout-anchors"), root)
+  return root
+}
+
+describe("specbundle check", () => {
+  it("a healthy checkout copy exits 0 with the summary on stderr and nothing on stdout", () => {
+    const r = check("--root", checkoutCopy())
+    expect(r.status).toBe(0)
+    expect(r.stdout).toBe("")
+    expect(nonEmptyLines(r.stderr)).toEqual(["11 specs, 1 packs, 5 anchors, 0 findings"])
+  })
+
+  it("a corpus with one refused carrier exits 1 and prints file:line: code: for it, without a stack trace", () => {
+    const root = checkoutCopy()
+    // A kind outside the closed set (format 3.1) refuses the carrier as non-static-envelope at the
+    // `kind:` line, line 3 (line 1 opens the frontmatter, line 2 is `id:`).
+    const file = "specs/orders/order-model.sdp.md"
+    const text = fs.readFileSync(path.join(root, file), "utf8")
+    fs.writeFileSync(path.join(root, file), text.replace("kind: model\n", "kind: glossary\n"))
+    const r = check("--root", root)
+    expect(r.status).toBe(1)
+    expect(r.stdout).toBe("")
+    const lines = nonEmptyLines(r.stderr)
+    const finding = lines.filter((l) => l.startsWith(`${file}:`))
+    expect(finding).toHaveLength(1)
+    expect(finding[0]).toMatch(/^specs\/orders\/order-model\.sdp\.md:3: extract\/non-static-envelope: \S/)
+    expect(lines.at(-1)).toBe("10 specs, 1 packs, 5 anchors, 1 findings")
+    expect(r.stderr).not.toContain("    at ")
+  })
+
+  it("a refused binary carrier beside healthy ones also exits 1 naming the file and line", () => {
+    const root = tempDir("specbundle-cli-")
+    writeFiles(root, { "specs/ok.sdp.md": ruleSpec("spec:t.ok"), "specs/bin.sdp.md": "---\nid: spec:t.bin\n\0\n" })
+    const r = check("--root", root)
+    expect(r.status).toBe(1)
+    expect(nonEmptyLines(r.stderr)).toEqual([
+      "specs/bin.sdp.md:3: read/binary: file holds a NUL byte: binary content is not a carrier",
+      "1 specs, 0 packs, 0 anchors, 1 findings"
+    ])
+    expect(r.stderr).not.toContain("    at ")
+  })
+
+  it("warnings alone (a symlinked carrier) keep exit 0", () => {
+    const root = tempDir("specbundle-cli-")
+    writeFiles(root, { "specs/ok.sdp.md": ruleSpec("spec:t.ok") })
+    fs.symlinkSync("ok.sdp.md", path.join(root, "specs/link.sdp.md"))
+    const r = check("--root", root)
+    expect(r.status).toBe(0)
+    expect(nonEmptyLines(r.stderr)[0]).toMatch(/^specs\/link\.sdp\.md:0: read\/symlink: /)
+  })
+
+  it("a bad --exclude ../x exits 2 with a { diagnostics } value on stdout", () => {
+    const r = check("--root", checkoutCopy(), "--exclude", "../x")
+    expect(r.status).toBe(2)
+    const value = JSON.parse(r.stdout) as { diagnostics: Array<{ scope: string; problem: string }> }
+    expect(Object.keys(value)).toEqual(["diagnostics"])
+    expect(value.diagnostics).toHaveLength(1)
+    expect(value.diagnostics[0].scope).toBe("exclude")
+    expect(value.diagnostics[0].problem).toContain("../x")
+    expect(r.stderr).not.toContain("    at ")
+  })
+
+  it("an unknown option exits 2 with a { diagnostics } value on stdout and one line on stderr", () => {
+    const r = check("--root", checkoutCopy(), "--no-such-option")
+    expect(r.status).toBe(2)
+    const value = JSON.parse(r.stdout) as { diagnostics: Array<{ problem: string }> }
+    expect(value.diagnostics.length).toBeGreaterThan(0)
+    expect(value.diagnostics.some((d) => d.problem.includes("--no-such-option"))).toBe(true)
+    expect(nonEmptyLines(r.stderr)).toHaveLength(1)
+    expect(r.stderr).not.toContain("    at ")
+  })
+
+  it("a missing root exits 1 with one line on stderr naming it", () => {
+    const missing = path.join(tempDir("specbundle-cli-"), "no-such-folder")
+    const r = check("--root", missing)
+    expect(r.status).toBe(1)
+    expect(r.stdout).toBe("")
+    const lines = nonEmptyLines(r.stderr)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain("no-such-folder")
+    expect(r.stderr).not.toContain("    at ")
+  })
+})
