@@ -7,11 +7,13 @@ import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { cli } from "./cli/main.js"
 import { Composer } from "./services/Composer.js"
+import { enableWorkers, runExtractWorker } from "./services/extractAll.js"
 import { GraphReader } from "./services/GraphReader.js"
 import { Impact } from "./services/Impact.js"
 
@@ -42,7 +44,22 @@ const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   }
 }
 
-const program = Effect.suspend(() => cli(process.argv)).pipe(
+// @effect/cli renders help and its errors with ANSI styles through Console; we print no colour, so
+// strip them when NO_COLOR is set or the stream is not a terminal.
+const ANSI = /\u001b\[[0-9;]*m/g
+const noColor = (process.env.NO_COLOR ?? "") !== ""
+const plainFor = (tty: boolean | undefined) => (args: ReadonlyArray<unknown>) =>
+  noColor || tty !== true ? args.map((a) => (typeof a === "string" ? a.replace(ANSI, "") : a)) : args
+const plainOut = plainFor(process.stdout.isTTY)
+const plainErr = plainFor(process.stderr.isTTY)
+const plainConsole = (c: Console.Console): Console.Console => ({
+  ...c,
+  log: (...args) => c.log(...plainOut(args)),
+  error: (...args) => c.error(...plainErr(args)),
+  unsafe: { ...c.unsafe, log: (...args) => c.unsafe.log(...plainOut(args)), error: (...args) => c.unsafe.error(...plainErr(args)) }
+})
+
+const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => cli(process.argv)), plainConsole(c))).pipe(
   Effect.catchIf(ValidationError.isValidationError, (e) =>
     // @effect/cli has printed its message to stderr; the parameters' diagnostics value goes to stdout.
     Effect.sync(() => {
@@ -61,11 +78,14 @@ function validationText(e: ValidationError.ValidationError): string {
   return words.length > 0 ? words.join("").trim() : e._tag
 }
 
-NodeRuntime.runMain(program, {
+if (!runExtractWorker()) {
+  enableWorkers(__filename)
+  NodeRuntime.runMain(program, {
   disableErrorReporting: true,
   teardown: (exit, onExit) => {
     // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
     process.exitCode = exitCodeOf(exit)
     onExit(0)
   }
-})
+  })
+}

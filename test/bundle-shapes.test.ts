@@ -92,6 +92,10 @@ describe("shapes", () => {
     const cs = composeBundle(facts, { specs: [B, A], changeset: "main...HEAD" }) as BundleValue
     expect(JSON.stringify(cs.scope)).toBe(`{"specs":["${B}","${A}"],"changeset":"main...HEAD"}`)
     expect(problems({ pack: "pack:shop", changeset: "HEAD" }).map((d) => d.scope)).toEqual(["changeset"])
+    // A changeset that impacts no Spec: a valid bundle with no members.
+    const none = composeBundle(facts, { specs: [], changeset: "HEAD" }) as BundleValue
+    expect([none.scope, none.members, none.pack]).toEqual([{ specs: [], changeset: "HEAD" }, [], null])
+    expect(JSON.stringify(none).length).toBe(none.used)
   })
 
   it("memberShape: keys in order, file, rungs, sections without openQuestions, declarations as keys", () => {

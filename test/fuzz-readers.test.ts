@@ -10,7 +10,7 @@ import type { CarrierRead } from "../src/core/model.js"
 import { parseAnchors } from "../src/core/read/anchors.js"
 import { parseGherkinCarrier } from "../src/core/read/gherkin.js"
 import { parseMarkdownCarrier } from "../src/core/read/markdown.js"
-import { readProblems } from "./support/hostile.js"
+import { BYTE_OPS, TEXT_OPS, applyBytes, applyText, mutationOf, readProblems, textCase } from "./support/hostile.js"
 
 const RUNS = 2000
 /** Sanity bound against hangs only; the real figure is printed. */
@@ -64,115 +64,6 @@ const GHERKIN_SEEDS = [
     ""
   ].join("\n")
 ]
-
-// ---------------------------------------------------------------------------------------------
-// Mutations: a list of operations with raw random parameters, applied in order.
-
-const TEXT_OPS = ["truncate", "insert", "swap", "duplicate", "delete-line", "deep-yaml", "long-line", "cr", "crlf", "bom", "unicode", "yaml-char", "alias-bomb"] as const
-const BYTE_OPS = ["invalid-utf8", "nul", "random-bytes", "truncate-bytes"] as const
-
-interface Mutation {
-  readonly op: string
-  readonly a: number
-  readonly b: number
-  readonly n: number
-  readonly s: string
-  readonly bytes: ReadonlyArray<number>
-}
-
-const mutationOf = (ops: ReadonlyArray<string>): fc.Arbitrary<Mutation> =>
-  fc.record({
-    op: fc.constantFrom(...ops),
-    a: fc.nat(),
-    b: fc.nat(),
-    n: fc.integer({ min: 1, max: 4000 }),
-    s: fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 20 }), fc.constantFrom("---", ":", "- ", "# ", "## Rule", "```", "@spec.", "Feature:", "/**", " * @sdpAnchor impl:x", "*/", "{", "}", "${")),
-    bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 12 })
-  })
-
-const INVALID_UTF8 = [[0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf0, 0x9f], [0xe2, 0x82], [0x80], [0xf8, 0x88, 0x80, 0x80, 0x80]]
-
-const lines = (t: string) => t.split("\n")
-
-const applyText = (text: string, m: Mutation): string => {
-  const at = (len: number) => (len === 0 ? 0 : m.a % (len + 1))
-  const ls = lines(text)
-  const li = ls.length === 0 ? 0 : m.a % ls.length
-  const lj = ls.length === 0 ? 0 : m.b % ls.length
-  switch (m.op) {
-    case "truncate":
-      return text.slice(0, at(text.length))
-    case "insert":
-      return text.slice(0, at(text.length)) + m.s + text.slice(at(text.length))
-    case "swap": {
-      const c = [...ls]
-      ;[c[li], c[lj]] = [c[lj], c[li]]
-      return c.join("\n")
-    }
-    case "duplicate":
-      return [...ls.slice(0, li + 1), ...ls.slice(li)].join("\n")
-    case "delete-line":
-      return [...ls.slice(0, li), ...ls.slice(li + 1)].join("\n")
-    case "deep-yaml": {
-      // Deep nesting, block or flow, right after the opening frontmatter fence (or at a random line).
-      const depth = m.n
-      const nested =
-        m.b % 2 === 0
-          ? Array.from({ length: Math.min(depth, 600) }, (_, i) => `${" ".repeat(i)}k${i}:`).join("\n") + " v"
-          : `deep: ${"[".repeat(depth)}x${"]".repeat(m.b % 3 === 0 ? depth : 0)}`
-      const where = ls[0] === "---" ? 1 : li
-      return [...ls.slice(0, where), nested, ...ls.slice(where)].join("\n")
-    }
-    case "long-line": {
-      const unit = m.s === "" ? "a" : m.s
-      const long = unit.repeat(Math.ceil(100_000 / unit.length)).slice(0, 100_000)
-      return [...ls.slice(0, li), long, ...ls.slice(li)].join("\n")
-    }
-    case "cr":
-      return text.slice(0, at(text.length)) + "\r" + text.slice(at(text.length))
-    case "crlf":
-      return m.b % 2 === 0 ? text.replace(/\n/g, "\r\n") : text.slice(0, at(text.length)) + "\r\n" + text.slice(at(text.length))
-    case "bom":
-      return m.b % 2 === 0 ? "\uFEFF" + text : text.slice(0, at(text.length)) + "\uFEFF" + text.slice(at(text.length))
-    case "unicode": {
-      const chars = [String.fromCodePoint(0x1f600 + (m.b % 80)), "\u0000", "\u2028", "\u2029", "\u0085", "\uD800", "\uDFFF", "\u200B", "\u00A0", "\u{10FFFF}"]
-      return text.slice(0, at(text.length)) + chars[m.b % chars.length] + m.s + text.slice(at(text.length))
-    }
-    case "yaml-char": {
-      const specials = [":", "-", "{", "[", "#", "&a", "*a", "!!str", "|", ">", "`", "%YAML 1.2", "? ", "'", '"', "\t"]
-      return text.slice(0, at(text.length)) + specials[m.b % specials.length] + text.slice(at(text.length))
-    }
-    case "alias-bomb": {
-      const bomb = ["a: &a [x, x, x, x, x, x, x, x, x]", "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]", "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]", "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]", "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]"]
-      const where = ls[0] === "---" ? 1 : li
-      return [...ls.slice(0, where), ...bomb, ...ls.slice(where)].join("\n")
-    }
-  }
-  return text
-}
-
-const applyBytes = (bytes: Uint8Array, m: Mutation): Uint8Array => {
-  const at = bytes.length === 0 ? 0 : m.a % (bytes.length + 1)
-  const splice = (insert: ReadonlyArray<number>) => Uint8Array.from([...bytes.subarray(0, at), ...insert, ...bytes.subarray(at)])
-  switch (m.op) {
-    case "invalid-utf8":
-      return splice(INVALID_UTF8[m.b % INVALID_UTF8.length])
-    case "nul":
-      return splice([0])
-    case "random-bytes":
-      return splice(m.bytes)
-    case "truncate-bytes":
-      // Cuts may land inside a multi-byte sequence.
-      return bytes.subarray(0, at)
-  }
-  return bytes
-}
-
-const textCase = (seeds: ReadonlyArray<string>) =>
-  fc.record({
-    seed: fc.constantFrom(...seeds),
-    muts: fc.array(mutationOf(TEXT_OPS), { minLength: 1, maxLength: 4 })
-  }).map(({ seed, muts }) => ({ text: muts.reduce(applyText, seed), ops: muts.map((m) => m.op).join(",") }))
 
 // ---------------------------------------------------------------------------------------------
 

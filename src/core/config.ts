@@ -8,7 +8,11 @@ export const DEFAULT_BUDGET = 100_000
 export const DEFAULT_TIERS: Readonly<Record<string, number>> = { S: 16_000, M: 64_000, L: 200_000 }
 export const CONFIG_FILE = "specbundle.config.json"
 
-const PositiveInt = Schema.Int.pipe(Schema.positive()).annotations({ description: "A positive integer, in UTF-16 code units." })
+// The JSON Schema is spelled out: the generated one puts the bound beside a $ref, which draft-07 ignores.
+const PositiveInt = Schema.Int.pipe(Schema.positive()).annotations({
+  description: "A positive integer, in UTF-16 code units.",
+  jsonSchema: { type: "integer", exclusiveMinimum: 0, description: "A positive integer, in UTF-16 code units." }
+})
 const Budget = Schema.Union(PositiveInt, Schema.String.annotations({ description: "A tier name." })).annotations({
   description: "The budget: a positive integer of UTF-16 code units, or a tier name."
 })
@@ -33,7 +37,9 @@ export const ConfigSchema = Schema.Struct({
     })
   ),
   declarations: Schema.optional(Declarations),
-  profiles: Schema.optional(Schema.Record({ key: Schema.String, value: ProfileSchema }))
+  profiles: Schema.optional(
+    Schema.Record({ key: Schema.String, value: ProfileSchema }).annotations({ description: "Named parameter sets, chosen with --profile NAME." })
+  )
 }).annotations({ identifier: "SpecbundleConfig", title: "specbundle configuration", description: "specbundle.config.json" })
 
 export type Config = typeof ConfigSchema.Type

@@ -10,6 +10,7 @@ import type { SourceFile } from "./discover.js"
 import { classifyPath } from "./discover.js"
 
 export * from "./discover.js"
+export { mayHoldAnchor }
 
 // ---------------------------------------------------------------------------------------------
 // The file envelope (sdp-format.md section 2): checked once here for every carrier kind.

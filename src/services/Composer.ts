@@ -26,12 +26,6 @@ export type PartsOutcome =
   | { readonly _tag: "Oversized"; readonly value: PartsExceeded; readonly text: string }
   | { readonly _tag: "Parts"; readonly of: number; readonly parts: Stream.Stream<ComposedPart> }
 
-const usedOf = (text: string): number => {
-  // `used` sits right after the header fields; reading it back keeps the text the only source.
-  const m = /"used":(\d+)/.exec(text)
-  return m === null ? text.length : Number(m[1])
-}
-
 export class Composer extends Effect.Service<Composer>()("specbundle/Composer", {
   succeed: {
     /** One value: the bundle, a part (with params.part), budgetExceeded, or diagnostics. */
@@ -47,7 +41,8 @@ export class Composer extends Effect.Service<Composer>()("specbundle/Composer", 
         const parts = Stream.range(1, plan.of).pipe(
           Stream.map((index): ComposedPart => {
             const text = plan.renderText(index)
-            return { index, of: plan.of, used: usedOf(text), text }
+            // `used` is by definition the length of the compact text.
+            return { index, of: plan.of, used: text.length, text }
           })
         )
         return { _tag: "Parts", of: plan.of, parts }

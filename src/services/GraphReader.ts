@@ -7,10 +7,9 @@ import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
 import { readdir } from "node:fs/promises"
 import * as nodePath from "node:path"
-import type { ParseSync } from "../core/read/anchors.js"
 import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, sha256 } from "../core/discover.js"
-import type { ExtractOptions } from "../core/extract.js"
+import { extractAll } from "./extractAll.js"
 import { buildGraph } from "../core/graph.js"
 import type { CarrierRead, Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
@@ -42,11 +41,6 @@ const READ_CONCURRENCY = 64
 
 const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
 
-let parser: Promise<ParseSync> | undefined
-/** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
-const loadParser = (): Promise<ParseSync> => (parser ??= import("oxc-parser").then((m) => m.parseSync))
-/** The parsers (yaml, @cucumber/gherkin) load on first read, not at start-up (`--help` needs none). */
-const loadExtract = () => import("../core/extract.js")
 
 interface Listing {
   readonly files: string[]
@@ -128,22 +122,8 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
     /** Turns files held in memory into the graph: the one place parsing happens. */
     const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
       Effect.promise(async (): Promise<ReadResult> => {
-        const { anchorText, extractFile } = await loadExtract()
-        const needsParser = files.some((f) => {
-          if (classifyPath(f.path) !== "anchor-candidate") return false
-          return typeof anchorText(f, options) === "string"
-        })
-        const extractOptions: ExtractOptions = needsParser ? { ...options, parse: await loadParser() } : options
         const reads: CarrierRead[] = [...extra]
-        for (const file of files) {
-          try {
-            const read = extractFile(file, extractOptions)
-            if (read !== null) reads.push(read)
-          } catch (e) {
-            // A parser bug must not take the healthy rest of the corpus down with it.
-            reads.push(fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`))
-          }
-        }
+        for (const read of await extractAll(files, options)) if (read !== null) reads.push(read)
         const used = files.map((f) => ({ path: f.path, hash: sha256(f.bytes) })).sort((a, b) => byCodeUnits(a.path, b.path))
         return { graph: buildGraph(reads), files: used }
       })

@@ -20,6 +20,7 @@
 // - Example rows: `steps` is the example Spec's behavior.examples (its structured given/when/then
 //   entries, [] when none); cut to the pointer of `behavior.examples`, or of `behavior.examples[0]`
 //   when the table has no row for the list itself.
+// - exampleRow.member: the example is a member of the whole bundle (its scope), also in parts.
 // - `sections` drops intent.openQuestions; an intent left empty by that is left out.
 // - A manifest member missing from the graph: lists [], everything else null (sections, design too).
 // - Parts: stages are tried from no cut; the oversized result comes only when no stage splits,
@@ -27,6 +28,9 @@
 //   leftOut) would not. An item's "alone" length is measured as part 1 of 1 after every permitted
 //   cut. If every item fits alone yet a later part's longer index/of digits push one over at every
 //   stage, that item is named with the length it needs in its place (a corner; never seen).
+// - protectedLength is the length at the last permitted stage, as the contract says; an earlier
+//   stage can be shorter (each leftOut line adds text), but every stage exceeded when it is returned.
+// - changeset is a label beside specs (the CLI fills specs); changeset without specs is a diagnostic.
 // - partsExceeded.part.index is the requested part (1 when planning every part).
 // - Diagnostics name the parameter in `scope` ("scope" when both or neither are given); only
 //   `undefined` counts as absent, so `null` is a wrong value.
@@ -39,7 +43,7 @@ import { composition } from "./stages.js"
 import type { BudgetExceeded, BundleParams, BundleResult, BundleValue, Diagnostics, PartsPlan } from "./types.js"
 import { TOKEN_METHOD, isDiagnostics } from "./types.js"
 
-interface Composed {
+export interface Composed {
   readonly value: BundleResult
   /** Compact JSON text of value (what the budget measures). */
   readonly text: string
@@ -100,7 +104,8 @@ export const composeBundle = (facts: Facts, params: BundleParams): BundleResult 
 
 /**
  * The compact length the whole bundle would have at each permitted stage (index = stage), or the
- * diagnostics: what the budget is compared against, for tests, benches and explanations.
+ * diagnostics: what the budget is compared against, for tests, benches and explanations. The value
+ * holds params.budget (default 100000), so its digits count in every length.
  */
 export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<number> | Diagnostics => {
   const request = validateParams(facts.graph, params)

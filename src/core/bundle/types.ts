@@ -155,3 +155,5 @@ export const isPartsExceeded = (r: unknown): r is PartsExceeded =>
 
 export const isBudgetExceeded = (r: unknown): r is BudgetExceeded =>
   typeof r === "object" && r !== null && "budgetExceeded" in r && !("oversized" in r)
+
+export const isPartsSplit = (r: PartsPlan): r is PartsSplit => "render" in r

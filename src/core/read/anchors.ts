@@ -13,6 +13,7 @@ import {
   ANCHOR_BUILDERS, CARRIER_BUILDERS, PACKAGE, calleeName, collectBindings, readConstantAnchor, unwrap
 } from "./anchors-constant.js"
 import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
+import { MAX_NESTING, nestingDepth } from "./anchors-depth.js"
 import { validateAnchor } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
 
@@ -90,6 +91,31 @@ const misplacedCalls = (program: Program, bindings: Bindings, recognized: Readon
   return found
 }
 
+const wordCount = (text: string, word: string): number => {
+  let count = 0
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + word.length)) {
+    const before = i === 0 ? "" : text[i - 1]
+    const after = text[i + word.length] ?? ""
+    if (!/[\w$]/.test(before) && !/[\w$]/.test(after)) count++
+  }
+  return count
+}
+
+/**
+ * Cheap text check before the AST walk for misplaced calls: every builder call mentions a bound
+ * local name, and each local is mentioned once by its import. When the mentions left over are no
+ * more than the calls already recognized, there is nothing to find and the walk (the costliest JS
+ * step for a large file) is skipped. Over-counting only costs the walk, never a finding.
+ */
+const mayHoldMisplacedCalls = (text: string, bindings: Bindings, recognized: number): boolean => {
+  let mentions = 0
+  for (const [local, exported] of bindings.named) {
+    if (isAnchorBuilder(exported) || CARRIER_BUILDERS.has(exported)) mentions += wordCount(text, local) - 1
+  }
+  for (const local of bindings.modules) mentions += wordCount(text, local) - 1
+  return mentions > recognized
+}
+
 /** Whether a comment sits inside a top-level statement (statements are sorted by offset). */
 const insideStatement = (program: Program, comment: Comment): boolean => {
   const body = program.body
@@ -113,6 +139,11 @@ export const parseAnchors = (file: string, text: string, options: AnchorOptions,
 
   let program: Program
   let comments: ReadonlyArray<Comment>
+  if (nestingDepth(text) > MAX_NESTING) {
+    // oxc-parser would overflow the native stack and kill the process (anchors-depth.ts).
+    add({ line: 1, code: "extract/parse-error", message: `the file nests deeper than ${MAX_NESTING} levels, so it is not parsed and none of its anchors are read` })
+    return { file, specs: [], packs: [], anchors: [], findings }
+  }
   try {
     const result = parse(file, text)
     const error = result.errors.find((e) => e.severity === "Error")
@@ -138,7 +169,8 @@ export const parseAnchors = (file: string, text: string, options: AnchorOptions,
       for (const p of read.problems) add(p, p.severity)
       if (read.raw !== null) raws.push(read.raw)
     }
-    for (const [call, name] of misplacedCalls(program, bindings, recognized)) {
+    const misplaced = mayHoldMisplacedCalls(text, bindings, recognized.size) ? misplacedCalls(program, bindings, recognized) : []
+    for (const [call, name] of misplaced) {
       const where = isAnchorBuilder(name) ? "an anchor is read only from a top-level const" : `${name}(…) is read only in a .sdp.ts carrier`
       add({ line: lineOf(call.start), code: "extract/misplaced-authoring", message: `${name}(…) is not extracted here: ${where}` }, "warning")
     }
