@@ -94,6 +94,8 @@ export interface Loaded {
   readonly params: BundleParams
   readonly exclude: ReadonlyArray<string>
   readonly configPath: string | null
+  /** The commit whose tree the graph was read from (`A..B` not checked out), else null: ask the work tree. */
+  readonly builtFromCommit: string | null
 }
 
 /** Validates the arguments, loads config and the graph, and builds the composer's parameters. */
@@ -117,10 +119,10 @@ export const loadBundleInput = (args: BundleArgs) =>
       ...(Option.isSome(args.part) ? { part: numericText(args.part.value) } : {})
     }
     if (Option.isSome(args.changeset) || args.staged) {
-      const { graph, files, specs, label } = yield* readChangeset(args, settings.exclude)
+      const { graph, files, specs, label, builtFromCommit } = yield* readChangeset(args, settings.exclude)
       yield* writeFindings(graph.findings, args.quiet)
       const params: BundleParams = { ...base, specs, changeset: label }
-      return { graph, files, params, exclude: settings.exclude, configPath: loaded.path } satisfies Loaded
+      return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit } satisfies Loaded
     }
     const reader = yield* GraphReader
     const { graph, files } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
@@ -133,7 +135,7 @@ export const loadBundleInput = (args: BundleArgs) =>
       ...(Option.isSome(args.members) ? { members: list(args.members.value) } : {}),
       ...(Option.isSome(args.specs) ? { specs: list(args.specs.value) } : {})
     }
-    return { graph, files, params, exclude: settings.exclude, configPath: loaded.path } satisfies Loaded
+    return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit: null } satisfies Loaded
   })
 
 const show = (compact: string, format: BundleArgs["format"]): string =>
@@ -149,7 +151,7 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
       records.push({ file, hash: ticket(text), used })
       return writeAtomic(dir, file, text + "\n")
     })
-    const state = yield* repoState(nodePath.resolve(args.root))
+    const state = input.builtFromCommit !== null ? { commit: input.builtFromCommit, dirty: false } : yield* repoState(nodePath.resolve(args.root))
     const manifest: Manifest = {
       scope: scopeOf(input.params),
       budget: input.params.budget ?? null,

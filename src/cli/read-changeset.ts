@@ -42,11 +42,13 @@ export const runImpact = (args: ChangesetArgs, exclude: ReadonlyArray<string>) =
 /** The graph and the specs scope a changeset gives: impacted ids the graph holds, in id order. */
 export const readChangeset = (args: ChangesetArgs, exclude: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const { report, graph, files, label } = yield* runImpact(args, exclude)
+    const { report, graph, files, label, diff } = yield* runImpact(args, exclude)
     const ids = report.impactedSpecs.map((r) => r.id)
     const dangling = ids.filter((id) => !graph.specs.has(id))
     if (dangling.length > 0 && !args.quiet) {
-      yield* writeErr(`impacted but not in the graph (left out of the scope): ${dangling.join(", ")}`)
+      yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${dangling.join(", ")}`)
     }
-    return { graph, files, specs: ids.filter((id) => graph.specs.has(id)), label }
+    // When the graph came from a commit's tree, that commit is what the bundle was built from.
+    const builtFromCommit = diff.newSource._tag === "Tree" ? diff.newSource.commit : null
+    return { graph, files, specs: ids.filter((id) => graph.specs.has(id)), label, builtFromCommit }
   })

@@ -99,5 +99,11 @@ export const resolveBudget = (budget: number | string | undefined, tiers: Readon
   return numericText(budget)
 }
 
-/** "12" -> 12, "1.5" -> 1.5, "-1" -> -1; other text stays text. */
-export const numericText = (text: string): unknown => (/^-?\d+(\.\d+)?$/.test(text.trim()) ? Number(text.trim()) : text)
+/**
+ * "12" -> 12, "1.5" -> 1.5, "-1" -> -1. Only a number's own canonical text converts: "01",
+ * "2.0" or a value too large to hold exactly stays text, so the diagnostic quotes what was typed.
+ */
+export const numericText = (text: string): unknown => {
+  const n = Number(text)
+  return text !== "" && Number.isFinite(n) && String(n) === text ? n : text
+}

@@ -72,6 +72,9 @@ const walk = (root: string, exclude: ReadonlyArray<string>): Effect.Effect<Listi
           }
         } else if (entry.isFile() && classifyPath(path) !== null) {
           files.push(path)
+        } else if (entry.isFile() && path.endsWith(".sdp.ts")) {
+          // Nothing is dropped without a finding: say why this carrier is not read.
+          problems.push(fileFinding(path, "read/unsupported-carrier", "TypeScript Spec carriers (.sdp.ts) are not read by specbundle; write the Spec as .sdp.md", "warning"))
         }
       }
       await Promise.all(dirs.map(visit))
