@@ -55,7 +55,12 @@ const plainErr = plainFor(process.stderr.isTTY)
 const plainConsole = (c: Console.Console): Console.Console => ({
   ...c,
   log: (...args) => c.log(...plainOut(args)),
-  error: (...args) => c.error(...plainErr(args)),
+  // @effect/cli reports argument errors here as a help document: keep each to one stderr line.
+  error: (...args) =>
+    Effect.sync(() => {
+      const text = plainErr(args).map(String).join(" ").trim().replace(/\s*\n\s*/g, " ")
+      if (text !== "") process.stderr.write(`specbundle: ${text}\n`)
+    }),
   unsafe: { ...c.unsafe, log: (...args) => c.unsafe.log(...plainOut(args)), error: (...args) => c.unsafe.error(...plainErr(args)) }
 })
 

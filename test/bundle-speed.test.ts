@@ -1,5 +1,6 @@
-// SPEED: a 10,000-member Pack partitions by JSON arithmetic (each item serialized once per stage),
-// never by re-serializing whole parts per candidate.
+// A 10,000-member Pack partitions by JSON arithmetic (each item serialized once per stage). The
+// time it takes is measured by `npm run bench` (never asserted in a test); this checks the split
+// at that scale: every part fits, the parts cover the members once, in order.
 import { describe, expect, it } from "vitest"
 import { composeBundleText, planParts } from "../src/core/bundle/index.js"
 import { factsOf } from "../src/core/facts.js"
@@ -27,20 +28,21 @@ const bigPack = () => {
 }
 
 describe("speed", () => {
-  it("a 10,000-member Pack is split into parts and rendered in well under a few seconds", () => {
+  it("a 10,000-member Pack splits into parts that fit and cover every member once, in order", () => {
     const facts = bigPack()
     // Warm the facts memo (floors, footing) so the timing below is the composer's own work.
     composeBundleText(facts, { pack: "pack:big", budget: 100000000 })
-    const start = performance.now()
     const plan = planParts(facts, { pack: "pack:big", budget: 100000 })
     if (!("render" in plan)) throw new Error("expected a split")
-    let total = 0
-    for (let i = 1; i <= plan.of; i++) total += plan.renderText(i).length
-    const splitMs = performance.now() - start
+    const seen: string[] = []
+    for (let i = 1; i <= plan.of; i++) {
+      const text = plan.renderText(i)
+      const part = JSON.parse(text) as { used: number; members: Array<{ id: string }> }
+      expect(text.length).toBeLessThanOrEqual(100000)
+      expect(part.used).toBe(text.length)
+      seen.push(...part.members.map((m) => m.id))
+    }
     expect(plan.of).toBeGreaterThan(10)
-    expect(total).toBeGreaterThan(N * 500)
-    // The brief's target is well under a second on a workstation; leave headroom for slow CI.
-    expect(splitMs).toBeLessThan(3000)
-    console.log(`10,000 members: ${plan.of} parts at stage ${plan.stage} in ${splitMs.toFixed(0)} ms`)
+    expect(seen).toEqual(Array.from({ length: N }, (_, i) => `spec:big.m${String(i).padStart(5, "0")}`))
   })
 })

@@ -157,11 +157,10 @@ describe("watch", () => {
     expect(sampler.samples()).toBeGreaterThan(0)
     expect(sampler.bad).toEqual([])
 
-    const start = Date.now()
+    // A hang here fails the test by its timeout; no timing assertion.
     w.child.kill("SIGINT")
     const exit = await w.exited
     expect(exit.code).toBe(0)
-    expect(Date.now() - start).toBeLessThan(5000)
     expect(w.lines().filter((l) => !l.startsWith("watch: "))).toEqual([])
   })
 
@@ -185,6 +184,43 @@ describe("watch", () => {
 
     w.child.kill("SIGTERM")
     expect((await w.exited).code).toBe(0)
+  })
+
+  it("a save during a running rebuild does not interrupt it: it is followed by exactly one more", async () => {
+    // A corpus whose build takes seconds, so the second save lands while the first rebuild runs.
+    const root = tempDir()
+    const gen = spawnSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "1500", "--packs", "3"], { encoding: "utf8" })
+    expect(gen.status, gen.stderr).toBe(0)
+    const folder = fs.readdirSync(path.join(root, "specs")).find((n) => n !== "packs")!
+    const [a, b] = fs.readdirSync(path.join(root, "specs", folder)).filter((n) => n.endsWith(".sdp.md")).map((n) => path.join(root, "specs", folder, n))
+    const child = spawn(process.execPath, [CLI, "watch", "--pack", "pack:pack-000", "--parts", "--budget", "8000", "--quiet-ms", "100", "--out", path.join(tempDir(), "out")], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    children.push(child)
+    let err = ""
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c))
+    const lines = () => err.split("\n").filter((l) => l.startsWith("watch: "))
+    const waitFor = async (n: number) => {
+      const until = Date.now() + 60_000
+      while (lines().length < n) {
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`no ${n} watch lines; stderr:\n${err}`)
+        await sleep(20)
+      }
+    }
+    await waitFor(1)
+    fs.appendFileSync(a, "\n")
+    await sleep(400) // past the quiet window: the first rebuild is running
+    fs.appendFileSync(b, "\n")
+    fs.appendFileSync(b, "\n")
+    await waitFor(3)
+    await sleep(1000)
+    const rebuilt = lines().slice(1)
+    expect(rebuilt).toHaveLength(2)
+    expect(rebuilt[0]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
+    expect(rebuilt[1]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
+    child.kill("SIGINT")
+    expect(await new Promise((r) => child.on("exit", r))).toBe(0)
   })
 
   it("without --out is exit 2 with an out diagnostic", () => {

@@ -89,12 +89,11 @@ describe("specsBoundary", () => {
 })
 
 describe("scale", () => {
-  it("computes the boundary of 10,000 members refining one parent without quadratic joins", () => {
+  // Speed is measured by `npm run bench`, not asserted here; this checks the answer at scale.
+  it("computes the boundary of 10,000 members refining one parent", () => {
     const ids = Array.from({ length: 10_000 }, (_, i) => `spec:big.m${i}`)
     const g = graphOf(...ids.map((id) => spec({ id, relations: { refines: "spec:big" } })), spec({ id: "spec:big" }), pack("pack:big", ids))
-    const started = performance.now()
     const b = factsOf(g).packBoundary("pack:big")
-    expect(performance.now() - started).toBeLessThan(2_000)
     expect(b.restsOn).toHaveLength(1)
     expect(b.restsOn[0].via[0].members).toEqual(ids)
   })

@@ -398,6 +398,7 @@ describe("discovery rules", () => {
     const { graph, files } = await readTree(root)
     expect(files.map((f) => f.path)).toEqual(["specs/healthy.sdp.md", "src/real.ts", "src/view.tsx"])
     expect([...graph.anchors.keys()]).toEqual(["impl:t.real", "impl:t.tsx"])
-    expect(graph.findings).toEqual([])
+    // A .sdp.ts carrier is not read, and says so (nothing is dropped without a finding).
+    expect(graph.findings.map((f) => [f.file, f.code, f.severity])).toEqual([["src/spec.sdp.ts", "read/unsupported-carrier", "warning"]])
   })
 })
