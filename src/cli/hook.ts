@@ -34,7 +34,10 @@ export const hookScript = (name: "pre-commit" | "pre-push", node: string, cli: s
     `out="$(git rev-parse --absolute-git-dir)/specbundle/pre-push"`,
     `while read -r local_ref local_sha remote_ref remote_sha; do`,
     `  [ "$local_sha" = "$zero" ] && continue`,
-    `  if [ "$remote_sha" = "$zero" ]; then range="$local_sha~1..$local_sha"; else range="$remote_sha..$local_sha"; fi`,
+    `  if [ "$remote_sha" != "$zero" ]; then range="$remote_sha..$local_sha"`,
+    `  elif git rev-parse -q --verify origin/HEAD >/dev/null; then range="origin/HEAD...$local_sha"`,
+    `  elif git rev-parse -q --verify "$local_sha~1" >/dev/null; then range="$local_sha~1..$local_sha"`,
+    `  else continue; fi`,
     `  ${run} bundle --changeset "$range" --root ${rootArg} --parts --out "$out" --quiet >/dev/null || exit 1`,
     `done`,
     ``
