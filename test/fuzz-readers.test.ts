@@ -53,14 +53,12 @@ const GHERKIN_SEEDS = [
     "Feature: A dock never holds more bikes than its slots",
     "",
     "  @spec.docks.capacity.full @altitude.story @readiness.idea",
-    "  Scenario Outline: a full dock refuses a return",
-    "    Given a dock with <slots> slots",
+    "  Scenario: a full dock refuses a return",
+    "    Given a dock with {slots: 0} free slots",
     "    When a rider returns a bike",
     "    Then the return is refused",
     "",
-    "    Examples:",
-    "      | slots |",
-    "      | 0     |",
+    "  Rule: A dock never reports more bikes than slots.",
     ""
   ].join("\n")
 ]
@@ -160,5 +158,62 @@ describe("readers under random mutation never throw and keep their output lawful
     expect(cases).toBe(RUNS)
     // Mutations must not all be refusals at the envelope: some cases reach the parsers.
     expect(opened).toBeGreaterThan(RUNS / 20)
+  })
+})
+
+describe("inputs the fuzzing found (fixed in src/core/read)", () => {
+  const options = { selfHosting: false }
+  const header = `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\n`
+
+  it.each([
+    ["parentheses", `const x = ${"(".repeat(20_000)}1${")".repeat(20_000)}\n`],
+    ["object literals", `const x = ${"{a:".repeat(10_000)}1${"}".repeat(10_000)}\n`],
+    ["labels", "a:".repeat(20_000) + "x\n"],
+    ["labels across lines", "a:\n".repeat(20_000) + "x\n"],
+    ["unary minus", "- ".repeat(60_000) + "x\n"],
+    ["decorators", "@".repeat(60_000) + "x\n"],
+    ["if without braces", "if(a)".repeat(20_000) + "x\n"]
+  ])("a file nesting %s ~10,000+ deep is refused with a finding instead of crashing the process", (_, body) => {
+    const read = parseAnchors("src/deep.ts", header + body, options, parseSync)
+    expect(read.anchors).toEqual([])
+    expect(read.findings.map((f) => [f.line, f.code])).toEqual([[1, "extract/parse-error"]])
+    expect(read.findings[0].message).toMatch(/nests deeper than 1000 levels/)
+  })
+
+  it("50,000 stray backslash escapes are refused at once instead of exhausting the heap", () => {
+    const start = performance.now()
+    const read = parseAnchors("src/escapes.ts", header + "\\0".repeat(50_000) + "\n", options, parseSync)
+    expect(read.findings.map((f) => f.code)).toEqual(["extract/parse-error"])
+    expect(read.findings[0].message).toMatch(/backslashes outside strings and comments/)
+    expect(performance.now() - start).toBeLessThan(1000)
+  })
+
+  it("a 50,000-deep left-leaning chain (tagged templates) is walked without a stack overflow", () => {
+    const read = parseAnchors("src/chain.ts", header + "x" + "``".repeat(50_000) + "\n", options, parseSync)
+    expect(read.findings).toEqual([])
+  })
+
+  it("real code with regular expressions, strings and nesting still parses (no false alarm)", () => {
+    for (const seed of ANCHOR_SEEDS) expect(parseAnchors("src/a.ts", seed, options, parseSync).findings.filter((f) => f.code === "extract/parse-error")).toEqual([])
+    const regexHeavy = header + `export const r = [${Array.from({ length: 200 }, () => "/\\d+\\.\\d+\\s*/").join(", ")}]\nexport const s = "\\\\".repeat(3)\n`
+    expect(parseAnchors("src/re.ts", regexHeavy, options, parseSync).findings).toEqual([])
+  })
+
+  it("a line break inside a quoted YAML key or an anchor id stays escaped in a one-line message", () => {
+    const md = parseMarkdownCarrier("specs/a.sdp.md", '---\n"i\\nd": x\nid: spec:a.b\nkind: rule\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# T\n')
+    expect(md.findings.map((f) => f.message)).toEqual(['property "i\\nd" is not accepted in a Spec frontmatter; remove it'])
+    // The string literal "impl:a\nb" holds a real line break once parsed.
+    const source = `import { codeAnchor, codeAnchorId } from "@libar-dev/software-delivery-protocol"\nexport const a = codeAnchor({ id: codeAnchorId("impl:a\\nb") })\n`
+    const code = parseAnchors("src/a.ts", source, options, parseSync)
+    expect(code.findings.map((f) => f.message)).toEqual(['anchor id "impl:a\\nb" is not an id (namespace:segment.segment, no spaces or "_")'])
+  })
+})
+
+describe("stray escapes on a very long line", () => {
+  it("300 stray backslashes on a 100,000-character line are refused before the parser (their code frames would cost seconds)", () => {
+    const text = `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\n` + "\\0".repeat(300) + " ".repeat(100_000) + "\n"
+    const read = parseAnchors("src/long.ts", text, { selfHosting: false }, parseSync)
+    expect(read.findings.map((f) => [f.line, f.code])).toEqual([[1, "extract/parse-error"]])
+    expect(read.findings[0].message).toMatch(/on very long lines/)
   })
 })

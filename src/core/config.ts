@@ -46,6 +46,21 @@ export type Config = typeof ConfigSchema.Type
 
 const decode = Schema.decodeUnknownEither(ConfigSchema, { onExcessProperty: "error", errors: "first" })
 
+/** The path of the first `__proto__` key anywhere in parsed JSON (refused: no merge may reach a prototype). */
+const protoKeyPath = (json: unknown): string | null => {
+  const stack: Array<[unknown, string]> = [[json, ""]]
+  while (stack.length > 0) {
+    const [value, at] = stack.pop()!
+    if (value === null || typeof value !== "object") continue
+    for (const [key, child] of Object.entries(value)) {
+      const path = at === "" ? key : `${at}.${key}`
+      if (key === "__proto__") return path
+      stack.push([child, path])
+    }
+  }
+  return null
+}
+
 /** Parses and validates the file's text; the error is one line naming the key's path. */
 export const parseConfig = (text: string): Either.Either<Config, string> => {
   let json: unknown
@@ -54,6 +69,8 @@ export const parseConfig = (text: string): Either.Either<Config, string> => {
   } catch (e) {
     return Either.left(`not valid JSON (${(e as Error).message})`)
   }
+  const proto = protoKeyPath(json)
+  if (proto !== null) return Either.left(`${proto}: "__proto__" is not allowed as a key`)
   return Either.mapLeft(decode(json), (error) => {
     const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
     const path = issue.path.map(String).join(".")
@@ -76,7 +93,9 @@ export const settingsFor = (
   profile: string | undefined,
   flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string }
 ): Either.Either<Settings, string> => {
-  const chosen = profile === undefined ? undefined : config?.profiles?.[profile]
+  // Own keys only: "constructor" or "__proto__" must not pick up Object.prototype's members.
+  const profiles = config?.profiles
+  const chosen = profile === undefined || profiles === undefined || !Object.prototype.hasOwnProperty.call(profiles, profile) ? undefined : profiles[profile]
   if (profile !== undefined && chosen === undefined) {
     const known = Object.keys(config?.profiles ?? {})
     return Either.left(`unknown profile "${profile}"${known.length > 0 ? ` (known: ${known.join(", ")})` : " (the configuration defines none)"}`)

@@ -60,6 +60,9 @@ const walk = (root: string, exclude: ReadonlyArray<string>): Effect.Effect<Listi
         problems.push(fileFinding(rel, "read/unreadable-folder", `folder could not be listed (${(e as NodeJS.ErrnoException).code ?? "error"})`))
         return
       }
+      // A nested repository (a submodule, a vendored checkout) is not this corpus: git sees only its
+      // commit id, and reading it would double ids and read files no changeset can name.
+      if (rel !== "" && entries.some((e) => e.name === ".git")) return
       const dirs: string[] = []
       for (const entry of entries) {
         const path = rel === "" ? entry.name : `${rel}/${entry.name}`

@@ -1,27 +1,47 @@
-// A guard before oxc-parser: its recursive descent has no depth limit, and a deeply nested
-// expression overflows the native stack with a SIGSEGV that no try/catch can stop (oxc issue
-// 24375; measured on 0.159: ~3,400 levels of `{a:`, ~6,000 of `(`, ~6,700 of `a:` labels or of
-// `if(a)`). One pass over the text, over-approximating (strings and comments count too): a false
-// alarm costs one file's anchors with a finding, never the whole run.
+// Guards before oxc-parser (0.159), found by fuzzing; a text that trips one is not parsed:
+// - its recursive descent has no depth limit: a deeply nested expression overflows the native
+//   stack with a SIGSEGV no try/catch can stop (oxc issue 24375; measured: ~3,400 levels of `{a:`,
+//   ~6,000 of `(`, ~6,700 of `a:` labels or `if(a)`, ~29,000 of `!` or `typeof`, and `@@@…`);
+// - every lexer error carries a code frame built in Rust: 100,000 stray `\` escapes exhaust the
+//   heap (a fatal abort) or take minutes.
+// One pass, over-approximating: a false alarm costs one file's anchors with a finding, never the run.
 
-/** Far below every measured crash depth and far above real code. */
+/** Far below every measured crash depth and far above real code (max ~400 in node_modules). */
 export const MAX_NESTING = 1000
+/** `\` outside strings and comments is a lexer error (or a rare identifier escape); 1,000 cost < 0.1 s. */
+export const MAX_STRAY_ESCAPES = 1000
+/** Each error's code frame grows with its line: errors times the longest line stays under this. */
+const MAX_ESCAPE_LINE_PRODUCT = 20_000_000
+/** Keyword chains (`typeof typeof …`, `await await …`) need many more levels to crash. */
+const WORDS_PER_NESTING = 10
 
 const OPEN = new Set(["(", "[", "{"])
 const CLOSE = new Set([")", "]", "}"])
-/** Tokens that nest without brackets (labels, ternaries, arrows, assignments, unary operators, if (…)). */
-const CHAIN = new Set(["(", "[", "{", ":", "?", "=", "!", "~", "<"])
+/** Tokens that nest without brackets (labels, ternaries, arrows, assignments, unary operators, decorators, if (…)). */
+const CHAIN = new Set(["(", "[", "{", ":", "?", "=", "!", "~", "<", "-", "+", "@"])
 /** Where a bracket-free chain surely ends. */
 const BREAK = new Set([";", ",", "}"])
 
+/** A line that starts a declaration or a return: reserved words, so no bracket-free chain runs through them. */
+const STATEMENT_START = /[ \t]*(?:export|import|const|let|var|function|class|interface|enum|return)\b/y
+
+const isWordStart = (c: string, prev: string): boolean => /[A-Za-z_$]/.test(c) && !/[\w$]/.test(prev)
+
+const startsStatement = (text: string, at: number): boolean => {
+  STATEMENT_START.lastIndex = at
+  return STATEMENT_START.test(text)
+}
+
 /**
  * The deepest nesting the text may ask of the parser, stopping early past `limit`: the bracket
- * depth, or the longest run of nesting tokens with no `;`, `,` or `}` between them.
+ * depth, the longest run of nesting tokens with no `;`, `,`, `}` or declaration line between
+ * them, or a tenth of the words in such a run.
  */
 export const nestingDepth = (text: string, limit = MAX_NESTING): number => {
   let depth = 0
   let max = 0
   let chain = 0
+  let words = 0
   for (let i = 0; i < text.length; i++) {
     const c = text[i]
     if (OPEN.has(c)) {
@@ -29,7 +49,83 @@ export const nestingDepth = (text: string, limit = MAX_NESTING): number => {
     } else if (CLOSE.has(c) && depth > 0) depth--
     if (CHAIN.has(c)) {
       if (++chain > max && (max = chain) > limit) return max
-    } else if (BREAK.has(c)) chain = 0
+    } else if (BREAK.has(c) || (c === "\n" && startsStatement(text, i + 1))) {
+      chain = 0
+      words = 0
+    } else if (isWordStart(c, i === 0 ? "" : text[i - 1]) && ++words > WORDS_PER_NESTING * limit) {
+      return Math.ceil(words / WORDS_PER_NESTING)
+    }
   }
   return max
+}
+
+/**
+ * Backslashes outside string literals, template text and comments (regular expressions count:
+ * telling them from division needs a parser, and over-counting is the safe side).
+ */
+export const strayEscapes = (text: string, limit = MAX_STRAY_ESCAPES): number => {
+  let count = 0
+  // Template nesting: each entry counts the `{` open inside one `${ … }`.
+  const templates: number[] = []
+  let i = 0
+  const n = text.length
+  const skipQuoted = (quote: string) => {
+    for (i++; i < n && text[i] !== quote && text[i] !== "\n"; i++) if (text[i] === "\\") i++
+  }
+  /** Template text from i (just past a backtick or `}`) to the closing backtick or the next `${`. */
+  const skipTemplateText = () => {
+    for (; i < n; i++) {
+      if (text[i] === "\\") i++
+      else if (text[i] === "`") return
+      else if (text[i] === "$" && text[i + 1] === "{") {
+        templates.push(0)
+        i++
+        return
+      }
+    }
+  }
+  for (; i < n && count <= limit; i++) {
+    const c = text[i]
+    if (c === "'" || c === '"') skipQuoted(c)
+    else if (c === "`") {
+      i++
+      skipTemplateText()
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < n && text[i] !== "\n") i++
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2)
+      i = end < 0 ? n : end + 1
+    } else if (c === "{" && templates.length > 0) templates[templates.length - 1]++
+    else if (c === "}" && templates.length > 0) {
+      if (templates[templates.length - 1]-- === 0) {
+        templates.pop()
+        i++
+        skipTemplateText()
+      }
+    } else if (c === "\\") count++
+  }
+  return count
+}
+
+const longestLine = (text: string): number => {
+  let longest = 0
+  for (let start = 0; start <= text.length; ) {
+    const end = text.indexOf("\n", start)
+    const stop = end < 0 ? text.length : end
+    if (stop - start > longest) longest = stop - start
+    start = stop + 1
+  }
+  return longest
+}
+
+/** Why the text must not reach the parser, or null when it may. */
+export const parseHazard = (text: string): string | null => {
+  const depth = nestingDepth(text)
+  if (depth > MAX_NESTING) return `the file nests deeper than ${MAX_NESTING} levels`
+  const escapes = strayEscapes(text)
+  if (escapes > MAX_STRAY_ESCAPES) return `the file holds more than ${MAX_STRAY_ESCAPES} backslashes outside strings and comments`
+  if (escapes > 0 && escapes * longestLine(text) > MAX_ESCAPE_LINE_PRODUCT) {
+    return `the file holds ${escapes} backslashes outside strings and comments on very long lines`
+  }
+  return null
 }

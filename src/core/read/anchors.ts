@@ -13,7 +13,7 @@ import {
   ANCHOR_BUILDERS, CARRIER_BUILDERS, PACKAGE, calleeName, collectBindings, readConstantAnchor, unwrap
 } from "./anchors-constant.js"
 import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
-import { MAX_NESTING, nestingDepth } from "./anchors-depth.js"
+import { parseHazard } from "./anchors-depth.js"
 import { validateAnchor } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
 
@@ -74,20 +74,24 @@ const topLevelAnchorCalls = (program: Program, bindings: Bindings): Array<[CallE
 /** Every other protocol authoring call in the file, wherever it sits (not extracted: a warning). */
 const misplacedCalls = (program: Program, bindings: Bindings, recognized: ReadonlySet<unknown>): Array<[CallExpression, string]> => {
   const found: Array<[CallExpression, string]> = []
-  const visit = (value: unknown): void => {
+  // An explicit stack, not recursion: a left-leaning chain (`a.b.c…`, tagged templates, `1+1+…`)
+  // is parsed without recursion but can be tens of thousands of nodes deep. Pre-order, as before.
+  const stack: unknown[] = [program.body]
+  while (stack.length > 0) {
+    const value = stack.pop()
     if (Array.isArray(value)) {
-      for (const v of value) visit(v)
-      return
+      for (let i = value.length - 1; i >= 0; i--) stack.push(value[i])
+      continue
     }
-    if (value === null || typeof value !== "object") return
+    if (value === null || typeof value !== "object") continue
     const node = value as { type?: unknown }
     if (node.type === "CallExpression" && !recognized.has(node)) {
       const name = calleeName((node as CallExpression).callee, bindings)
       if (name !== null && (isAnchorBuilder(name) || CARRIER_BUILDERS.has(name))) found.push([node as CallExpression, name])
     }
-    for (const [key, child] of Object.entries(node)) if (key !== "parent" && typeof child === "object") visit(child)
+    const children = Object.entries(node).filter(([key, child]) => key !== "parent" && typeof child === "object")
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i][1])
   }
-  visit(program.body)
   return found
 }
 
@@ -135,13 +139,16 @@ const insideStatement = (program: Program, comment: Comment): boolean => {
 export const parseAnchors = (file: string, text: string, options: AnchorOptions, parse: ParseSync): CarrierRead => {
   const lineOf = lineIndex(text)
   const findings: Finding[] = []
-  const add = (p: Problem, severity: Finding["severity"] = "error") => findings.push({ file, line: p.line, code: p.code, message: p.message, severity })
+  // Messages quote literals (an id may hold "\n"): a finding stays one line.
+  const add = (p: Problem, severity: Finding["severity"] = "error") =>
+    findings.push({ file, line: p.line, code: p.code, message: p.message.replace(/\r/g, "\\r").replace(/\n/g, "\\n"), severity })
 
   let program: Program
   let comments: ReadonlyArray<Comment>
-  if (nestingDepth(text) > MAX_NESTING) {
-    // oxc-parser would overflow the native stack and kill the process (anchors-depth.ts).
-    add({ line: 1, code: "extract/parse-error", message: `the file nests deeper than ${MAX_NESTING} levels, so it is not parsed and none of its anchors are read` })
+  const hazard = parseHazard(text)
+  if (hazard !== null) {
+    // oxc-parser would crash or exhaust the heap on it, taking the whole run down (anchors-depth.ts).
+    add({ line: 1, code: "extract/parse-error", message: `${hazard}, so it is not parsed and none of its anchors are read` })
     return { file, specs: [], packs: [], anchors: [], findings }
   }
   try {

@@ -17,7 +17,8 @@ export class FindingSink {
   add(line: number, message: string, code: string = GRAMMAR): void {
     this.count += 1
     if (this.count < MAX_FINDINGS) {
-      this.findings.push({ file: this.file, line, code, message, severity: "error" })
+      // Messages quote source lines: a finding stays one line whatever they hold.
+      this.findings.push({ file: this.file, line, code, message: message.replace(/\r/g, "\\r").replace(/\n/g, "\\n"), severity: "error" })
     } else if (this.count === MAX_FINDINGS) {
       this.findings.push({
         file: this.file,

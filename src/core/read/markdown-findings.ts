@@ -28,7 +28,8 @@ export class Sink {
 
   error(line: number, code: string, message: string): void {
     if (this.findings.length >= FINDING_CAP) return
-    this.findings.push({ file: this.file, line, code, message, severity: "error" })
+    // Messages quote authored text (a quoted YAML key may hold "\n"): a finding stays one line.
+    this.findings.push({ file: this.file, line, code, message: message.replace(/\r/g, "\\r").replace(/\n/g, "\\n"), severity: "error" })
   }
 
   get failed(): boolean {
