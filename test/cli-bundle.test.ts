@@ -7,10 +7,11 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { parse as parseYaml } from "yaml"
 import { copyInto, tempDir } from "./support/tmp.js"
+import { CHECKOUT_CORPUS } from "./support/paths.js"
 
 const REPO = path.join(import.meta.dirname, "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
-const CHECKOUT = "/work/shared/corpora/checkout-v1"
+const CHECKOUT = CHECKOUT_CORPUS
 const PACK = "pack:checkout-v1"
 const METHOD = "UTF-16 code units divided by four, an estimate"
 const LEFT_OUT = [

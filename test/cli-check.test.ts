@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { copyInto, ruleSpec, tempDir, writeFiles } from "./support/tmp.js"
+import { CHECKOUT_CORPUS } from "./support/paths.js"
 
 const REPO = path.join(import.meta.dirname, "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
@@ -32,7 +33,7 @@ const nonEmptyLines = (text: string): string[] => text.split("\n").filter((l) =>
 
 const checkoutCopy = (): string => {
   const root = tempDir("specbundle-cli-")
-  copyInto("/work/shared/corpora/checkout-v1", root)
+  copyInto(CHECKOUT_CORPUS, root)
   copyInto(path.join(import.meta.dirname, "fixtures", "checkout-anchors"), root)
   return root
 }

@@ -6,9 +6,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { CHECKOUT_CORPUS } from "./support/paths.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const CORPUS = path.resolve("/work/shared/corpora/checkout-v1")
+const CORPUS = CHECKOUT_CORPUS
 const ANCHORS = path.resolve("test/fixtures/checkout-anchors")
 const PACK = "pack:checkout-v1"
 

@@ -9,8 +9,9 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { CLI, cleanEnv, nonEmptyLines, runCli, stackLines } from "./support/hostile.js"
 import { copyInto, readerWithReadFile, readTree, readTreeWith, tempDir, where } from "./support/tmp.js"
+import { CHECKOUT_CORPUS } from "./support/paths.js"
 
-const CHECKOUT = "/work/shared/corpora/checkout-v1"
+const CHECKOUT = CHECKOUT_CORPUS
 
 /** checkout-v1 with its anchors, in a fresh folder. */
 const checkoutCorpus = (): string => {

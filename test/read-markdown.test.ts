@@ -4,8 +4,9 @@ import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { parseMarkdownCarrier } from "../src/core/read/markdown.js"
 import { onlyPack, onlySpec, parse, refused, specText, where, withKind } from "./read-markdown-support.js"
+import { CHECKOUT_CORPUS } from "./support/paths.js"
 
-const CORPUS = "/work/shared/corpora/checkout-v1"
+const CORPUS = CHECKOUT_CORPUS
 const readCorpus = (rel: string) => parseMarkdownCarrier(rel, fs.readFileSync(path.join(CORPUS, rel), "utf8"))
 const corpusSpec = (rel: string) => {
   const read = readCorpus(rel)

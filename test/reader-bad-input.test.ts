@@ -10,6 +10,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Graph } from "../src/core/model.js"
 import { readerWithReadFile, readTree, readTreeWith, ruleSpec, tempDir, where, writeFiles } from "./support/tmp.js"
+import { CHECKOUT_CORPUS } from "./support/paths.js"
 
 const HEALTHY = "spec:t.healthy"
 const healthyFiles = { "specs/healthy.sdp.md": ruleSpec(HEALTHY, "Healthy sibling") }
@@ -153,7 +154,7 @@ describe("file envelope refusals", () => {
   it("a CRLF carrier reads exactly like its LF twin: the whole checkout corpus, Specs, Pack, anchors and edges", async () => {
     const lf = tempDir()
     const crlf = tempDir()
-    const corpus = "/work/shared/corpora/checkout-v1"
+    const corpus = CHECKOUT_CORPUS
     const anchors = path.join(import.meta.dirname, "fixtures", "checkout-anchors")
     for (const root of [lf, crlf]) {
       fs.cpSync(corpus, root, { recursive: true })

@@ -1,4 +1,4 @@
-// The real checkout-v1 corpus (/work/shared/corpora/checkout-v1) plus our anchored TypeScript
+// The real checkout-v1 corpus (../shared/corpora/checkout-v1) plus our anchored TypeScript
 // (test/fixtures/checkout-anchors), copied into a temp folder and read through GraphReader.readTree
 // from disk. Every expected value below is derived by hand from shared/docs/sdp-format.md; the
 // short comments give the derivation.
@@ -8,8 +8,9 @@ import { factsOf } from "../src/core/facts.js"
 import type { Edge, Facts, FootingRow, Graph, Rung } from "../src/core/model.js"
 import type { ReadResult } from "../src/services/GraphReader.js"
 import { copyInto, readTree, tempDir } from "./support/tmp.js"
+import { CHECKOUT_CORPUS } from "./support/paths.js"
 
-const CORPUS = "/work/shared/corpora/checkout-v1"
+const CORPUS = CHECKOUT_CORPUS
 const ANCHORS = path.join(import.meta.dirname, "fixtures", "checkout-anchors")
 
 const S = {
