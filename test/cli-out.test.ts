@@ -4,41 +4,17 @@
 import { execFileSync, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { describe, expect, it } from "vitest"
+import { checkoutCopy, tempDir as tmpDir } from "./support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const CORPUS = CHECKOUT_CORPUS
-const ANCHORS = path.resolve("test/fixtures/checkout-anchors")
 const PACK = "pack:checkout-v1"
 
-const created: string[] = []
-afterAll(() => created.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
-const tempDir = (): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-cli-out-")))
-  created.push(dir)
-  return dir
-}
+const tempDir = (): string => tmpDir("specbundle-cli-out-")
 
-const makeWritable = (dir: string): void => {
-  fs.chmodSync(dir, 0o755)
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name)
-    if (e.isDirectory()) makeWritable(p)
-    else fs.chmodSync(p, 0o644)
-  }
-}
-
-const corpus = (): string => {
-  const dir = tempDir()
-  fs.cpSync(CORPUS, dir, { recursive: true })
-  fs.cpSync(ANCHORS, dir, { recursive: true })
-  makeWritable(dir)
-  return dir
-}
+const corpus = (): string => checkoutCopy("specbundle-cli-out-")
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" })

@@ -3,42 +3,18 @@
 // every command has an example, and nothing prints ANSI colour when not on a terminal or NO_COLOR.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { checkoutCopy, tempDir as tmpDir } from "./support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const CORPUS = CHECKOUT_CORPUS
-const ANCHORS = path.resolve("test/fixtures/checkout-anchors")
 const PACK = "pack:checkout-v1"
 const COMMANDS = ["bundle", "impact", "check", "watch", "stale", "hook"]
 
-const created: string[] = []
-afterAll(() => created.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
-const tempDir = (): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-cli-output-")))
-  created.push(dir)
-  return dir
-}
+const tempDir = (): string => tmpDir("specbundle-cli-output-")
 
-const makeWritable = (dir: string): void => {
-  fs.chmodSync(dir, 0o755)
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name)
-    if (e.isDirectory()) makeWritable(p)
-    else if (e.isFile()) fs.chmodSync(p, 0o644)
-  }
-}
-
-const corpus = (): string => {
-  const dir = tempDir()
-  fs.cpSync(CORPUS, dir, { recursive: true })
-  fs.cpSync(ANCHORS, dir, { recursive: true })
-  makeWritable(dir)
-  return dir
-}
+const corpus = (): string => checkoutCopy("specbundle-cli-output-")
 
 const run = (cwd: string, args: ReadonlyArray<string>, extraEnv: NodeJS.ProcessEnv = {}) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...extraEnv } })

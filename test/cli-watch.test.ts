@@ -5,46 +5,22 @@ import type { ChildProcess } from "node:child_process"
 import { spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { afterEach, describe, expect, it } from "vitest"
+import { checkoutCopy, tempDir as tmpDir } from "./support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const CORPUS = CHECKOUT_CORPUS
-const ANCHORS = path.resolve("test/fixtures/checkout-anchors")
 const PACK = "pack:checkout-v1"
 const QUIET_MS = 300
 
-const created: string[] = []
 const children: ChildProcess[] = []
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
 })
-afterAll(() => created.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
-const tempDir = (): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-cli-watch-")))
-  created.push(dir)
-  return dir
-}
+const tempDir = (): string => tmpDir("specbundle-cli-watch-")
 
-const makeWritable = (dir: string): void => {
-  fs.chmodSync(dir, 0o755)
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name)
-    if (e.isDirectory()) makeWritable(p)
-    else fs.chmodSync(p, 0o644)
-  }
-}
-
-const corpus = (): string => {
-  const dir = tempDir()
-  fs.cpSync(CORPUS, dir, { recursive: true })
-  fs.cpSync(ANCHORS, dir, { recursive: true })
-  makeWritable(dir)
-  return dir
-}
+const corpus = (): string => checkoutCopy("specbundle-cli-watch-")
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

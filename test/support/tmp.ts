@@ -11,6 +11,7 @@ import { afterAll } from "vitest"
 import type { Finding, Graph } from "../../src/core/model.js"
 import type { ReadResult } from "../../src/services/GraphReader.js"
 import { GraphReader } from "../../src/services/GraphReader.js"
+import { CHECKOUT_CORPUS } from "./paths.js"
 
 const created: string[] = []
 afterAll(() => {
@@ -44,6 +45,25 @@ export const writeFiles = (root: string, files: Readonly<Record<string, string |
 /** Copies every file of `from` into `to` (merging folders). */
 export const copyInto = (from: string, to: string): void => {
   fs.cpSync(from, to, { recursive: true })
+}
+
+/** Makes a copied tree writable (CI lays shared/ out read-only; copies keep the modes). */
+export const makeWritable = (dir: string): void => {
+  fs.chmodSync(dir, 0o755)
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) makeWritable(p)
+    else fs.chmodSync(p, 0o644)
+  }
+}
+
+/** A writable temp copy of checkout-v1 with the anchored TypeScript fixtures written for it. */
+export const checkoutCopy = (label = "specbundle-checkout-"): string => {
+  const dir = tempDir(label)
+  fs.cpSync(CHECKOUT_CORPUS, dir, { recursive: true })
+  fs.cpSync(path.resolve(import.meta.dirname, "../fixtures/checkout-anchors"), dir, { recursive: true })
+  makeWritable(dir)
+  return dir
 }
 
 /** A lawful one-rule Spec carrier; `extra` lines go after the rule. */
