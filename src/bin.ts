@@ -2,7 +2,7 @@
 // the full NodeContext also builds a command executor and worker manager that cost start-up time.
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as ValidationError from "@effect/cli/ValidationError"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
@@ -17,7 +17,7 @@ import { enableWorkers, runExtractWorker } from "./services/extractAll.js"
 import { GraphReader } from "./services/GraphReader.js"
 import { Impact } from "./services/Impact.js"
 
-const Platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
+const Platform = Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, NodeTerminal.layer)
 const MainLive = Layer.mergeAll(GraphReader.Default, Impact.Default, Composer.Default, CliConfig.layer({ showBuiltIns: false })).pipe(Layer.provideMerge(Platform))
 
 const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {

@@ -3,7 +3,7 @@
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { parseSync } from "oxc-parser"
+import { PARSER, WHOLE_AST } from "./support/oxc.js"
 import { afterAll, describe, expect, it } from "vitest"
 import { extractFile, openText } from "../src/core/extract.js"
 import type { CarrierRead } from "../src/core/model.js"
@@ -119,10 +119,17 @@ describe("readers under random mutation never throw and keep their output lawful
   it("parseAnchors: mutations of real code files through oxc-parser", () => {
     const file = "src/fuzz/a.ts"
     const options = { selfHosting: false }
-    expect(ANCHOR_SEEDS.map((s) => parseAnchors(file, s, options, parseSync).anchors.length).reduce((a, b) => a + b, 0)).toBeGreaterThan(5)
+    expect(ANCHOR_SEEDS.map((s) => parseAnchors(file, s, options, PARSER).anchors.length).reduce((a, b) => a + b, 0)).toBeGreaterThan(5)
     // Anchors are refused one at a time (anchors.ts header), so an error finding may sit beside healthy anchors.
-    const { cases } = fuzz("parseAnchors", textCase(ANCHOR_SEEDS), ({ text }) => parseAnchors(file, text, options, parseSync), (_, out) => readProblems(out, file, false))
+    let differ = 0
+    const { cases } = fuzz("parseAnchors", textCase(ANCHOR_SEEDS), ({ text }) => {
+      const read = parseAnchors(file, text, options, PARSER)
+      // The kept-statement route must read exactly what the whole AST reads.
+      if (JSON.stringify(read) !== JSON.stringify(parseAnchors(file, text, options, WHOLE_AST))) differ++
+      return read
+    }, (_, out) => readProblems(out, file, false))
     expect(cases).toBe(RUNS)
+    expect(differ).toBe(0)
   })
 
   it("openText and extractFile: byte-level mutations (invalid UTF-8, NUL, BOM, CR) of every carrier kind", () => {
@@ -152,7 +159,7 @@ describe("readers under random mutation never throw and keep their output lawful
         } else if (text.specs.length + text.anchors.length + text.packs.length > 0 || text.findings.length !== 1) {
           throw new Error(`openText refusal malformed: ${JSON.stringify(text.findings)}`)
         }
-        return extractFile(file, { selfHosting: false, parse: parseSync })
+        return extractFile(file, { selfHosting: false, parser: PARSER })
       },
       (file, out) => readProblems(out, file.path, !file.path.endsWith(".ts"))
     )
@@ -175,7 +182,7 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
     ["decorators", "@".repeat(60_000) + "x\n"],
     ["if without braces", "if(a)".repeat(20_000) + "x\n"]
   ])("a file nesting %s ~10,000+ deep is refused with a finding instead of crashing the process", (_, body) => {
-    const read = parseAnchors("src/deep.ts", header + body, options, parseSync)
+    const read = parseAnchors("src/deep.ts", header + body, options, PARSER)
     expect(read.anchors).toEqual([])
     expect(read.findings.map((f) => [f.line, f.code])).toEqual([[1, "extract/parse-error"]])
     expect(read.findings[0].message).toMatch(/nests deeper than 1000 levels/)
@@ -183,21 +190,21 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
 
   it("50,000 stray backslash escapes are refused at once instead of exhausting the heap", () => {
     const start = performance.now()
-    const read = parseAnchors("src/escapes.ts", header + "\\0".repeat(50_000) + "\n", options, parseSync)
+    const read = parseAnchors("src/escapes.ts", header + "\\0".repeat(50_000) + "\n", options, PARSER)
     expect(read.findings.map((f) => f.code)).toEqual(["extract/parse-error"])
     expect(read.findings[0].message).toMatch(/backslashes outside strings and comments/)
     expect(performance.now() - start).toBeLessThan(1000)
   })
 
   it("a 50,000-deep left-leaning chain (tagged templates) is walked without a stack overflow", () => {
-    const read = parseAnchors("src/chain.ts", header + "x" + "``".repeat(50_000) + "\n", options, parseSync)
+    const read = parseAnchors("src/chain.ts", header + "x" + "``".repeat(50_000) + "\n", options, PARSER)
     expect(read.findings).toEqual([])
   })
 
   it("real code with regular expressions, strings and nesting still parses (no false alarm)", () => {
-    for (const seed of ANCHOR_SEEDS) expect(parseAnchors("src/a.ts", seed, options, parseSync).findings.filter((f) => f.code === "extract/parse-error")).toEqual([])
+    for (const seed of ANCHOR_SEEDS) expect(parseAnchors("src/a.ts", seed, options, PARSER).findings.filter((f) => f.code === "extract/parse-error")).toEqual([])
     const regexHeavy = header + `export const r = [${Array.from({ length: 200 }, () => "/\\d+\\.\\d+\\s*/").join(", ")}]\nexport const s = "\\\\".repeat(3)\n`
-    expect(parseAnchors("src/re.ts", regexHeavy, options, parseSync).findings).toEqual([])
+    expect(parseAnchors("src/re.ts", regexHeavy, options, PARSER).findings).toEqual([])
   })
 
   it("a line break inside a quoted YAML key or an anchor id stays escaped in a one-line message", () => {
@@ -205,7 +212,7 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
     expect(md.findings.map((f) => f.message)).toEqual(['property "i\\nd" is not accepted in a Spec frontmatter; remove it'])
     // The string literal "impl:a\nb" holds a real line break once parsed.
     const source = `import { codeAnchor, codeAnchorId } from "@libar-dev/software-delivery-protocol"\nexport const a = codeAnchor({ id: codeAnchorId("impl:a\\nb") })\n`
-    const code = parseAnchors("src/a.ts", source, options, parseSync)
+    const code = parseAnchors("src/a.ts", source, options, PARSER)
     expect(code.findings.map((f) => f.message)).toEqual(['anchor id "impl:a\\nb" is not an id (namespace:segment.segment, no spaces or "_")'])
   })
 })
@@ -213,7 +220,7 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
 describe("stray escapes on a very long line", () => {
   it("300 stray backslashes on a 100,000-character line are refused before the parser (their code frames would cost seconds)", () => {
     const text = `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\n` + "\\0".repeat(300) + " ".repeat(100_000) + "\n"
-    const read = parseAnchors("src/long.ts", text, { selfHosting: false }, parseSync)
+    const read = parseAnchors("src/long.ts", text, { selfHosting: false }, PARSER)
     expect(read.findings.map((f) => [f.line, f.code])).toEqual([[1, "extract/parse-error"]])
     expect(read.findings[0].message).toMatch(/on very long lines/)
   })

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { parseSync } from "oxc-parser"
+import { PARSER } from "./support/oxc.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { extractFile } from "../src/core/extract.js"
 import { buildGraph } from "../src/core/graph.js"
@@ -44,7 +44,7 @@ const digest = (dir: string): string => {
 const read = (dir: string): Graph => {
   const reads: CarrierRead[] = []
   for (const f of listFiles(dir)) {
-    const r = extractFile({ path: f, bytes: fs.readFileSync(path.join(dir, f)) }, { selfHosting: false, parse: parseSync })
+    const r = extractFile({ path: f, bytes: fs.readFileSync(path.join(dir, f)) }, { selfHosting: false, parser: PARSER })
     if (r !== null) reads.push(r)
   }
   return buildGraph(reads)

@@ -1,6 +1,6 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { parseSync } from "oxc-parser"
+import { PARSER } from "./support/oxc.js"
 import { describe, expect, it } from "vitest"
 import { buildGraph } from "../src/core/graph.js"
 import { mayHoldAnchor, parseAnchors } from "../src/core/read/anchors.js"
@@ -19,7 +19,7 @@ describe("checkout-v1 anchored fixtures", () => {
   const reads = files().map((f) => {
     const text = fs.readFileSync(path.join(ROOT, f), "utf8")
     expect(mayHoldAnchor(text, OPTIONS)).toBe(true)
-    return parseAnchors(f, text, OPTIONS, parseSync)
+    return parseAnchors(f, text, OPTIONS, PARSER)
   })
 
   it("every fixture passes the pre-check and parses without findings", () => {

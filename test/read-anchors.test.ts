@@ -1,11 +1,16 @@
-import { parseSync } from "oxc-parser"
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { mayHoldAnchor, parseAnchors } from "../src/core/read/anchors.js"
+import { PARSER, WHOLE_AST } from "./support/oxc.js"
 
 const PKG = "@libar-dev/software-delivery-protocol"
 const OFF = { selfHosting: false }
-const read = (text: string, file = "src/orders/a.ts", options = OFF) => parseAnchors(file, text, options, parseSync)
+/** Every case also checks that the kept-statement route reads exactly what the whole AST reads. */
+const read = (text: string, file = "src/orders/a.ts", options = OFF) => {
+  const result = parseAnchors(file, text, options, PARSER)
+  expect(result).toEqual(parseAnchors(file, text, options, WHOLE_AST))
+  return result
+}
 const errors = (r: ReturnType<typeof read>) => r.findings.filter((f) => f.severity === "error")
 
 describe("parseAnchors: the constant form", () => {

@@ -1,7 +1,7 @@
 // From file bytes to what each file contributes: the file envelope every carrier must pass, and
 // dispatch to the carrier parsers (discovery rules are in discover.ts, re-exported here). Pure: sources (working tree, git objects, the
 // index) hand in bytes; nothing here touches the disk.
-import type { AnchorOptions, ParseSync } from "./read/anchors.js"
+import type { AnchorOptions, AnchorParser } from "./read/anchors.js"
 import { mayHoldAnchor, parseAnchors } from "./read/anchors.js"
 import { parseGherkinCarrier } from "./read/gherkin.js"
 import { parseMarkdownCarrier } from "./read/markdown.js"
@@ -71,8 +71,8 @@ export const openText = (file: string, bytes: Uint8Array, maxBytes: number): str
 }
 
 export interface ExtractOptions extends AnchorOptions {
-  /** oxc-parser's parseSync; required only when some candidate passes the anchor pre-check. */
-  readonly parse?: ParseSync
+  /** oxc-parser; required only when some candidate passes the anchor pre-check. */
+  readonly parser?: AnchorParser
 }
 
 /** Text of an anchor candidate that passes the pre-check, or null (the cheap filter before parsing). */
@@ -89,8 +89,8 @@ export const extractFile = (file: SourceFile, options: ExtractOptions): CarrierR
   if (role === "anchor-candidate") {
     const text = anchorText(file, options)
     if (text === null || typeof text !== "string") return text
-    if (options.parse === undefined) throw new Error("extractFile: an anchor candidate needs the TypeScript parser")
-    return parseAnchors(file.path, text, options, options.parse)
+    if (options.parser === undefined) throw new Error("extractFile: an anchor candidate needs the TypeScript parser")
+    return parseAnchors(file.path, text, options, options.parser)
   }
   const text = openText(file.path, file.bytes, MAX_CARRIER_BYTES)
   if (typeof text !== "string") return text

@@ -6,16 +6,21 @@ import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding } from "../core/discover.js"
-import type { ParseSync } from "../core/read/anchors.js"
+import type { AnchorParser } from "../core/read/anchors.js"
+import { nativeParse } from "../core/read/anchors-slice.js"
 import type { CarrierRead } from "../core/model.js"
 
 export interface ExtractAllOptions {
   readonly selfHosting: boolean
 }
 
-let parser: Promise<ParseSync> | undefined
+let parser: Promise<AnchorParser> | undefined
 /** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
-const loadParser = (): Promise<ParseSync> => (parser ??= import("oxc-parser").then((m) => m.parseSync))
+const loadParser = (): Promise<AnchorParser> =>
+  (parser ??= Promise.all([import("oxc-parser"), import("oxc-parser/src-js/bindings")]).then(([oxc, bindings]) => ({
+    parse: oxc.parseSync,
+    native: nativeParse(bindings.parseSync)
+  })))
 /** The parsers (yaml, @cucumber/gherkin) load on first read, not at start-up (`--help` needs none). */
 const loadExtract = () => import("../core/extract.js")
 
@@ -35,7 +40,7 @@ export const extractInThread = async (files: ReadonlyArray<SourceFile>, options:
   const { extractFile, mayHoldAnchor } = await loadExtract()
   // The markers are ASCII, so a latin1 view finds them without decoding UTF-8.
   const needsParser = files.some((f) => classifyPath(f.path) === "anchor-candidate" && mayHoldAnchor(latin1(f.bytes), options))
-  const extractOptions = needsParser ? { ...options, parse: await loadParser() } : options
+  const extractOptions = needsParser ? { ...options, parser: await loadParser() } : options
   return files.map((file) => {
     try {
       return extractFile(file, extractOptions)

@@ -51,7 +51,7 @@ const resolveRelative = (file: string, specifier: string): string => {
   return path.endsWith(".js") ? `${path.slice(0, -3)}.ts` : path.endsWith(".ts") ? path : `${path}.ts`
 }
 
-const isTrustedSource = (file: string, specifier: string, selfHosting: boolean): boolean =>
+export const isTrustedSource = (file: string, specifier: string, selfHosting: boolean): boolean =>
   TRUSTED_SPECIFIERS.has(specifier) ||
   (selfHosting && (specifier.startsWith("./") || specifier.startsWith("../")) &&
     TRUSTED_SELF_MODULES.has(resolveRelative(file, specifier)))

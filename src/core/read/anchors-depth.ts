@@ -15,17 +15,31 @@ const MAX_ESCAPE_LINE_PRODUCT = 20_000_000
 /** Keyword chains (`typeof typeof …`, `await await …`) need many more levels to crash. */
 const WORDS_PER_NESTING = 10
 
-const OPEN = new Set(["(", "[", "{"])
-const CLOSE = new Set([")", "]", "}"])
-/** Tokens that nest without brackets (labels, ternaries, arrows, assignments, unary operators, decorators, if (…)). */
-const CHAIN = new Set(["(", "[", "{", ":", "?", "=", "!", "~", "<", "-", "+", "@"])
+// Character classes for the one-pass scan, by UTF-16 code unit (the scan runs over every
+// candidate file, so it indexes a table instead of testing sets and regular expressions).
+const OPEN = 1
+const CLOSE = 2
+/** Nests without brackets (labels, ternaries, arrows, assignments, unary operators, decorators, if (…)). */
+const CHAIN = 4
 /** Where a bracket-free chain surely ends. */
-const BREAK = new Set([";", ",", "}"])
+const BREAK = 8
+const WORD_START = 16
+const WORD = 32
+const CLASS = new Uint8Array(128)
+for (const c of "([{") CLASS[c.charCodeAt(0)] |= OPEN
+for (const c of ")]}") CLASS[c.charCodeAt(0)] |= CLOSE
+for (const c of "([{:?=!~<-+@") CLASS[c.charCodeAt(0)] |= CHAIN
+for (const c of ";,}") CLASS[c.charCodeAt(0)] |= BREAK
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c)
+  if (/[A-Za-z_$]/.test(ch)) CLASS[c] |= WORD_START | WORD
+  else if (/[0-9]/.test(ch)) CLASS[c] |= WORD
+}
+const classOf = (code: number): number => (code < 128 ? CLASS[code] : 0)
+const NEWLINE = 10
 
 /** A line that starts a declaration or a return: reserved words, so no bracket-free chain runs through them. */
 const STATEMENT_START = /[ \t]*(?:export|import|const|let|var|function|class|interface|enum|return)\b/y
-
-const isWordStart = (c: string, prev: string): boolean => /[A-Za-z_$]/.test(c) && !/[\w$]/.test(prev)
 
 const startsStatement = (text: string, at: number): boolean => {
   STATEMENT_START.lastIndex = at
@@ -42,19 +56,22 @@ export const nestingDepth = (text: string, limit = MAX_NESTING): number => {
   let max = 0
   let chain = 0
   let words = 0
+  let previous = 0
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (OPEN.has(c)) {
+    const code = text.charCodeAt(i)
+    const cls = classOf(code)
+    if (cls & OPEN) {
       if (++depth > max && (max = depth) > limit) return max
-    } else if (CLOSE.has(c) && depth > 0) depth--
-    if (CHAIN.has(c)) {
+    } else if (cls & CLOSE && depth > 0) depth--
+    if (cls & CHAIN) {
       if (++chain > max && (max = chain) > limit) return max
-    } else if (BREAK.has(c) || (c === "\n" && startsStatement(text, i + 1))) {
+    } else if (cls & BREAK || (code === NEWLINE && startsStatement(text, i + 1))) {
       chain = 0
       words = 0
-    } else if (isWordStart(c, i === 0 ? "" : text[i - 1]) && ++words > WORDS_PER_NESTING * limit) {
+    } else if (cls & WORD_START && !(previous & WORD) && ++words > WORDS_PER_NESTING * limit) {
       return Math.ceil(words / WORDS_PER_NESTING)
     }
+    previous = cls
   }
   return max
 }

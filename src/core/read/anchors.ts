@@ -6,7 +6,7 @@
 // findings and is dropped alone; the healthy anchors of the same file survive. The format says
 // "the whole anchor is refused", not the whole file, and a code file is not a carrier of truth:
 // losing every binding of a file for one typo would hide more than it protects.
-import type { CallExpression, Comment, Program, parseSync } from "oxc-parser"
+import type { CallExpression, Comment, OxcError, Program, parseSync } from "oxc-parser"
 import type { AnchorNode, CarrierRead, Finding } from "../model.js"
 import { readCommentBlock, hasReservedTag } from "./anchors-comment.js"
 import {
@@ -16,8 +16,15 @@ import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
 import { parseHazard } from "./anchors-depth.js"
 import { validateAnchor } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
+import { blankOutside, keptStatements, spannedByNode, wordOffsets } from "./anchors-slice.js"
+import type { NativeParse } from "./anchors-slice.js"
 
-export type ParseSync = typeof parseSync
+export interface AnchorParser {
+  /** oxc-parser's parseSync: the AST as JS objects. */
+  readonly parse: typeof parseSync
+  /** oxc's native parse (oxc-parser/src-js/bindings), AST left unread; without it every file takes the whole-AST route. */
+  readonly native?: (file: string, text: string) => NativeParse
+}
 
 export interface AnchorOptions {
   /** The corpus root is the protocol package itself: its own builder modules count (7.1). */
@@ -95,15 +102,7 @@ const misplacedCalls = (program: Program, bindings: Bindings, recognized: Readon
   return found
 }
 
-const wordCount = (text: string, word: string): number => {
-  let count = 0
-  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + word.length)) {
-    const before = i === 0 ? "" : text[i - 1]
-    const after = text[i + word.length] ?? ""
-    if (!/[\w$]/.test(before) && !/[\w$]/.test(after)) count++
-  }
-  return count
-}
+const wordCount = (text: string, word: string): number => wordOffsets(text, word).length
 
 /**
  * Cheap text check before the AST walk for misplaced calls: every builder call mentions a bound
@@ -136,63 +135,107 @@ const insideStatement = (program: Program, comment: Comment): boolean => {
   return best !== -1 && comment.end <= body[best].end
 }
 
-export const parseAnchors = (file: string, text: string, options: AnchorOptions, parse: ParseSync): CarrierRead => {
-  const lineOf = lineIndex(text)
-  const findings: Finding[] = []
-  // Messages quote literals (an id may hold "\n"): a finding stays one line.
-  const add = (p: Problem, severity: Finding["severity"] = "error") =>
-    findings.push({ file, line: p.line, code: p.code, message: p.message.replace(/\r/g, "\\r").replace(/\n/g, "\\n"), severity })
+type Add = (p: Problem, severity?: Finding["severity"]) => void
 
-  let program: Program
-  let comments: ReadonlyArray<Comment>
-  const hazard = parseHazard(text)
-  if (hazard !== null) {
-    // oxc-parser would crash or exhaust the heap on it, taking the whole run down (anchors-depth.ts).
-    add({ line: 1, code: "extract/parse-error", message: `${hazard}, so it is not parsed and none of its anchors are read` })
-    return { file, specs: [], packs: [], anchors: [], findings }
-  }
-  try {
-    const result = parse(file, text)
-    const error = result.errors.find((e) => e.severity === "Error")
-    if (error !== undefined) {
-      const at = error.labels[0]?.start
-      add({ line: at === undefined ? 1 : lineOf(at), code: "extract/parse-error", message: `the file does not parse, so none of its anchors are read: ${error.message}` })
-      return { file, specs: [], packs: [], anchors: [], findings }
-    }
-    program = result.program
-    comments = result.comments
-  } catch (error) {
-    add({ line: 1, code: "extract/parse-error", message: `the file could not be parsed: ${error instanceof Error ? error.message : String(error)}` })
-    return { file, specs: [], packs: [], anchors: [], findings }
-  }
+const isAnchorComment = (comment: Comment): boolean =>
+  comment.type === "Block" && comment.value.startsWith("*") && hasReservedTag(comment.value)
 
+/** Constant-form anchors and misplaced-call warnings, from the AST (or that of the kept statements). */
+const readConstants = (text: string, program: Program, file: string, options: AnchorOptions, lineOf: (o: number) => number, add: Add): RawAnchor[] => {
   const raws: RawAnchor[] = []
   const bindings = collectBindings(program, file, options.selfHosting)
-  if (bindings.named.size > 0 || bindings.modules.size > 0) {
-    const recognized = new Set<unknown>()
-    for (const [call, builder] of topLevelAnchorCalls(program, bindings)) {
-      recognized.add(call)
-      const read = readConstantAnchor(call, builder, bindings, lineOf)
-      for (const p of read.problems) add(p, p.severity)
-      if (read.raw !== null) raws.push(read.raw)
-    }
-    const misplaced = mayHoldMisplacedCalls(text, bindings, recognized.size) ? misplacedCalls(program, bindings, recognized) : []
-    for (const [call, name] of misplaced) {
-      const where = isAnchorBuilder(name) ? "an anchor is read only from a top-level const" : `${name}(…) is read only in a .sdp.ts carrier`
-      add({ line: lineOf(call.start), code: "extract/misplaced-authoring", message: `${name}(…) is not extracted here: ${where}` }, "warning")
-    }
+  if (bindings.named.size === 0 && bindings.modules.size === 0) return raws
+  const recognized = new Set<unknown>()
+  for (const [call, builder] of topLevelAnchorCalls(program, bindings)) {
+    recognized.add(call)
+    const read = readConstantAnchor(call, builder, bindings, lineOf)
+    for (const p of read.problems) add(p, p.severity)
+    if (read.raw !== null) raws.push(read.raw)
   }
+  const misplaced = mayHoldMisplacedCalls(text, bindings, recognized.size) ? misplacedCalls(program, bindings, recognized) : []
+  for (const [call, name] of misplaced) {
+    const where = isAnchorBuilder(name) ? "an anchor is read only from a top-level const" : `${name}(…) is read only in a .sdp.ts carrier`
+    add({ line: lineOf(call.start), code: "extract/misplaced-authoring", message: `${name}(…) is not extracted here: ${where}` }, "warning")
+  }
+  return raws
+}
 
+/** Comment-form anchors; `inside` tells whether a comment sits inside a top-level statement. */
+const readComments = (comments: ReadonlyArray<Comment>, inside: (c: Comment) => boolean, lineOf: (o: number) => number, add: Add): RawAnchor[] => {
+  const raws: RawAnchor[] = []
   for (const comment of comments) {
-    if (comment.type !== "Block" || !comment.value.startsWith("*") || !hasReservedTag(comment.value)) continue
+    if (!isAnchorComment(comment)) continue
     const line = lineOf(comment.start)
-    if (insideStatement(program, comment)) {
+    if (inside(comment)) {
       add({ line, code: "extract/invalid-anchor-comment", message: "a comment with reserved @sdp… tags must sit at the top level of the file, not inside a declaration" })
       continue
     }
     const read = readCommentBlock(comment.value, line)
     for (const p of read.problems) add(p)
     if (read.raw !== null) raws.push(read.raw)
+  }
+  return raws
+}
+
+type Parsed = { readonly errors: ReadonlyArray<OxcError>; readonly read: () => RawAnchor[] }
+
+/** The whole file's AST as JS objects: always right, and the costly route. */
+const wholeAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, add: Add): Parsed => {
+  const result = parser.parse(file, text)
+  return {
+    errors: result.errors,
+    read: () => {
+      const program = result.program
+      const constants = readConstants(text, program, file, options, lineOf, add)
+      return [...constants, ...readComments(result.comments, (c) => insideStatement(program, c), lineOf, add)]
+    }
+  }
+}
+
+/** The native parse for errors, comments and imports; objects only for the kept statements. */
+const keptAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, add: Add): Parsed => {
+  if (parser.native === undefined) return wholeAst(file, text, options, parser, lineOf, add)
+  const native = parser.native(file, text)
+  const read = () => {
+    const spans = keptStatements(text, native.module, file, options.selfHosting)
+    if (spans === null) return wholeAst(file, text, options, parser, lineOf, add).read()
+    let constants: RawAnchor[] = []
+    if (spans.length > 0) {
+      const kept = parser.parse(file, blankOutside(text, spans))
+      if (kept.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
+      constants = readConstants(text, kept.program, file, options, lineOf, add)
+    }
+    return [...constants, ...readComments(native.comments, (c) => spannedByNode(native.programJson, c), lineOf, add)]
+  }
+  return { errors: native.errors, read }
+}
+
+export const parseAnchors = (file: string, text: string, options: AnchorOptions, parser: AnchorParser): CarrierRead => {
+  const lineOf = lineIndex(text)
+  const findings: Finding[] = []
+  // Messages quote literals (an id may hold "\n"): a finding stays one line.
+  const add: Add = (p, severity = "error") =>
+    findings.push({ file, line: p.line, code: p.code, message: p.message.replace(/\r/g, "\\r").replace(/\n/g, "\\n"), severity })
+
+  const hazard = parseHazard(text)
+  if (hazard !== null) {
+    // oxc-parser would crash or exhaust the heap on it, taking the whole run down (anchors-depth.ts).
+    add({ line: 1, code: "extract/parse-error", message: `${hazard}, so it is not parsed and none of its anchors are read` })
+    return { file, specs: [], packs: [], anchors: [], findings }
+  }
+  let raws: RawAnchor[]
+  try {
+    const parsed = keptAst(file, text, options, parser, lineOf, add)
+    const error = parsed.errors.find((e) => e.severity === "Error")
+    if (error !== undefined) {
+      const at = error.labels[0]?.start
+      add({ line: at === undefined ? 1 : lineOf(at), code: "extract/parse-error", message: `the file does not parse, so none of its anchors are read: ${error.message}` })
+      return { file, specs: [], packs: [], anchors: [], findings }
+    }
+    raws = parsed.read()
+  } catch (error) {
+    add({ line: 1, code: "extract/parse-error", message: `the file could not be parsed: ${error instanceof Error ? error.message : String(error)}` })
+    return { file, specs: [], packs: [], anchors: [], findings }
   }
 
   const anchors: AnchorNode[] = []
