@@ -1,24 +1,24 @@
 // Entry point of the bundled CLI. Provides only what the CLI uses (FileSystem, Path, Terminal):
 // the full NodeContext also builds a command executor and worker manager that cost start-up time.
+// The services (GraphReader, Impact, Composer) are provided by each command's handler, which loads
+// on first use (src/cli/*-run.ts), so `--help` neither evaluates nor builds them; the Terminal
+// opens stdin only when a prompt reads it (src/cli/terminal.ts).
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { cli } from "./cli/main.js"
-import { Composer } from "./services/Composer.js"
+import * as LazyTerminal from "./cli/terminal.js"
 import { enableWorkers, runExtractWorker } from "./services/extractAll.js"
-import { GraphReader } from "./services/GraphReader.js"
-import { Impact } from "./services/Impact.js"
 
-const Platform = Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, NodeTerminal.layer)
-const MainLive = Layer.mergeAll(GraphReader.Default, Impact.Default, Composer.Default, CliConfig.layer({ showBuiltIns: false })).pipe(Layer.provideMerge(Platform))
+const Platform = Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, LazyTerminal.layer)
+const MainLive = CliConfig.layer({ showBuiltIns: false }).pipe(Layer.provideMerge(Platform))
 
 const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0

@@ -5,7 +5,7 @@ import { parseSync as nativeParseSync } from "oxc-parser/src-js/bindings"
 import { describe, expect, it } from "vitest"
 import type { AnchorParser } from "../src/core/read/anchors.js"
 import { parseAnchors } from "../src/core/read/anchors.js"
-import { blankOutside, keptStatements, nativeParse, wordOffsets } from "../src/core/read/anchors-slice.js"
+import { blankOutside, keptNodesFromJson, keptStatements, nativeParse, spannedByNode, surelyTopLevel, wordOffsets } from "../src/core/read/anchors-slice.js"
 import { WHOLE_AST } from "./support/oxc.js"
 
 const PKG = "@libar-dev/software-delivery-protocol"
@@ -52,13 +52,20 @@ const read = (text: string) => {
 }
 
 describe("the kept-statement route", () => {
-  it("builds objects only for the trusted import and the anchor's export statement", () => {
+  it("builds objects only for the trusted import and the anchor's export statement, cut from the native JSON", () => {
     const { result, texts } = read(exported)
     expect(result.anchors.map((a) => [a.id, a.line])).toEqual([["impl:orders.create", 12]])
+    expect(texts).toEqual([])
+  })
+
+  it("parses the blanked text instead when a kept statement holds a literal oxc fixes up (a regular expression)", () => {
+    const text = exported.replace('satisfies: ref("spec:orders.create-order")', 'satisfies: ref("spec:orders.create-order"),\n  label: /x/.source')
+    const { result, texts } = read(text)
+    expect(result.findings.map((f) => f.code)).toEqual(["extract/non-static-section"])
     expect(texts).toHaveLength(1)
     const [kept] = texts
-    expect(kept).toHaveLength(exported.length)
-    expect(kept.split("\n").length).toBe(exported.split("\n").length)
+    expect(kept).toHaveLength(text.length)
+    expect(kept.split("\n").length).toBe(text.split("\n").length)
     expect(kept).toContain(`import { codeAnchor, codeAnchorId, ref } from "${PKG}"`)
     expect(kept).toContain("export const create = codeAnchor({")
     expect(kept).not.toContain("reduce")
@@ -76,8 +83,7 @@ describe("the kept-statement route", () => {
     const text = `import { codeAnchor } from "${PKG}"\nexport function f() {\n  return codeAnchor({ id: "impl:a.b" })\n}\n`
     const { result, texts } = read(text)
     expect(result.findings.map((f) => [f.line, f.code])).toEqual([[3, "extract/misplaced-authoring"]])
-    expect(texts).toHaveLength(1)
-    expect(texts[0]).toContain("export function f()")
+    expect(texts).toEqual([])
   })
 
   it("reads comment-form anchors without the whole AST, refusing those inside a statement", () => {
@@ -104,8 +110,7 @@ describe("the kept-statement route", () => {
       [10, "extract/invalid-anchor-comment"],
       [11, "extract/invalid-anchor-comment"]
     ])
-    expect(texts).toHaveLength(1)
-    expect(texts[0]).not.toContain("return 1")
+    expect(texts).toEqual([])
   })
 
   const wholeRoute: Array<[string, string]> = [
@@ -135,10 +140,63 @@ describe("keptStatements and blankOutside", () => {
     ])
   })
 
+  it("cuts the kept statements out of the native JSON exactly as the whole AST holds them", () => {
+    const text = `${exported}export default { a: [1, "x", null, true] }\nexport * from "./other"\n`
+    const native = nativeParse(nativeParseSync)(FILE, text)
+    const spans = [...native.module.staticImports, ...native.module.staticExports].sort((a, b) => a.start - b.start)
+    const nodes = keptNodesFromJson(native.programJson, spans)
+    const whole = parseSync(FILE, text).program.body.filter((s) => spans.some((k) => k.start === s.start))
+    expect(nodes).toHaveLength(spans.length)
+    expect(nodes).toEqual(JSON.parse(JSON.stringify(whole)))
+  })
+
+  it("declines (null) when a span is not a statement's or oxc must fix a literal", () => {
+    const native = nativeParse(nativeParseSync)(FILE, exported)
+    expect(keptNodesFromJson(native.programJson, [{ start: 1, end: 5 }])).toBeNull()
+    const withRegex = nativeParse(nativeParseSync)(FILE, "export const r = /x/\n")
+    expect(keptNodesFromJson(withRegex.programJson, withRegex.module.staticExports)).toBeNull()
+  })
+
   it("blanks everything outside the spans but newlines, so offsets and lines stay", () => {
     const text = "ab\ncd\u00e9\uD83D\uDE00\nef\n"
     const out = blankOutside(text, [{ start: 3, end: 5 }])
     expect(out).toHaveLength(text.length)
     expect(out).toBe("  \ncd   \n  \n")
+  })
+})
+
+describe("surelyTopLevel: comments placed between statements without the AST", () => {
+  /** The comments the shortcut vouches for, by text, each checked against the AST search. */
+  const sure = (text: string): string[] => {
+    const native = nativeParse(nativeParseSync)(FILE, text)
+    const vouched = surelyTopLevel(text, native.module, native.comments)
+    for (const c of vouched) expect(spannedByNode(native.programJson, c)).toBe(false)
+    return native.comments.filter((c) => vouched.has(c)).map((c) => text.slice(c.start, c.end))
+  }
+
+  it("vouches for comments after the file start, an import, an export, or another such comment", () => {
+    const text = [
+      "// header",
+      `import { codeAnchor } from "${PKG}"`,
+      "/** @sdpAnchor impl:a.one */",
+      "export const a = 1;",
+      "  /* note */ /** @sdpAnchor impl:a.two */",
+      "export function f() {}",
+      ""
+    ].join("\n")
+    expect(sure(text)).toEqual(["// header", "/** @sdpAnchor impl:a.one */", "/* note */", "/** @sdpAnchor impl:a.two */"])
+  })
+
+  it("leaves to the AST search comments after other code, inside statements, after a decorator or a hashbang", () => {
+    const text = [
+      "#!/usr/bin/env node",
+      "/** @sdpAnchor impl:a.afterHashbang */",
+      "const local = 1",
+      "/** @sdpAnchor impl:a.afterLocal */",
+      "export const b = /** @sdpAnchor impl:a.inside */ 2",
+      "@dec /** @sdpAnchor impl:a.decorated */ export class C {}",
+      ""
+    ].join("\n")
+    expect(sure(text)).toEqual([])
   })
 })

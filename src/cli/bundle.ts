@@ -1,33 +1,13 @@
 // `specbundle bundle`: read the graph (working tree, or the side a changeset names), compose, write.
 // Parameter values are read as text and checked by the composer's rules, so every bad value is
-// the seed's { diagnostics } value and exit 2.
+// the seed's { diagnostics } value and exit 2. This file holds the command's definition, all that
+// `--help` needs; the handler (bundle-run.ts) and the services it uses load when the command runs.
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
-import * as nodePath from "node:path"
-import type { BundleParams } from "../core/bundle/index.js"
-import { isDiagnostics } from "../core/bundle/index.js"
-import { numericText, resolveBudget } from "../core/config.js"
-import { excludeProblem } from "../core/discover.js"
-import { hasRefusal } from "../core/graph.js"
-import type { Graph } from "../core/model.js"
-import { Composer } from "../services/Composer.js"
-import type { FileHash } from "../services/GraphReader.js"
-import { GraphReader } from "../services/GraphReader.js"
-import { repoState } from "../services/gitInfo.js"
+import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
 import { common } from "./common.js"
-import type { Diagnostic } from "./diagnostics.js"
-import { failWithDiagnostics } from "./diagnostics.js"
-import { CliFailure, ExitWith } from "./errors.js"
-import type { Manifest, PartRecord } from "./out.js"
-import { MANIFEST, ensureDir, graphDigest, partFileName, removeStaleParts, ticket, writeAtomic } from "./out.js"
-import { writeErr, writeFindings, writeOut } from "./output.js"
-import { withProgress } from "./progress.js"
-import { readChangeset } from "./read-changeset.js"
-import { loadConfig, settingsOf } from "./settings.js"
 
 const text = (name: string, description: string) => Options.text(name).pipe(Options.withDescription(description), Options.optional)
 
@@ -69,154 +49,8 @@ export interface BundleArgs extends CommonArgs {
   readonly out: Option.Option<string>
 }
 
-const list = (value: string): string[] => value.split(",").map((s) => s.trim())
-const get = Option.getOrUndefined
-
-/** Problems the composer cannot see: how the command line combines scopes and modes. */
-const argumentProblems = (args: BundleArgs): Diagnostic[] => {
-  const problems: Diagnostic[] = []
-  for (const e of args.exclude) {
-    const p = excludeProblem(e)
-    if (p !== null) problems.push({ scope: "exclude", problem: p })
-  }
-  const changesets = (Option.isSome(args.changeset) ? 1 : 0) + (args.staged ? 1 : 0)
-  if (changesets > 1) problems.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
-  if (changesets > 0 && (Option.isSome(args.pack) || Option.isSome(args.specs))) {
-    problems.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
-  }
-  if (args.parts && Option.isSome(args.part)) problems.push({ scope: "part", problem: "Give --part K or --parts, not both." })
-  return problems
-}
-
-export interface Loaded {
-  readonly graph: Graph
-  readonly files: ReadonlyArray<FileHash>
-  readonly params: BundleParams
-  readonly exclude: ReadonlyArray<string>
-  readonly configPath: string | null
-  /** The commit whose tree the graph was read from (`A..B` not checked out), else null: ask the work tree. */
-  readonly builtFromCommit: string | null
-}
-
-/** Validates the arguments, loads config and the graph, and builds the composer's parameters. */
-export const loadBundleInput = (args: BundleArgs) =>
-  Effect.gen(function* () {
-    const problems = argumentProblems(args)
-    if (problems.length > 0) return yield* failWithDiagnostics(problems)
-    const loaded = yield* loadConfig(args)
-    const settings = yield* settingsOf(loaded, get(args.profile), {
-      exclude: args.exclude,
-      budget: get(args.budget),
-      declarations: get(args.declarations)
-    }).pipe(Effect.catchAll((e) => failWithDiagnostics([{ scope: "profile", problem: e.line }])))
-    for (const e of settings.exclude) {
-      const p = excludeProblem(e)
-      if (p !== null) return yield* new CliFailure({ line: `${loaded.path}: exclude: ${p}` })
-    }
-    const base: BundleParams = {
-      budget: resolveBudget(settings.budget, settings.tiers),
-      ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
-      ...(Option.isSome(args.part) ? { part: numericText(args.part.value) } : {})
-    }
-    if (Option.isSome(args.changeset) || args.staged) {
-      const { graph, files, specs, label, builtFromCommit } = yield* readChangeset(args, settings.exclude)
-      yield* writeFindings(graph.findings, args.quiet)
-      const params: BundleParams = { ...base, specs, changeset: label }
-      return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit } satisfies Loaded
-    }
-    const reader = yield* GraphReader
-    const { graph, files } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
-      Effect.mapError((e) => new CliFailure({ line: e.message }))
-    )
-    yield* writeFindings(graph.findings, args.quiet)
-    const params: BundleParams = {
-      ...base,
-      ...(Option.isSome(args.pack) ? { pack: args.pack.value } : {}),
-      ...(Option.isSome(args.members) ? { members: list(args.members.value) } : {}),
-      ...(Option.isSome(args.specs) ? { specs: list(args.specs.value) } : {})
-    }
-    return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit: null } satisfies Loaded
-  })
-
-const show = (compact: string, format: BundleArgs["format"]): string =>
-  format === "pretty" ? JSON.stringify(JSON.parse(compact), null, 2) + "\n" : compact + "\n"
-
-/** Writes the parts and the manifest into `dir`; the previous set stays whole until each rename. */
-export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts: Stream.Stream<{ text: string; used: number | null }, never>) =>
-  Effect.gen(function* () {
-    yield* ensureDir(dir)
-    const records: PartRecord[] = []
-    yield* Stream.runForEach(texts, ({ text, used }) => {
-      const file = partFileName(records.length + 1)
-      records.push({ file, hash: ticket(text), used })
-      return writeAtomic(dir, file, text + "\n")
-    })
-    const state = input.builtFromCommit !== null ? { commit: input.builtFromCommit, dirty: false } : yield* repoState(nodePath.resolve(args.root))
-    const manifest: Manifest = {
-      scope: scopeOf(input.params),
-      budget: input.params.budget ?? null,
-      declarations: input.params.declarations ?? "whole",
-      parts: records,
-      builtFrom: {
-        root: nodePath.resolve(args.root),
-        exclude: input.exclude,
-        config: input.configPath,
-        commit: state.commit,
-        dirty: state.dirty,
-        graphDigest: graphDigest(input.files),
-        files: input.files
-      }
-    }
-    yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
-    yield* removeStaleParts(dir, records.length)
-    if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
-    return records.length
-  })
-
-const scopeOf = (params: BundleParams): unknown => {
-  if (params.pack !== undefined) return params.members !== undefined ? { pack: params.pack, members: params.members } : { pack: params.pack }
-  return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
-}
-
-/**
- * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
- * Succeeds with the number of parts written (1 for a single value).
- */
-export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
-  Effect.gen(function* () {
-    const composer = yield* Composer
-    const out = get(args.out)
-    let count = 1
-    if (args.parts) {
-      const outcome = yield* composer.parts(input.graph, input.params)
-      if (outcome._tag === "Diagnostics") return yield* failWithDiagnostics(outcome.value.diagnostics)
-      const texts: Stream.Stream<{ text: string; used: number | null }> =
-        outcome._tag === "Oversized" ? Stream.make({ text: outcome.text, used: null }) : outcome.parts
-      if (out !== undefined) count = yield* writeOutDir(out, args, input, texts)
-      else {
-        count = 0
-        yield* Stream.runForEach(texts, ({ text }) => {
-          count += 1
-          return writeOut(show(text, args.format))
-        })
-      }
-    } else {
-      const { value, text } = yield* composer.compose(input.graph, input.params)
-      if (isDiagnostics(value)) return yield* failWithDiagnostics(value.diagnostics)
-      const used = "used" in value ? (value.used as number) : null
-      if (out !== undefined) yield* writeOutDir(out, args, input, Stream.make({ text, used }))
-      else yield* writeOut(show(text, args.format))
-    }
-    if (args.strict && hasRefusal(input.graph)) return yield* new ExitWith({ code: 1 })
-    return count
-  })
-
 export const bundleCommand = Command.make("bundle", bundleOptions, (args) =>
-  loadBundleInput(args).pipe(
-    Effect.flatMap((input) => composeAndWrite(args, input)),
-    Effect.asVoid,
-    Effect.withSpan("bundle")
-  )
+  Effect.promise(() => import("./bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))
 ).pipe(
   Command.withDescription(
     [

@@ -1,31 +1,11 @@
 // `specbundle check`: reads the corpus and prints every finding; exit 1 when a carrier was refused.
+// The handler loads from check-run.ts when the command runs.
 import * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
-import { hasRefusal } from "../core/graph.js"
-import { GraphReader } from "../services/GraphReader.js"
-import { common, excludeProblems } from "./common.js"
-import { failWithDiagnostics } from "./diagnostics.js"
-import { CliFailure, ExitWith } from "./errors.js"
-import { writeErr, writeFindings } from "./output.js"
-import { withProgress } from "./progress.js"
-import { loadConfig, settingsOf } from "./settings.js"
+import { common } from "./common.js"
 
 export const checkCommand = Command.make("check", common, (args) =>
-  Effect.gen(function* () {
-    const problems = excludeProblems(args)
-    if (problems.length > 0) return yield* failWithDiagnostics(problems.map((problem) => ({ scope: "exclude", problem })))
-    // The configuration's excludes apply to check as to bundle and impact.
-    const settings = yield* settingsOf(yield* loadConfig(args), undefined, { exclude: args.exclude })
-    const reader = yield* GraphReader
-    const { graph } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
-      Effect.mapError((e) => new CliFailure({ line: e.message }))
-    )
-    yield* writeFindings(graph.findings, args.quiet)
-    if (!args.quiet) {
-      yield* writeErr(`${graph.specs.size} specs, ${graph.packs.size} packs, ${graph.anchors.size} anchors, ${graph.findings.length} findings`)
-    }
-    if (hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("check"))
+  Effect.promise(() => import("./check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))
 ).pipe(
   Command.withDescription(
     "Read the corpus and print every finding as file:line: code: message on stderr. Exit 1 when a carrier was refused, 0 otherwise.\n\nExample: specbundle check --root specs-repo --exclude test/fixtures"

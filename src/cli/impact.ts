@@ -1,39 +1,11 @@
-// `specbundle impact`: which Specs a changeset impacts (bundle-contract.md section 5).
+// `specbundle impact`: which Specs a changeset impacts (bundle-contract.md section 5). The handler
+// loads from impact-run.ts when the command runs.
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { excludeProblem } from "../core/discover.js"
-import { hasRefusal } from "../core/graph.js"
-import type { ImpactReport } from "../core/impact.js"
+import type * as Option from "effect/Option"
+import type { CommonArgs } from "./common.js"
 import { common } from "./common.js"
-import { failWithDiagnostics } from "./diagnostics.js"
-import { ExitWith } from "./errors.js"
-import { writeFindings, writeOut } from "./output.js"
-import { runImpact } from "./read-changeset.js"
-import { loadConfig, settingsOf } from "./settings.js"
-
-/** The report for people: one section per class, one line per row. */
-export const impactText = (r: ImpactReport): string => {
-  const lines: string[] = [`changeset ${r.changeset} (root ${r.root})`, ""]
-  const section = (title: string, rows: ReadonlyArray<string>) => {
-    lines.push(`${title} (${rows.length})`)
-    for (const row of rows) lines.push(`  ${row}`)
-    lines.push("")
-  }
-  section("changed files", r.changedFiles.map((f) => `${f.status.padEnd(9)} ${f.oldPath !== undefined ? `${f.oldPath} -> ` : ""}${f.path}`))
-  section(
-    "impacted specs",
-    r.impactedSpecs.map((s) => `${s.id}  <- ${s.reasons.map((x) => (x.via === null ? x.file : `${x.file} (${x.via.id} ${x.via.edgeType})`)).join(", ")}`)
-  )
-  section("impacted packs", r.impactedPacks.map((p) => `${p.id}  <- ${p.reasons.map((x) => x.file).join(", ")}`))
-  section("removed specs", r.removedSpecs.map((s) => `${s.id}  (was in ${s.file})`))
-  section("at risk (one hop)", r.atRisk.map((a) => `${a.id} [${a.nodeType}]  ${a.reasons.map((x) => `${x.from} ${x.edgeType} ${x.to}`).join("; ")}`))
-  section("coverage unknown", r.coverageUnknown)
-  section("unlinked code units", r.unlinked.map((u) => `${u.id}  (${u.file})`))
-  section("outside the root", r.outsideRoot)
-  return lines.join("\n").trimEnd() + "\n"
-}
 
 const options = {
   ...common,
@@ -48,20 +20,14 @@ const options = {
   )
 } as const
 
+export interface ImpactArgs extends CommonArgs {
+  readonly changeset: Option.Option<string>
+  readonly staged: boolean
+  readonly format: "json" | "text"
+}
+
 export const impactCommand = Command.make("impact", options, (args) =>
-  Effect.gen(function* () {
-    const problems = args.exclude.map(excludeProblem).filter((p): p is string => p !== null).map((problem) => ({ scope: "exclude", problem }))
-    if (Option.isNone(args.changeset) === !args.staged) {
-      problems.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
-    }
-    if (problems.length > 0) return yield* failWithDiagnostics(problems)
-    const loaded = yield* loadConfig(args)
-    const settings = yield* settingsOf(loaded, undefined, { exclude: args.exclude })
-    const { report, graph } = yield* runImpact(args, settings.exclude)
-    yield* writeFindings(graph.findings, args.quiet)
-    yield* writeOut(args.format === "text" ? impactText(report) : JSON.stringify(report) + "\n")
-    if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("impact"))
+  Effect.promise(() => import("./impact-run.js")).pipe(Effect.flatMap((run) => run.runImpactCommand(args)))
 ).pipe(
   Command.withDescription(
     [

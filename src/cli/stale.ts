@@ -1,68 +1,12 @@
 // `specbundle stale DIR`: is a saved bundle still what the corpus would give? Re-reads the corpus
-// with the recorded root and excludes and compares every file's hash. Works from any folder.
+// with the recorded root and excludes and compares every file's hash. Works from any folder. The
+// handler loads from stale-run.ts when the command runs.
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
-import * as nodePath from "node:path"
-import { byCodeUnits } from "../core/model.js"
-import { GraphReader } from "../services/GraphReader.js"
-import { CliFailure, ExitWith } from "./errors.js"
-import type { Manifest } from "./out.js"
-import { MANIFEST } from "./out.js"
-import { writeOut } from "./output.js"
-import { withProgress } from "./progress.js"
-
-export interface Staleness {
-  readonly added: ReadonlyArray<string>
-  readonly removed: ReadonlyArray<string>
-  readonly changed: ReadonlyArray<string>
-}
-
-export const compareFiles = (
-  recorded: ReadonlyArray<{ path: string; hash: string }>,
-  current: ReadonlyArray<{ path: string; hash: string }>
-): Staleness => {
-  const before = new Map(recorded.map((f) => [f.path, f.hash]))
-  const now = new Map(current.map((f) => [f.path, f.hash]))
-  const added = [...now.keys()].filter((p) => !before.has(p)).sort(byCodeUnits)
-  const removed = [...before.keys()].filter((p) => !now.has(p)).sort(byCodeUnits)
-  const changed = [...now.keys()].filter((p) => before.has(p) && before.get(p) !== now.get(p)).sort(byCodeUnits)
-  return { added, removed, changed }
-}
-
-const readManifest = (dir: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const path = nodePath.resolve(dir, MANIFEST)
-    const text = yield* fs.readFileString(path).pipe(
-      Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` }))
-    )
-    const manifest = yield* Effect.try({
-      try: () => JSON.parse(text) as Manifest,
-      catch: () => new CliFailure({ line: `${path}: not a specbundle manifest (invalid JSON)` })
-    })
-    const built = manifest?.builtFrom
-    if (typeof built?.root !== "string" || !Array.isArray(built.files) || !Array.isArray(built.exclude)) {
-      return yield* new CliFailure({ line: `${path}: not a specbundle manifest (builtFrom.root, exclude and files are required)` })
-    }
-    return manifest
-  })
 
 export const staleCommand = Command.make("stale", { dir: Args.text({ name: "DIR" }) }, ({ dir }) =>
-  Effect.gen(function* () {
-    const manifest = yield* readManifest(dir)
-    const reader = yield* GraphReader
-    const read = reader.readTree({ root: manifest.builtFrom.root, exclude: manifest.builtFrom.exclude })
-    const { files } = yield* withProgress(read, `reading ${manifest.builtFrom.root}`, false).pipe(
-      Effect.mapError((e) => new CliFailure({ line: e.message }))
-    )
-    const s = compareFiles(manifest.builtFrom.files, files)
-    const lines = [...s.added.map((p) => `added ${p}`), ...s.removed.map((p) => `removed ${p}`), ...s.changed.map((p) => `changed ${p}`)]
-    if (lines.length === 0) return
-    yield* writeOut(lines.join("\n") + "\n")
-    return yield* new ExitWith({ code: 1 })
-  })
+  Effect.promise(() => import("./stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(dir)))
 ).pipe(
   Command.withDescription(
     "Tell whether a bundle written with --out is stale. Exit 0 when every file the bundle was built from is unchanged; otherwise print each added, removed or changed path (root-relative, one a line) and exit 1.\n\nExample: specbundle stale .specbundle/out"

@@ -8,8 +8,9 @@ import { spawn } from "node:child_process"
 import { readdir } from "node:fs/promises"
 import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
-import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, sha256 } from "../core/discover.js"
-import { extractAll } from "./extractAll.js"
+import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
+import type { Extracted } from "./extractAll.js"
+import { ExtractSession, extractAll } from "./extractAll.js"
 import { buildGraph } from "../core/graph.js"
 import type { CarrierRead, Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
@@ -35,9 +36,6 @@ export interface TreeOptions {
   readonly root: string
   readonly exclude: ReadonlyArray<string>
 }
-
-/** How many files are read at once: enough to keep the disk busy, few enough to bound memory. */
-const READ_CONCURRENCY = 64
 
 const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
 
@@ -125,14 +123,20 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         Effect.orElseSucceed(() => false)
       )
 
+    /** Results of the parse into the graph, with the hash list of every file read. */
+    const assemble = (extracted: ReadonlyArray<Extracted>, extra: ReadonlyArray<CarrierRead>): ReadResult => {
+      const reads: CarrierRead[] = [...extra]
+      const used: FileHash[] = []
+      for (const e of extracted) {
+        if (e.read !== null) reads.push(e.read)
+        if (e.hash !== null) used.push({ path: e.path, hash: e.hash })
+      }
+      return { graph: buildGraph(reads), files: used.sort((a, b) => byCodeUnits(a.path, b.path)) }
+    }
+
     /** Turns files held in memory into the graph: the one place parsing happens. */
     const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
-      Effect.promise(async (): Promise<ReadResult> => {
-        const reads: CarrierRead[] = [...extra]
-        for (const read of await extractAll(files, options)) if (read !== null) reads.push(read)
-        const used = files.map((f) => ({ path: f.path, hash: sha256(f.bytes) })).sort((a, b) => byCodeUnits(a.path, b.path))
-        return { graph: buildGraph(reads), files: used }
-      })
+      Effect.promise(async () => assemble(await extractAll(files, options), extra))
 
     /** Reads the working tree under `root`. */
     const readTree = (options: TreeOptions) =>
@@ -143,26 +147,31 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const listing = yield* walk(root, options.exclude)
         const ignored = yield* gitIgnored(root, listing.files)
         const paths = listing.files.filter((p) => !ignored.has(p))
+        const code = paths.filter((p) => classifyPath(p) === "anchor-candidate")
+        const carriers = paths.filter((p) => classifyPath(p) !== "anchor-candidate")
         const problems = [...listing.problems]
-        const read = yield* Effect.forEach(
-          paths,
+        const selfHosting = yield* isSelfHosting(root)
+        const session = new ExtractSession(paths.length, { selfHosting })
+        // With worker threads, code files are queued unread and first: the workers read and parse
+        // them while this thread reads the Specs, which it then parses itself unless the workers run dry.
+        if (session.parallel) for (const path of code) session.add({ path, absolute: nodePath.join(root, path) })
+        // One file after another: reads are synchronous (NodeFileSystemSync), so concurrency would only add fibers.
+        yield* Effect.forEach(
+          session.parallel ? carriers : [...code, ...carriers],
           (path) =>
             fs.readFile(nodePath.join(root, path)).pipe(
-              Effect.map((bytes): SourceFile | null => ({ path, bytes })),
+              Effect.map((bytes) => session.add({ path, bytes })),
               Effect.catchAll((e) =>
                 Effect.sync(() => {
                   // A file that vanished between listing and reading, or one we may not read.
-                  const reason = e._tag === "SystemError" ? e.reason : "error"
-                  problems.push(fileFinding(path, "read/unreadable", `file could not be read (${reason})`))
-                  return null
+                  problems.push(unreadableFile(path, e._tag === "SystemError" ? e.reason : "error"))
                 })
               )
             ),
-          { concurrency: READ_CONCURRENCY }
+          { discard: true }
         )
-        const files = read.filter((f): f is SourceFile => f !== null)
-        const selfHosting = yield* isSelfHosting(root)
-        return yield* readFiles(files, { selfHosting }, problems)
+        const extracted = yield* Effect.promise(() => session.finish())
+        return assemble(extracted, problems)
       })
 
     return { readTree, readFiles, isSelfHosting } as const

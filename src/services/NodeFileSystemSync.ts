@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import { readFileSync } from "node:fs"
 
 /** The same reasons platform-node gives for the same errno codes. */
-const reasonOf = (code: string | undefined): SystemErrorReason => {
+export const reasonOf = (code: string | undefined): SystemErrorReason => {
   switch (code) {
     case "ENOENT":
       return "NotFound"

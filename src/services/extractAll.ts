@@ -1,17 +1,47 @@
-// Parsing every file of a corpus, on every core when the corpus is large. TypeScript anchors cost
-// most (oxc builds the AST in Rust, but turning it into JS objects is single-threaded work), so a
-// large corpus is split into contiguous batches: the main thread parses one, worker threads the
-// rest. Workers run the bundled CLI file itself (bin.ts hands it in); tests run in-thread.
+// Parsing every file of a corpus, on every core when the corpus is large. The reader hands files
+// in as it reads them; they gather into chunks of about CHUNK_BYTES. Worker threads take chunks
+// from the front of the queue while the main thread is still reading, and the main thread takes
+// them from the back once it has read everything, so the two meet wherever the work balances,
+// with no cost model. Files are queued code files first: their results (a few anchors) are cheap
+// to send back, while Specs (whole texts) stay on the main thread unless the workers run dry.
+// Workers run the bundled CLI file itself (bin.ts hands it in); tests run in-thread unless forced.
 import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
-import { classifyPath, fileFinding } from "../core/discover.js"
+import { readFileSync } from "node:fs"
+import { classifyPath, fileFinding, sha256, unreadableFile } from "../core/discover.js"
 import type { AnchorParser } from "../core/read/anchors.js"
 import { nativeParse } from "../core/read/anchors-slice.js"
 import type { CarrierRead } from "../core/model.js"
+import { reasonOf } from "./NodeFileSystemSync.js"
 
 export interface ExtractAllOptions {
   readonly selfHosting: boolean
+}
+
+/** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable). */
+export interface Extracted {
+  readonly path: string
+  readonly read: CarrierRead | null
+  readonly hash: string | null
+}
+
+/** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
+export interface FileOnDisk {
+  readonly path: string
+  readonly absolute: string
+}
+
+type Input = SourceFile | FileOnDisk
+
+const load = (input: Input): SourceFile | Extracted => {
+  if (!("absolute" in input)) return input
+  try {
+    return { path: input.path, bytes: readFileSync(input.absolute) }
+  } catch (e) {
+    // The same finding the main thread's FileSystem read gives (GraphReader).
+    return { path: input.path, read: unreadableFile(input.path, reasonOf((e as NodeJS.ErrnoException).code)), hash: null }
+  }
 }
 
 let parser: Promise<AnchorParser> | undefined
@@ -26,80 +56,233 @@ const loadExtract = () => import("../core/extract.js")
 
 let workerScript: string | undefined
 /** Called by the bundled entry: worker threads may run this file. */
-export const enableWorkers = (script: string): void => {
+export const enableWorkers = (script: string | undefined): void => {
   workerScript = script
 }
 
-/** Below this many bytes of files to parse, starting a worker costs more than it saves. */
-const PARALLEL_BYTES = 8 * 1024 * 1024
+/** Below this many files, starting a worker costs more than it saves (the bench's smallest scale corpus has 7,500). */
+const PARALLEL_FILES = 2000
+/** Small enough that the threads finish close together, large enough that messages stay few. */
+const CHUNK_BYTES = 256 * 1024
+const UNREAD_BYTES = 4 * 1024
 
 const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1")
 
 /** Parses files in this thread, in order; a parser exception becomes a finding for its file. */
-export const extractInThread = async (files: ReadonlyArray<SourceFile>, options: ExtractAllOptions): Promise<Array<CarrierRead | null>> => {
+export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
   const { extractFile, mayHoldAnchor } = await loadExtract()
+  const loaded = inputs.map(load)
   // The markers are ASCII, so a latin1 view finds them without decoding UTF-8.
-  const needsParser = files.some((f) => classifyPath(f.path) === "anchor-candidate" && mayHoldAnchor(latin1(f.bytes), options))
+  const needsParser = loaded.some((f) => "bytes" in f && classifyPath(f.path) === "anchor-candidate" && mayHoldAnchor(latin1(f.bytes), options))
   const extractOptions = needsParser ? { ...options, parser: await loadParser() } : options
-  return files.map((file) => {
+  return loaded.map((file) => {
+    if (!("bytes" in file)) return file
+    let read: CarrierRead | null
     try {
-      return extractFile(file, extractOptions)
+      read = extractFile(file, extractOptions)
     } catch (e) {
       // A parser bug must not take the healthy rest of the corpus down with it.
-      return fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
+      read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
     }
+    return { path: file.path, read, hash: sha256(file.bytes) }
   })
 }
 
-/** Contiguous batches of roughly equal size, so results come back in file order. */
-const batches = (files: ReadonlyArray<SourceFile>, count: number): SourceFile[][] => {
-  const total = files.reduce((n, f) => n + f.bytes.length, 0)
-  const out: SourceFile[][] = [[]]
-  let filled = 0
-  for (const f of files) {
-    if (filled >= (total * out.length) / count && out.length < count) out.push([])
-    out[out.length - 1].push(f)
-    filled += f.bytes.length
-  }
-  return out
+interface Chunk {
+  /** Where each file's result goes in the session's result array. */
+  readonly slots: number[]
+  readonly files: Input[]
 }
 
 interface Job {
-  readonly files: ReadonlyArray<SourceFile>
   readonly options: ExtractAllOptions
 }
+type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly done: true }
+type FromWorker = { readonly id: number; readonly results: Extracted[] }
 
-const inWorker = (script: string, job: Job): Promise<Array<CarrierRead | null>> =>
-  new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: { specbundleExtract: job } })
-    worker.once("message", (reads: Array<CarrierRead | null>) => {
-      resolve(reads)
-      void worker.terminate()
-    })
-    worker.once("error", reject)
-    worker.once("exit", (code) => reject(new Error(`worker exited with ${code}`)))
-  })
-
-/** Parses every file; uses worker threads for a large corpus when the bundled CLI enabled them. */
-export const extractAll = async (files: ReadonlyArray<SourceFile>, options: ExtractAllOptions): Promise<Array<CarrierRead | null>> => {
-  const bytes = files.reduce((n, f) => n + f.bytes.length, 0)
-  // SPECBUNDLE_WORKERS=N forces N worker threads (0: none), for tests and measurements.
+/** How many worker threads to use for `files` files: SPECBUNDLE_WORKERS=N forces N (0: none), for tests and measurements. */
+const workerCount = (files: number): number => {
+  if (workerScript === undefined) return 0
   const setting = process.env.SPECBUNDLE_WORKERS
   const forced = setting === undefined || setting === "" ? null : Number(setting)
-  const threads = forced !== null && Number.isInteger(forced) && forced >= 0 ? forced + 1 : Math.min(availableParallelism(), 4)
-  if (workerScript === undefined || threads < 2 || (forced === null && bytes < PARALLEL_BYTES)) return extractInThread(files, options)
-  const [mine, ...theirs] = batches(files, threads)
-  const script = workerScript
-  const remote = theirs.map((batch) => inWorker(script, { files: batch, options }).catch(() => extractInThread(batch, options)))
-  const local = await extractInThread(mine, options)
-  return [local, ...(await Promise.all(remote))].flat()
+  if (forced !== null && Number.isInteger(forced) && forced >= 0) return forced
+  return files < PARALLEL_FILES ? 0 : Math.min(availableParallelism(), 4) - 1
 }
 
-/** The worker side: true when this thread was started to parse (then it answers and ends). */
+/** One worker thread: at most two chunks in flight, so it never waits for the next one. */
+class Helper {
+  private readonly worker: Worker
+  readonly inFlight = new Map<number, Chunk>()
+  failed = false
+
+  constructor(
+    script: string,
+    options: ExtractAllOptions,
+    private readonly take: () => Chunk | undefined,
+    private readonly done: (chunk: Chunk, results: Extracted[]) => void,
+    private readonly lost: (chunks: Chunk[]) => void
+  ) {
+    this.worker = new Worker(script, { workerData: { specbundleExtract: { options } satisfies Job } })
+    this.worker.unref()
+    this.worker.on("message", (m: FromWorker) => {
+      const chunk = this.inFlight.get(m.id)
+      if (chunk === undefined) return
+      this.inFlight.delete(m.id)
+      this.done(chunk, m.results)
+      this.feed()
+    })
+    const fail = () => {
+      if (this.failed) return
+      this.failed = true
+      // Whatever it held is parsed on the main thread instead: a worker fault loses nothing.
+      const held = [...this.inFlight.values()]
+      this.inFlight.clear()
+      this.lost(held)
+    }
+    this.worker.once("error", fail)
+    this.worker.once("exit", fail)
+  }
+
+  private nextId = 0
+  /** Sends chunks until two are in flight or the queue is empty. */
+  feed(): void {
+    while (!this.failed && this.inFlight.size < 2) {
+      const chunk = this.take()
+      if (chunk === undefined) return
+      const id = this.nextId++
+      this.inFlight.set(id, chunk)
+      this.worker.postMessage({ id, files: chunk.files } satisfies ToWorker)
+    }
+  }
+
+  ref(): void {
+    this.worker.ref()
+  }
+
+  close(): void {
+    this.failed = true
+    void this.worker.terminate()
+  }
+}
+
+/**
+ * A parse in progress: `add` each file as it is read, then `finish` for the results in slot order.
+ * Without workers it simply parses everything at `finish`.
+ */
+export class ExtractSession {
+  private readonly results: Array<Extracted | undefined> = []
+  private readonly queue: Chunk[] = []
+  private head = 0
+  private open: Chunk = { slots: [], files: [] }
+  private openBytes = 0
+  private readonly helpers: Helper[] = []
+  private outstanding = 0
+  private wake: (() => void) | undefined
+  /** How many chunks worker threads parsed (for tests and measurements). */
+  remoteChunks = 0
+
+  /** `expected`: about how many files will be added (it decides whether workers start). */
+  constructor(
+    expected: number,
+    private readonly options: ExtractAllOptions
+  ) {
+    const script = workerScript
+    const count = workerCount(expected)
+    if (script === undefined) return
+    for (let i = 0; i < count; i++) {
+      this.helpers.push(new Helper(script, options, () => this.takeFront(), (c, r) => this.store(c, r, true), (cs) => this.requeue(cs)))
+    }
+  }
+
+  /** Whether worker threads take part: then files are best queued unread (`FileOnDisk`). */
+  get parallel(): boolean {
+    return this.helpers.length > 0
+  }
+
+  /** Queues a file; its result comes back at the position of this call among all `add` calls. */
+  add(file: Input): void {
+    this.open.slots.push(this.results.length)
+    this.results.push(undefined)
+    this.open.files.push(file)
+    // A file on disk counts as an average code file until it is read.
+    this.openBytes += "bytes" in file ? file.bytes.length : UNREAD_BYTES
+    if (this.openBytes >= CHUNK_BYTES) this.seal()
+  }
+
+  private seal(): void {
+    if (this.open.files.length === 0) return
+    this.queue.push(this.open)
+    this.outstanding++
+    this.open = { slots: [], files: [] }
+    this.openBytes = 0
+    for (const h of this.helpers) h.feed()
+  }
+
+  private takeFront(): Chunk | undefined {
+    return this.head < this.queue.length ? this.queue[this.head++] : undefined
+  }
+
+  private takeBack(): Chunk | undefined {
+    return this.head < this.queue.length ? this.queue.pop() : undefined
+  }
+
+  private store(chunk: Chunk, results: ReadonlyArray<Extracted>, remote: boolean): void {
+    chunk.slots.forEach((slot, i) => (this.results[slot] = results[i]))
+    if (remote) this.remoteChunks++
+    this.outstanding--
+    this.wake?.()
+  }
+
+  private requeue(chunks: Chunk[]): void {
+    // Put back behind the head: the main thread takes them from the back as it finishes.
+    this.queue.push(...chunks)
+    this.wake?.()
+  }
+
+  /** Parses what the workers have not taken, waits for theirs, and returns the results in `add` order. */
+  async finish(): Promise<Extracted[]> {
+    this.seal()
+    // Unreferenced until now, so a read that fails before finish cannot leave the process waiting on them.
+    for (const h of this.helpers) h.ref()
+    try {
+      for (;;) {
+        const chunk = this.takeBack()
+        if (chunk !== undefined) {
+          this.store(chunk, await extractInThread(chunk.files, this.options), false)
+          // Let worker messages in between chunks: they may want more work or bring results.
+          await new Promise<void>((resolve) => setImmediate(resolve))
+          continue
+        }
+        // Every chunk of a failed worker was queued again, so nothing can be owed by one.
+        if (this.outstanding === 0 || this.helpers.every((h) => h.failed)) break
+        await new Promise<void>((resolve) => (this.wake = resolve))
+        this.wake = undefined
+      }
+    } finally {
+      for (const h of this.helpers) h.close()
+    }
+    return this.results.map((r, slot) => {
+      if (r === undefined) throw new Error(`extract: no result for file ${slot}`)
+      return r
+    })
+  }
+}
+
+/** Parses files held in memory (in slot order) with the session's worker policy. */
+export const extractAll = (files: ReadonlyArray<SourceFile>, options: ExtractAllOptions): Promise<Extracted[]> => {
+  const session = new ExtractSession(files.length, options)
+  for (const f of files) session.add(f)
+  return session.finish()
+}
+
+/** The worker side: true when this thread was started to parse (then it answers until told to stop). */
 export const runExtractWorker = (): boolean => {
   const job = (workerData as { specbundleExtract?: Job } | null)?.specbundleExtract
   if (parentPort === null || job === undefined) return false
   const port = parentPort
-  void extractInThread(job.files, job.options).then((reads) => port.postMessage(reads))
+  port.on("message", (m: ToWorker) => {
+    if ("done" in m) return port.close()
+    void extractInThread(m.files, job.options).then((results) => port.postMessage({ id: m.id, results } satisfies FromWorker))
+  })
   return true
 }

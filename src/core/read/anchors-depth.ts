@@ -135,13 +135,39 @@ const longestLine = (text: string): number => {
   return longest
 }
 
+/** How many characters may nest (CHAIN includes the brackets): nestingDepth never exceeds it. */
+const chainCharacters = (text: string): number => {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 128 && CLASS[code] & CHAIN) n++
+  }
+  return n
+}
+
+const count = (text: string, char: string): number => {
+  let n = 0
+  for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) n++
+  return n
+}
+
 /** Why the text must not reach the parser, or null when it may. */
 export const parseHazard = (text: string): string | null => {
-  const depth = nestingDepth(text)
-  if (depth > MAX_NESTING) return `the file nests deeper than ${MAX_NESTING} levels`
+  // Cheap bounds first (the full scans cost more on every ordinary file): a word run needs a
+  // non-word character between words, so it cannot pass its limit in a short text.
+  const mayNestDeep = text.length > 2 * WORDS_PER_NESTING * MAX_NESTING || chainCharacters(text) > MAX_NESTING
+  if (mayNestDeep) {
+    const depth = nestingDepth(text)
+    if (depth > MAX_NESTING) return `the file nests deeper than ${MAX_NESTING} levels`
+  }
+  // Stray escapes are some of all backslashes.
+  const backslashes = count(text, "\\")
+  if (backslashes === 0) return null
+  const longest = longestLine(text)
+  if (backslashes <= MAX_STRAY_ESCAPES && backslashes * longest <= MAX_ESCAPE_LINE_PRODUCT) return null
   const escapes = strayEscapes(text)
   if (escapes > MAX_STRAY_ESCAPES) return `the file holds more than ${MAX_STRAY_ESCAPES} backslashes outside strings and comments`
-  if (escapes > 0 && escapes * longestLine(text) > MAX_ESCAPE_LINE_PRODUCT) {
+  if (escapes > 0 && escapes * longest > MAX_ESCAPE_LINE_PRODUCT) {
     return `the file holds ${escapes} backslashes outside strings and comments on very long lines`
   }
   return null

@@ -35,6 +35,39 @@ export const nativeParse = (parseSync: NativeParseSync) => (file: string, text: 
 
 const NODE_SPAN = /"start":(\d+),"end":(\d+)/g
 
+/** The node types a kept span can be (imports and exports are top-level only, so none nests in another). */
+const KEPT_TYPES = ["ImportDeclaration", "ExportNamedDeclaration", "ExportDefaultDeclaration", "ExportAllDeclaration"]
+
+/**
+ * The kept statements as AST objects, cut out of the native parse's JSON instead of parsing a
+ * blanked copy again: each node's JSON ends with its own `"start":S,"end":E}` (children first) and
+ * begins at the last opening of its type before that. null whenever anything is not as expected
+ * (a literal oxc must fix up after JSON.parse, a span not found, another node read): the caller
+ * then parses the blanked text.
+ */
+export const keptNodesFromJson = (programJson: string, spans: ReadonlyArray<Span>): Array<Record<string, unknown>> | null => {
+  if (!programJson.endsWith(',"fixes":[]}')) return null
+  const nodes: Array<Record<string, unknown>> = []
+  let from = 0
+  for (const span of spans) {
+    const marker = `"start":${span.start},"end":${span.end}}`
+    const at = programJson.indexOf(marker, from)
+    if (at < 0) return null
+    const open = Math.max(...KEPT_TYPES.map((t) => programJson.lastIndexOf(`{"type":"${t}"`, at)))
+    if (open < from) return null
+    from = at + marker.length
+    let node: Record<string, unknown>
+    try {
+      node = JSON.parse(programJson.slice(open, from)) as Record<string, unknown>
+    } catch {
+      return null
+    }
+    if (!KEPT_TYPES.includes(node.type as string) || node.start !== span.start || node.end !== span.end) return null
+    nodes.push(node)
+  }
+  return nodes
+}
+
 /**
  * Whether some AST node other than the Program spans the comment, i.e. whether the comment sits
  * inside a top-level statement (every node lies inside one). oxc writes each node's own
@@ -53,6 +86,35 @@ export const spannedByNode = (programJson: string, comment: Span): boolean => {
 interface Span {
   readonly start: number
   readonly end: number
+}
+
+const isBlank = (text: string, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13) return false
+  }
+  return true
+}
+
+/**
+ * The comments that surely sit between top-level statements, found without the AST: those with
+ * only blanks between them and the file start, the end of an import or export statement, or such
+ * a comment. A statement holding one would have to start inside blanks or a comment. The rest
+ * are left to spannedByNode.
+ */
+export const surelyTopLevel = (text: string, module: EcmaScriptModule, comments: ReadonlyArray<Span>): ReadonlySet<Span> => {
+  const ends = [...module.staticImports, ...module.staticExports].map((s) => s.end).sort((a, b) => a - b)
+  const sure = new Set<Span>()
+  let boundary = 0
+  let next = 0
+  for (const comment of comments) {
+    while (next < ends.length && ends[next] <= comment.start) boundary = Math.max(boundary, ends[next++])
+    if (isBlank(text, boundary, comment.start)) {
+      sure.add(comment)
+      boundary = comment.end
+    }
+  }
+  return sure
 }
 
 const isWordChar = (code: number): boolean =>
@@ -104,7 +166,15 @@ export const keptStatements = (
 
 /** The text with everything outside `spans` turned to spaces, newlines kept (offsets unchanged). */
 export const blankOutside = (text: string, spans: ReadonlyArray<Span>): string => {
-  const blank = (from: number, to: number) => text.slice(from, to).replace(/[^\n]/g, " ")
+  // Built from repeated spaces between the newlines: a per-character replace cost more than the parse.
+  const blank = (from: number, to: number): string => {
+    let out = ""
+    for (let nl = text.indexOf("\n", from); nl !== -1 && nl < to; nl = text.indexOf("\n", from)) {
+      out += " ".repeat(nl - from) + "\n"
+      from = nl + 1
+    }
+    return out + " ".repeat(to - from)
+  }
   let out = ""
   let at = 0
   for (const s of spans) {

@@ -16,7 +16,7 @@ import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
 import { parseHazard } from "./anchors-depth.js"
 import { validateAnchor } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
-import { blankOutside, keptStatements, spannedByNode, wordOffsets } from "./anchors-slice.js"
+import { blankOutside, keptNodesFromJson, keptStatements, spannedByNode, surelyTopLevel, wordOffsets } from "./anchors-slice.js"
 import type { NativeParse } from "./anchors-slice.js"
 
 export interface AnchorParser {
@@ -201,11 +201,20 @@ const keptAst = (file: string, text: string, options: AnchorOptions, parser: Anc
     if (spans === null) return wholeAst(file, text, options, parser, lineOf, add).read()
     let constants: RawAnchor[] = []
     if (spans.length > 0) {
-      const kept = parser.parse(file, blankOutside(text, spans))
-      if (kept.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
-      constants = readConstants(text, kept.program, file, options, lineOf, add)
+      const body = keptNodesFromJson(native.programJson, spans)
+      let program: Program
+      if (body !== null) {
+        // Only `body` is read from a Program here (bindings, anchor consts, misplaced calls).
+        program = { type: "Program", body, sourceType: "module", hashbang: null, start: 0, end: text.length } as unknown as Program
+      } else {
+        const kept = parser.parse(file, blankOutside(text, spans))
+        if (kept.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
+        program = kept.program
+      }
+      constants = readConstants(text, program, file, options, lineOf, add)
     }
-    return [...constants, ...readComments(native.comments, (c) => spannedByNode(native.programJson, c), lineOf, add)]
+    const sure = surelyTopLevel(text, native.module, native.comments)
+    return [...constants, ...readComments(native.comments, (c) => !sure.has(c) && spannedByNode(native.programJson, c), lineOf, add)]
   }
   return { errors: native.errors, read }
 }

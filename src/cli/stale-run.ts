@@ -1,0 +1,63 @@
+// The `stale` handler, loaded when the command runs (stale.ts holds its definition, all `--help` needs).
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
+import { byCodeUnits } from "../core/model.js"
+import { GraphReader } from "../services/GraphReader.js"
+import { CliFailure, ExitWith } from "./errors.js"
+import { ServicesLive } from "./live.js"
+import type { Manifest } from "./out.js"
+import { MANIFEST } from "./out.js"
+import { writeOut } from "./output.js"
+import { withProgress } from "./progress.js"
+
+export interface Staleness {
+  readonly added: ReadonlyArray<string>
+  readonly removed: ReadonlyArray<string>
+  readonly changed: ReadonlyArray<string>
+}
+
+export const compareFiles = (
+  recorded: ReadonlyArray<{ path: string; hash: string }>,
+  current: ReadonlyArray<{ path: string; hash: string }>
+): Staleness => {
+  const before = new Map(recorded.map((f) => [f.path, f.hash]))
+  const now = new Map(current.map((f) => [f.path, f.hash]))
+  const added = [...now.keys()].filter((p) => !before.has(p)).sort(byCodeUnits)
+  const removed = [...before.keys()].filter((p) => !now.has(p)).sort(byCodeUnits)
+  const changed = [...now.keys()].filter((p) => before.has(p) && before.get(p) !== now.get(p)).sort(byCodeUnits)
+  return { added, removed, changed }
+}
+
+const readManifest = (dir: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = nodePath.resolve(dir, MANIFEST)
+    const text = yield* fs.readFileString(path).pipe(
+      Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` }))
+    )
+    const manifest = yield* Effect.try({
+      try: () => JSON.parse(text) as Manifest,
+      catch: () => new CliFailure({ line: `${path}: not a specbundle manifest (invalid JSON)` })
+    })
+    const built = manifest?.builtFrom
+    if (typeof built?.root !== "string" || !Array.isArray(built.files) || !Array.isArray(built.exclude)) {
+      return yield* new CliFailure({ line: `${path}: not a specbundle manifest (builtFrom.root, exclude and files are required)` })
+    }
+    return manifest
+  })
+
+export const runStale = (dir: string) =>
+  Effect.gen(function* () {
+    const manifest = yield* readManifest(dir)
+    const reader = yield* GraphReader
+    const read = reader.readTree({ root: manifest.builtFrom.root, exclude: manifest.builtFrom.exclude })
+    const { files } = yield* withProgress(read, `reading ${manifest.builtFrom.root}`, false).pipe(
+      Effect.mapError((e) => new CliFailure({ line: e.message }))
+    )
+    const s = compareFiles(manifest.builtFrom.files, files)
+    const lines = [...s.added.map((p) => `added ${p}`), ...s.removed.map((p) => `removed ${p}`), ...s.changed.map((p) => `changed ${p}`)]
+    if (lines.length === 0) return
+    yield* writeOut(lines.join("\n") + "\n")
+    return yield* new ExitWith({ code: 1 })
+  }).pipe(Effect.provide(ServicesLive))
