@@ -35,17 +35,22 @@ export const nativeParse = (parseSync: NativeParseSync) => (file: string, text: 
 
 const NODE_SPAN = /"start":(\d+),"end":(\d+)/g
 
-/** The node types a kept span can be (imports and exports are top-level only, so none nests in another). */
-const KEPT_TYPES = ["ImportDeclaration", "ExportNamedDeclaration", "ExportDefaultDeclaration", "ExportAllDeclaration"]
+/** The node type of a kept import or export statement, from its text (a comment after `export` falls to the check). */
+const keptType = (text: string, start: number): string => {
+  if (text.startsWith("import", start)) return "ImportDeclaration"
+  const rest = text.slice(start + 6, start + 40).trimStart()
+  return rest.startsWith("default") ? "ExportDefaultDeclaration" : rest.startsWith("*") ? "ExportAllDeclaration" : "ExportNamedDeclaration"
+}
 
 /**
  * The kept statements as AST objects, cut out of the native parse's JSON instead of parsing a
  * blanked copy again: each node's JSON ends with its own `"start":S,"end":E}` (children first) and
- * begins at the last opening of its type before that. null whenever anything is not as expected
- * (a literal oxc must fix up after JSON.parse, a span not found, another node read): the caller
- * then parses the blanked text.
+ * begins at the last opening of its type before that (imports and exports are top-level only, so
+ * none nests in another). Both searches stay between the previous kept statement and this one.
+ * null whenever anything is not as expected (a literal oxc must fix up after JSON.parse, a span
+ * not found, another node read): the caller then parses the blanked text.
  */
-export const keptNodesFromJson = (programJson: string, spans: ReadonlyArray<Span>): Array<Record<string, unknown>> | null => {
+export const keptNodesFromJson = (text: string, programJson: string, spans: ReadonlyArray<Span>): Array<Record<string, unknown>> | null => {
   if (!programJson.endsWith(',"fixes":[]}')) return null
   const nodes: Array<Record<string, unknown>> = []
   let from = 0
@@ -53,17 +58,20 @@ export const keptNodesFromJson = (programJson: string, spans: ReadonlyArray<Span
     const marker = `"start":${span.start},"end":${span.end}}`
     const at = programJson.indexOf(marker, from)
     if (at < 0) return null
-    const open = Math.max(...KEPT_TYPES.map((t) => programJson.lastIndexOf(`{"type":"${t}"`, at)))
-    if (open < from) return null
-    from = at + marker.length
+    const type = keptType(text, span.start)
+    // A sliced string shares the JSON's characters: lastIndexOf then scans this window only.
+    const open = programJson.slice(from, at).lastIndexOf(`{"type":"${type}"`)
+    if (open < 0) return null
+    const end = at + marker.length
     let node: Record<string, unknown>
     try {
-      node = JSON.parse(programJson.slice(open, from)) as Record<string, unknown>
+      node = JSON.parse(programJson.slice(from + open, end)) as Record<string, unknown>
     } catch {
       return null
     }
-    if (!KEPT_TYPES.includes(node.type as string) || node.start !== span.start || node.end !== span.end) return null
+    if (node.type !== type || node.start !== span.start || node.end !== span.end) return null
     nodes.push(node)
+    from = end
   }
   return nodes
 }

@@ -201,7 +201,7 @@ const keptAst = (file: string, text: string, options: AnchorOptions, parser: Anc
     if (spans === null) return wholeAst(file, text, options, parser, lineOf, add).read()
     let constants: RawAnchor[] = []
     if (spans.length > 0) {
-      const body = keptNodesFromJson(native.programJson, spans)
+      const body = keptNodesFromJson(text, native.programJson, spans)
       let program: Program
       if (body !== null) {
         // Only `body` is read from a Program here (bindings, anchor consts, misplaced calls).
