@@ -83,8 +83,12 @@ function validationText(e: ValidationError.ValidationError): string {
   return words.length > 0 ? words.join("").trim() : e._tag
 }
 
+// Worker threads start on the loader that ran this bundle (bin/specbundle.js names itself, so the
+// workers read the code cache too), or on this bundle when it runs on its own.
+const workerEntry = (module as { specbundleWorkerEntry?: string }).specbundleWorkerEntry ?? __filename
+
 if (!runExtractWorker()) {
-  enableWorkers(__filename)
+  enableWorkers(workerEntry)
   NodeRuntime.runMain(program, {
   disableErrorReporting: true,
   teardown: (exit, onExit) => {

@@ -1,6 +1,6 @@
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
-import { mayHoldAnchor, parseAnchors } from "../src/core/read/anchors.js"
+import { mayHoldAnchor, mayHoldAnchorBytes, parseAnchors } from "../src/core/read/anchors.js"
 import { PARSER, WHOLE_AST } from "./support/oxc.js"
 
 const PKG = "@libar-dev/software-delivery-protocol"
@@ -368,5 +368,35 @@ describe("mayHoldAnchor", () => {
     expect(mayHoldAnchor(`import { ref } from "../ids.js"`, { selfHosting: true })).toBe(true)
     expect(mayHoldAnchor(`import { codeAnchor } from "./model/code-anchor.js"`, { selfHosting: true })).toBe(true)
     expect(mayHoldAnchor(`import { ref } from "../ids.js"`, OFF)).toBe(false)
+  })
+})
+
+describe("mayHoldAnchorBytes", () => {
+  const texts = [
+    `import { codeAnchor } from "${PKG}"`,
+    "/** @sdpAnchor impl:a.b */",
+    "/** @sdp-anchor impl:a.b */",
+    `import { ref } from "../ids.js"`,
+    `import { ref } from "../ids.js"\r\n`,
+    `import { ref } from "../\u00e9ids.js"`,
+    `import { ref } from "./d\u00e9j\u00e0/ids"`,
+    "export const x = 1\n/** @param y */\n",
+    "// caf\u00e9 \ud83d\ude00 @sdpAnchor"
+  ]
+  const bad = [0xc3, 0x28, 0xff, 0xe2, 0x82]
+
+  it("answers as mayHoldAnchor on the decoded text, valid UTF-8 or not, self-hosting or not", () => {
+    for (const selfHosting of [false, true]) {
+      for (const text of texts) {
+        const utf8 = new TextEncoder().encode(text)
+        // Invalid bytes around and inside the text: a replacing decoder keeps every ASCII byte.
+        const broken = new Uint8Array([...bad, ...utf8.subarray(0, 5), ...bad, ...utf8.subarray(5), ...bad])
+        for (const bytes of [utf8, broken]) {
+          const decoded = new TextDecoder().decode(bytes)
+          expect([text, selfHosting, mayHoldAnchorBytes(bytes, { selfHosting })]).toEqual([text, selfHosting, mayHoldAnchor(decoded, { selfHosting })])
+        }
+      }
+    }
+    expect(texts.filter((t) => mayHoldAnchorBytes(new TextEncoder().encode(t), OFF))).toHaveLength(4)
   })
 })

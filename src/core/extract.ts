@@ -2,7 +2,7 @@
 // dispatch to the carrier parsers (discovery rules are in discover.ts, re-exported here). Pure: sources (working tree, git objects, the
 // index) hand in bytes; nothing here touches the disk.
 import type { AnchorOptions, AnchorParser } from "./read/anchors.js"
-import { mayHoldAnchor, parseAnchors } from "./read/anchors.js"
+import { mayHoldAnchor, mayHoldAnchorBytes, parseAnchors } from "./read/anchors.js"
 import { parseGherkinCarrier } from "./read/gherkin.js"
 import { parseMarkdownCarrier } from "./read/markdown.js"
 import type { CarrierRead } from "./model.js"
@@ -10,7 +10,7 @@ import type { SourceFile } from "./discover.js"
 import { classifyPath } from "./discover.js"
 
 export * from "./discover.js"
-export { mayHoldAnchor }
+export { mayHoldAnchor, mayHoldAnchorBytes }
 
 // ---------------------------------------------------------------------------------------------
 // The file envelope (sdp-format.md section 2): checked once here for every carrier kind.
@@ -76,11 +76,8 @@ export interface ExtractOptions extends AnchorOptions {
 }
 
 /** Text of an anchor candidate that passes the pre-check, or null (the cheap filter before parsing). */
-export const anchorText = (file: SourceFile, options: AnchorOptions): string | CarrierRead | null => {
-  const text = openText(file.path, file.bytes, MAX_CODE_BYTES)
-  if (typeof text !== "string") return mayHoldAnchor(new TextDecoder().decode(file.bytes), options) ? text : null
-  return mayHoldAnchor(text, options) ? text : null
-}
+export const anchorText = (file: SourceFile, options: AnchorOptions): string | CarrierRead | null =>
+  mayHoldAnchorBytes(file.bytes, options) ? openText(file.path, file.bytes, MAX_CODE_BYTES) : null
 
 /** What one file contributes; null when it is not a carrier and holds no anchor. */
 export const extractFile = (file: SourceFile, options: ExtractOptions): CarrierRead | null => {

@@ -45,8 +45,11 @@ interface Listing {
   readonly problems: CarrierRead[]
 }
 
-/** Walks the root with discovery's skip rules; symlinks are never followed (nothing outside the root is read). */
-const walk = (root: string, exclude: ReadonlyArray<string>): Effect.Effect<Listing> =>
+/**
+ * Walks the root with discovery's skip rules; symlinks are never followed (nothing outside the
+ * root is read). `found` hears the running count of files to read.
+ */
+const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: number) => void): Effect.Effect<Listing> =>
   Effect.promise(async () => {
     const files: string[] = []
     const problems: CarrierRead[] = []
@@ -72,7 +75,7 @@ const walk = (root: string, exclude: ReadonlyArray<string>): Effect.Effect<Listi
             problems.push(fileFinding(path, "read/symlink", "symbolic link not followed: only files inside the root are read", "warning"))
           }
         } else if (entry.isFile() && classifyPath(path) !== null) {
-          files.push(path)
+          found(files.push(path))
         } else if (entry.isFile() && path.endsWith(".sdp.ts")) {
           // Nothing is dropped without a finding: say why this carrier is not read.
           problems.push(fileFinding(path, "read/unsupported-carrier", "TypeScript Spec carriers (.sdp.ts) are not read by specbundle; write the Spec as .sdp.md", "warning"))
@@ -144,20 +147,27 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const root = nodePath.resolve(options.root)
         const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
         if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
-        const listing = yield* walk(root, options.exclude)
+        const selfHosting = yield* isSelfHosting(root)
+        const session = new ExtractSession(0, { selfHosting })
+        // Worker threads (a large corpus) start loading while the walk is still counting.
+        const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
         const ignored = yield* gitIgnored(root, listing.files)
         const paths = listing.files.filter((p) => !ignored.has(p))
         const code = paths.filter((p) => classifyPath(p) === "anchor-candidate")
         const carriers = paths.filter((p) => classifyPath(p) !== "anchor-candidate")
         const problems = [...listing.problems]
-        const selfHosting = yield* isSelfHosting(root)
-        const session = new ExtractSession(paths.length, { selfHosting })
-        // With worker threads, code files are queued unread and first: the workers read and parse
-        // them while this thread reads the Specs, which it then parses itself unless the workers run dry.
-        if (session.parallel) for (const path of code) session.add({ path, absolute: nodePath.join(root, path) })
-        // One file after another: reads are synchronous (NodeFileSystemSync), so concurrency would only add fibers.
+        // With worker threads, every file is queued unread, code files first: the workers read and
+        // parse from the front, this thread from the back (the Specs, whose results are the costly
+        // ones to send between threads), and both read as they go (extractAll.ts).
+        if (session.parallel) {
+          for (const path of [...code, ...carriers]) session.add({ path, absolute: nodePath.join(root, path) })
+          const extracted = yield* Effect.promise(() => session.finish())
+          return assemble(extracted, problems)
+        }
+        // In one thread, through the FileSystem service, one file after another: reads are
+        // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
         yield* Effect.forEach(
-          session.parallel ? carriers : [...code, ...carriers],
+          [...code, ...carriers],
           (path) =>
             fs.readFile(nodePath.join(root, path)).pipe(
               Effect.map((bytes) => session.add({ path, bytes })),

@@ -66,14 +66,12 @@ const PARALLEL_FILES = 2000
 const CHUNK_BYTES = 256 * 1024
 const UNREAD_BYTES = 4 * 1024
 
-const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1")
 
 /** Parses files in this thread, in order; a parser exception becomes a finding for its file. */
 export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
-  const { extractFile, mayHoldAnchor } = await loadExtract()
+  const { extractFile, mayHoldAnchorBytes } = await loadExtract()
   const loaded = inputs.map(load)
-  // The markers are ASCII, so a latin1 view finds them without decoding UTF-8.
-  const needsParser = loaded.some((f) => "bytes" in f && classifyPath(f.path) === "anchor-candidate" && mayHoldAnchor(latin1(f.bytes), options))
+  const needsParser = loaded.some((f) => "bytes" in f && classifyPath(f.path) === "anchor-candidate" && mayHoldAnchorBytes(f.bytes, options))
   const extractOptions = needsParser ? { ...options, parser: await loadParser() } : options
   return loaded.map((file) => {
     if (!("bytes" in file)) return file
@@ -181,16 +179,27 @@ export class ExtractSession {
   /** How many chunks worker threads parsed (for tests and measurements). */
   remoteChunks = 0
 
-  /** `expected`: about how many files will be added (it decides whether workers start). */
+  /** `expected`: about how many files will be added; call `expect` again as the count grows. */
   constructor(
     expected: number,
     private readonly options: ExtractAllOptions
   ) {
+    this.expect(expected)
+  }
+
+  private started = false
+  /**
+   * Starts the worker threads once `files` (files to parse, so far) makes them worth it. Called
+   * while the corpus is still being listed, so the workers load while this thread walks and reads.
+   */
+  expect(files: number): void {
     const script = workerScript
-    const count = workerCount(expected)
-    if (script === undefined) return
+    if (this.started || script === undefined) return
+    const count = workerCount(files)
+    if (count === 0) return
+    this.started = true
     for (let i = 0; i < count; i++) {
-      this.helpers.push(new Helper(script, options, () => this.takeFront(), (c, r) => this.store(c, r, true), (cs) => this.requeue(cs)))
+      this.helpers.push(new Helper(script, this.options, () => this.takeFront(), (c, r) => this.store(c, r, true), (cs) => this.requeue(cs)))
     }
   }
 

@@ -14,10 +14,15 @@ export interface CliRun {
   readonly ms: number
 }
 
-/** Git variables a test run inside a hook would inherit: they must not aim at the outer repository. */
+/**
+ * Git variables a test run inside a hook would inherit: they must not aim at the outer repository.
+ * The V8 code cache goes to the test file's temp folder (test/support/code-cache-env.ts); without
+ * that setup file it is off, so a test never writes into the user's real cache.
+ */
 export const cleanEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
   for (const key of ["GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_PREFIX"]) delete env[key]
+  if (!env.SPECBUNDLE_CODE_CACHE_DIR) env.SPECBUNDLE_CODE_CACHE = "0"
   return env
 }
 

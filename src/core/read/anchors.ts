@@ -40,6 +40,18 @@ export const mayHoldAnchor = (text: string, options: AnchorOptions): boolean =>
   text.includes("@sdp-anchor") ||
   (options.selfHosting && (text.includes("code-anchor") || SELF_IDS_IMPORT.test(text)))
 
+/**
+ * The same pre-check on the file's bytes, before any decoding: the markers are ASCII, and a UTF-8
+ * decoder (even one replacing bad bytes) keeps every ASCII byte, so the bytes hold a marker exactly
+ * when the text does. Most code files end here, neither decoded nor copied.
+ */
+export const mayHoldAnchorBytes = (bytes: Uint8Array, options: AnchorOptions): boolean => {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  // The self-hosting test has a regular expression: run it on a latin1 view (one char per byte).
+  if (options.selfHosting) return mayHoldAnchor(view.toString("latin1"), options)
+  return view.includes(PACKAGE) || view.includes("@sdpAnchor") || view.includes("@sdp-anchor")
+}
+
 /** 1-based line of a UTF-16 offset (oxc-parser 0.159 reports UTF-16 offsets, like JS strings). */
 const lineIndex = (text: string): ((offset: number) => number) => {
   const starts = [0]
