@@ -8,7 +8,7 @@
 import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
-import { readFileSync } from "node:fs"
+import { closeSync, openSync, readFileSync, readSync } from "node:fs"
 import { classifyPath, fileFinding, sha256, unreadableFile } from "../core/discover.js"
 import type { AnchorParser } from "../core/read/anchors.js"
 import { nativeParse } from "../core/read/anchors-slice.js"
@@ -34,14 +34,32 @@ export interface FileOnDisk {
 
 type Input = SourceFile | FileOnDisk
 
-const load = (input: Input): SourceFile | Extracted => {
-  if (!("absolute" in input)) return input
+/** One per thread: a code file without a marker is hashed and dropped without a buffer of its own. */
+const scratch = Buffer.allocUnsafe(256 * 1024)
+
+/** The file's bytes in `scratch` (valid until the next read), or in a buffer of their own when larger. */
+const readScratch = (absolute: string): Buffer => {
+  const fd = openSync(absolute, "r")
+  let size = 0
   try {
-    return { path: input.path, bytes: readFileSync(input.absolute) }
+    for (let got = -1; got !== 0 && size < scratch.length; size += got) got = readSync(fd, scratch, size, scratch.length - size, null)
+  } finally {
+    closeSync(fd)
+  }
+  return size < scratch.length ? scratch.subarray(0, size) : readFileSync(absolute)
+}
+
+/** A file on disk, read: its bytes to parse, or already its result (unreadable, or code without a marker). */
+const load = (input: FileOnDisk, needsBytes: (file: SourceFile) => boolean): SourceFile | Extracted => {
+  let view: Buffer
+  try {
+    view = readScratch(input.absolute)
   } catch (e) {
     // The same finding the main thread's FileSystem read gives (GraphReader).
     return { path: input.path, read: unreadableFile(input.path, reasonOf((e as NodeJS.ErrnoException).code)), hash: null }
   }
+  const file = { path: input.path, bytes: view }
+  return needsBytes(file) ? { path: input.path, bytes: Buffer.from(view) } : { path: input.path, read: null, hash: sha256(view) }
 }
 
 let parser: Promise<AnchorParser> | undefined
@@ -70,7 +88,9 @@ const UNREAD_BYTES = 4 * 1024
 /** Parses files in this thread, in order; a parser exception becomes a finding for its file. */
 export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
   const { extractFile, mayHoldAnchorBytes } = await loadExtract()
-  const loaded = inputs.map(load)
+  // What extractFile would read as nothing: a code file without an anchor marker.
+  const needsBytes = (f: SourceFile) => classifyPath(f.path) !== "anchor-candidate" || mayHoldAnchorBytes(f.bytes, options)
+  const loaded = inputs.map((input) => ("absolute" in input ? load(input, needsBytes) : input))
   const needsParser = loaded.some((f) => "bytes" in f && classifyPath(f.path) === "anchor-candidate" && mayHoldAnchorBytes(f.bytes, options))
   const extractOptions = needsParser ? { ...options, parser: await loadParser() } : options
   return loaded.map((file) => {
