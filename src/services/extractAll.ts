@@ -1,10 +1,9 @@
-// Parsing every file of a corpus, on every core when the corpus is large. The reader hands files
-// in as it reads them; they gather into chunks of about CHUNK_BYTES. Worker threads take chunks
-// from the front of the queue while the main thread is still reading, and the main thread takes
-// them from the back once it has read everything, so the two meet wherever the work balances,
-// with no cost model. Files are queued code files first: their results (a few anchors) are cheap
-// to send back, while Specs (whole texts) stay on the main thread unless the workers run dry.
-// Workers run the bundled CLI file itself (bin.ts hands it in); tests run in-thread unless forced.
+// Parsing every file of a corpus, on every core when the corpus is large (>= 2,000 files, or
+// SPECBUNDLE_WORKERS). The reader queues the files, code files first, unread when workers take
+// part; each thread reads what it parses. Worker threads take chunks from the front, the main
+// thread from the back, so they meet wherever the work balances, with no cost model; code results
+// (a few anchors) are cheap to send back, Specs (whole texts) mostly stay on the main thread.
+// Workers run the CLI's own entry file (bin.ts hands it in); tests run in-thread unless forced.
 import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
@@ -80,8 +79,9 @@ export const enableWorkers = (script: string | undefined): void => {
 
 /** Below this many files, starting a worker costs more than it saves (the bench's smallest scale corpus has 7,500). */
 const PARALLEL_FILES = 2000
-/** Small enough that the threads finish close together, large enough that messages stay few. */
-const CHUNK_BYTES = 256 * 1024
+/** Bounds of a chunk's size: the last ones small enough that the threads finish close together, the first ones large enough that messages stay few. */
+const MIN_CHUNK_BYTES = 64 * 1024
+const MAX_CHUNK_BYTES = 2 * 1024 * 1024
 const UNREAD_BYTES = 4 * 1024
 
 
@@ -184,17 +184,22 @@ class Helper {
 }
 
 /**
- * A parse in progress: `add` each file as it is read, then `finish` for the results in slot order.
- * Without workers it simply parses everything at `finish`.
+ * A parse in progress: `add` each file, then `finish` for the results in `add` order. Without
+ * workers it simply parses everything at `finish`. Chunks are cut when taken, guided: a share of
+ * what remains, so they start large (few messages) and shrink toward the end (the threads finish
+ * together).
  */
 export class ExtractSession {
   private readonly results: Array<Extracted | undefined> = []
-  private readonly queue: Chunk[] = []
-  private head = 0
-  private open: Chunk = { slots: [], files: [] }
-  private openBytes = 0
+  private readonly inputs: Input[] = []
+  private readonly weights: number[] = []
+  /** inputs[front, back) are not taken yet: workers take from the front, this thread from the back. */
+  private front = 0
+  private back = 0
+  private remaining = 0
+  private readonly retry: Chunk[] = []
+  private stored = 0
   private readonly helpers: Helper[] = []
-  private outstanding = 0
   private wake: (() => void) | undefined
   /** How many chunks worker threads parsed (for tests and measurements). */
   remoteChunks = 0
@@ -230,49 +235,69 @@ export class ExtractSession {
 
   /** Queues a file; its result comes back at the position of this call among all `add` calls. */
   add(file: Input): void {
-    this.open.slots.push(this.results.length)
-    this.results.push(undefined)
-    this.open.files.push(file)
     // A file on disk counts as an average code file until it is read.
-    this.openBytes += "bytes" in file ? file.bytes.length : UNREAD_BYTES
-    if (this.openBytes >= CHUNK_BYTES) this.seal()
+    const weight = "bytes" in file ? file.bytes.length : UNREAD_BYTES
+    this.inputs.push(file)
+    this.weights.push(weight)
+    this.results.push(undefined)
+    this.back = this.inputs.length
+    this.remaining += weight
   }
 
-  private seal(): void {
-    if (this.open.files.length === 0) return
-    this.queue.push(this.open)
-    this.outstanding++
-    this.open = { slots: [], files: [] }
-    this.openBytes = 0
-    for (const h of this.helpers) h.feed()
+  private chunkBytes(): number {
+    return Math.min(MAX_CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, this.remaining / (2 * (this.helpers.length + 1))))
   }
 
   private takeFront(): Chunk | undefined {
-    return this.head < this.queue.length ? this.queue[this.head++] : undefined
+    if (this.front >= this.back) return undefined
+    const limit = this.chunkBytes()
+    const chunk: Chunk = { slots: [], files: [] }
+    for (let taken = 0; this.front < this.back && taken < limit; this.front++) {
+      chunk.slots.push(this.front)
+      chunk.files.push(this.inputs[this.front])
+      taken += this.weights[this.front]
+      this.remaining -= this.weights[this.front]
+    }
+    return chunk
   }
 
   private takeBack(): Chunk | undefined {
-    return this.head < this.queue.length ? this.queue.pop() : undefined
+    const again = this.retry.pop()
+    if (again !== undefined) return again
+    if (this.front >= this.back) return undefined
+    const limit = this.chunkBytes()
+    let from = this.back
+    for (let taken = 0; from > this.front && taken < limit; ) {
+      from--
+      taken += this.weights[from]
+      this.remaining -= this.weights[from]
+    }
+    const chunk: Chunk = { slots: [], files: this.inputs.slice(from, this.back) }
+    for (let i = from; i < this.back; i++) chunk.slots.push(i)
+    this.back = from
+    return chunk
   }
 
   private store(chunk: Chunk, results: ReadonlyArray<Extracted>, remote: boolean): void {
     chunk.slots.forEach((slot, i) => (this.results[slot] = results[i]))
+    this.stored += chunk.slots.length
     if (remote) this.remoteChunks++
-    this.outstanding--
     this.wake?.()
   }
 
   private requeue(chunks: Chunk[]): void {
-    // Put back behind the head: the main thread takes them from the back as it finishes.
-    this.queue.push(...chunks)
+    // What a failed worker held: this thread parses it.
+    this.retry.push(...chunks)
     this.wake?.()
   }
 
   /** Parses what the workers have not taken, waits for theirs, and returns the results in `add` order. */
   async finish(): Promise<Extracted[]> {
-    this.seal()
     // Unreferenced until now, so a read that fails before finish cannot leave the process waiting on them.
-    for (const h of this.helpers) h.ref()
+    for (const h of this.helpers) {
+      h.ref()
+      h.feed()
+    }
     try {
       for (;;) {
         const chunk = this.takeBack()
@@ -283,7 +308,7 @@ export class ExtractSession {
           continue
         }
         // Every chunk of a failed worker was queued again, so nothing can be owed by one.
-        if (this.outstanding === 0 || this.helpers.every((h) => h.failed)) break
+        if (this.stored === this.results.length || this.helpers.every((h) => h.failed)) break
         await new Promise<void>((resolve) => (this.wake = resolve))
         this.wake = undefined
       }
