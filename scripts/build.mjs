@@ -13,10 +13,10 @@ import { chmodSync, copyFileSync, readFileSync } from "node:fs"
 
 const PAYLOAD = "bin/specbundle-main.cjs"
 const LOADER = "bin/specbundle.js"
+/** The worker threads' own bundle (src/worker.ts): the readers without the CLI. */
+const WORKER = "bin/specbundle-worker.cjs"
 
-const result = await build({
-  entryPoints: ["src/bin.ts"],
-  outfile: PAYLOAD,
+const options = {
   bundle: true,
   platform: "node",
   target: "node20",
@@ -28,7 +28,9 @@ const result = await build({
   supported: { "dynamic-import": false },
   metafile: true,
   logLevel: "warning"
-})
+}
+const result = await build({ ...options, entryPoints: ["src/bin.ts"], outfile: PAYLOAD })
+await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
 const dynamic = Object.values(result.metafile.outputs)

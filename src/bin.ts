@@ -7,6 +7,7 @@ import * as CliConfig from "@effect/cli/CliConfig"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
 import * as NodePath from "@effect/platform-node/NodePath"
+import * as nodePath from "node:path"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
@@ -83,9 +84,8 @@ function validationText(e: ValidationError.ValidationError): string {
   return words.length > 0 ? words.join("").trim() : e._tag
 }
 
-// Worker threads start on the loader that ran this bundle (bin/specbundle.js names itself, so the
-// workers read the code cache too), or on this bundle when it runs on its own.
-const workerEntry = (module as { specbundleWorkerEntry?: string }).specbundleWorkerEntry ?? __filename
+// Worker threads start on their own bundle next to this one (scripts/build.mjs, src/worker.ts).
+const workerEntry = nodePath.join(__dirname, "specbundle-worker.cjs")
 
 if (!runExtractWorker()) {
   enableWorkers(workerEntry)

@@ -17,7 +17,7 @@
 //     a code cache's checksum); anything else is ignored, then replaced.
 //   - Write: only when no cache was accepted, after the run (the cache then holds the functions
 //     the run compiled), by the main thread, to a temp file renamed into place.
-// Worker threads (src/services/extractAll.ts) start on this file too, so they read the cache.
+// Worker threads (src/services/extractAll.ts) start on their own, smaller bundle instead.
 "use strict"
 
 const fs = require("node:fs")
@@ -168,8 +168,6 @@ if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected 
 
 const payload = new Module(PAYLOAD, module)
 payload.filename = PAYLOAD
-// The bundle hands this to enableWorkers (src/bin.ts): worker threads start here, with the cache.
-payload.specbundleWorkerEntry = LOADER
 module.exports = payload.exports
 script.runInThisContext().call(payload.exports, payload.exports, Module.createRequire(PAYLOAD), payload, PAYLOAD, path.dirname(PAYLOAD))
 payload.loaded = true

@@ -98,7 +98,7 @@ describe("a cold then a warm run", () => {
     expect(after.bytes.equals(written.bytes)).toBe(true)
   })
 
-  it("worker threads start on the loader and read the cache: forced workers print the same bytes as none", () => {
+  it("forced worker threads (their own bundle) print the same bytes as none, with a cold and a warm cache", () => {
     const root = tempDir("specbundle-cc-workers-")
     execFileSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "60", "--packs", "1", "--ts-files", "120", "--anchor-every", "4"])
     const args = ["bundle", "--root", root, "--pack", "pack:pack-000", "--parts", "--budget", "20000"]

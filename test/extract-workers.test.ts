@@ -1,6 +1,6 @@
 // Worker threads for large corpora (src/services/extractAll.ts): the results are the in-thread
 // results, in the same order, whether workers take part, how many, or whether one crashes; and the
-// real CLI prints the same bytes with any worker count. Workers run the bundled bin/specbundle.js
+// real CLI prints the same bytes with any worker count. Workers run bin/specbundle-worker.cjs
 // (built by `npm test` before vitest runs).
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -37,6 +37,8 @@ const files: SourceFile[] = listFiles(root)
   .sort()
   .map((p) => ({ path: p, bytes: fs.readFileSync(path.join(root, p)) }))
 const OPTIONS = { selfHosting: false }
+/** What the CLI starts its workers on (src/worker.ts, built by `npm run build`). */
+const WORKER_BUNDLE = path.resolve("bin/specbundle-worker.cjs")
 
 const viaSession = async () => {
   const session = new ExtractSession(files.length, OPTIONS)
@@ -56,7 +58,7 @@ describe("ExtractSession", () => {
   for (const count of ["1", "2"]) {
     it(`gives the in-thread results in add order with ${count} worker(s), which parse some chunks`, async () => {
       const expected = await extractInThread(files, OPTIONS)
-      enableWorkers(path.resolve("bin/specbundle.js"))
+      enableWorkers(WORKER_BUNDLE)
       process.env.SPECBUNDLE_WORKERS = count
       const { results, remote } = await viaSession()
       expect(remote).toBeGreaterThan(0)
@@ -66,7 +68,7 @@ describe("ExtractSession", () => {
 
   it("reads files queued unread, in whichever thread parses them; a missing one gives the reader's finding", async () => {
     const expected = await extractInThread(files, OPTIONS)
-    enableWorkers(path.resolve("bin/specbundle.js"))
+    enableWorkers(WORKER_BUNDLE)
     process.env.SPECBUNDLE_WORKERS = "1"
     const session = new ExtractSession(files.length + 1, OPTIONS)
     for (const f of files) session.add({ path: f.path, absolute: path.join(root, f.path) })

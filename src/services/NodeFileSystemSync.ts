@@ -4,30 +4,11 @@
 // has nothing else to do while it reads, so blocking the event loop costs nothing here.
 import * as FileSystem from "@effect/platform/FileSystem"
 import { SystemError } from "@effect/platform/Error"
-import type { SystemErrorReason } from "@effect/platform/Error"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { readFileSync } from "node:fs"
-
-/** The same reasons platform-node gives for the same errno codes. */
-export const reasonOf = (code: string | undefined): SystemErrorReason => {
-  switch (code) {
-    case "ENOENT":
-      return "NotFound"
-    case "EACCES":
-    case "EPERM":
-      return "PermissionDenied"
-    case "EISDIR":
-    case "ENOTDIR":
-    case "ELOOP":
-      return "BadResource"
-    case "EBUSY":
-      return "Busy"
-    default:
-      return "Unknown"
-  }
-}
+import { reasonOf } from "./errno.js"
 
 const readFile = (path: string) =>
   Effect.try({

@@ -12,7 +12,7 @@ import { classifyPath, fileFinding, sha256, unreadableFile } from "../core/disco
 import type { AnchorParser } from "../core/read/anchors.js"
 import { nativeParse } from "../core/read/anchors-slice.js"
 import type { CarrierRead } from "../core/model.js"
-import { reasonOf } from "./NodeFileSystemSync.js"
+import { reasonOf } from "./errno.js"
 
 export interface ExtractAllOptions {
   readonly selfHosting: boolean
