@@ -17,6 +17,8 @@ import * as Layer from "effect/Layer"
 import { cli } from "./cli/main.js"
 import * as LazyTerminal from "./cli/terminal.js"
 import { enableWorkers, runExtractWorker } from "./services/extractAll.js"
+import type { CacheStore } from "./services/parseCache.js"
+import { enableParseCache } from "./services/parseCache.js"
 
 const Platform = Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, LazyTerminal.layer)
 const MainLive = CliConfig.layer({ showBuiltIns: false }).pipe(Layer.provideMerge(Platform))
@@ -89,6 +91,8 @@ const workerEntry = nodePath.join(__dirname, "specbundle-worker.cjs")
 
 if (!runExtractWorker()) {
   enableWorkers(workerEntry)
+  // The loader (bin/specbundle.js) offers its cache folder when the cache is on.
+  enableParseCache((module as { specbundleCache?: CacheStore }).specbundleCache)
   NodeRuntime.runMain(program, {
   disableErrorReporting: true,
   teardown: (exit, onExit) => {

@@ -39,6 +39,10 @@ const SUFFIX = ".v8cache"
 const DIGEST_BYTES = 32
 /** How many cache files (other bundle builds or Node versions) the folder keeps. */
 const KEEP = 4
+const PARSE_PREFIX = "specbundle-parse-"
+const PARSE_SUFFIX = ".json"
+/** How many corpora (roots) the parse cache remembers. */
+const PARSE_KEEP = 8
 /** A temp file this old was left by a killed run: it goes with the pruning. */
 const STALE_TEMP_MS = 60 * 60 * 1000
 
@@ -91,7 +95,7 @@ const readCache = (file) => {
 }
 
 /** Writes data (+ its checksum) to a temp file in `dir`, renames it to `name`, and prunes old caches. */
-const writeCache = (dir, name, data) => {
+const writeCache = (dir, name, data, prefix = PREFIX, suffix = SUFFIX, keep = KEEP) => {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
   const temp = path.join(dir, `.${name}.${process.pid}.tmp`)
   try {
@@ -111,8 +115,8 @@ const writeCache = (dir, name, data) => {
   const drop = []
   const now = Date.now()
   for (const entry of fs.readdirSync(dir)) {
-    const cache = entry !== name && entry.startsWith(PREFIX) && entry.endsWith(SUFFIX)
-    const temp = entry.startsWith(`.${PREFIX}`) && entry.endsWith(".tmp")
+    const cache = entry !== name && entry.startsWith(prefix) && entry.endsWith(suffix)
+    const temp = entry.startsWith(`.${prefix}`) && entry.endsWith(".tmp")
     if (!cache && !temp) continue
     try {
       const mtime = fs.lstatSync(path.join(dir, entry)).mtimeMs
@@ -123,7 +127,7 @@ const writeCache = (dir, name, data) => {
     }
   }
   others.sort((a, b) => b.mtime - a.mtime || (a.entry < b.entry ? -1 : 1))
-  for (const entry of [...others.slice(KEEP - 1).map((o) => o.entry), ...drop]) {
+  for (const entry of [...others.slice(keep - 1).map((o) => o.entry), ...drop]) {
     try {
       fs.unlinkSync(path.join(dir, entry))
     } catch {
@@ -145,11 +149,13 @@ const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"
 const dir = cacheDir()
 let name
 let cachedData
+let build
 if (dir !== undefined) {
+  build = createHash("sha256").update(bytes).digest("hex")
   // Some Node options change V8's flags, and V8 rejects a cache made under other flags: each set of
   // options gets its own file, so runs that alternate them do not rewrite one file every time.
   const options = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? ""])
-  const key = createHash("sha256").update(FORMAT).update(HEAD).update(TAIL).update(options).update(bytes).digest("hex")
+  const key = createHash("sha256").update(FORMAT).update(HEAD).update(TAIL).update(options).update(build).digest("hex")
   name = `${PREFIX}${key}-${process.version}-${process.arch}${SUFFIX}`
   cachedData = readCache(path.join(dir, name))
 }
@@ -168,6 +174,15 @@ if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected 
 
 const payload = new Module(PAYLOAD, module)
 payload.filename = PAYLOAD
+// The parse cache (src/services/parseCache.ts) keeps its files in the same folder, with the same
+// trust rules; `build` ties them to this bundle's bytes, so another build never reads them.
+if (dir !== undefined) {
+  payload.specbundleCache = {
+    build,
+    read: (file) => readCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+    write: (file, data) => writeCache(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`, data, PARSE_PREFIX, PARSE_SUFFIX, PARSE_KEEP)
+  }
+}
 module.exports = payload.exports
 script.runInThisContext().call(payload.exports, payload.exports, Module.createRequire(PAYLOAD), payload, PAYLOAD, path.dirname(PAYLOAD))
 payload.loaded = true

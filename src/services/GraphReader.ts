@@ -11,6 +11,7 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
 import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
+import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
 import type { CarrierRead, Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
@@ -88,6 +89,10 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
     return { files, problems }
   })
 
+/** The code files the parse cache keeps: path, hash of the bytes, what the file gave. */
+const reusable = (extracted: ReadonlyArray<Extracted>): Array<readonly [string, string, CarrierRead]> =>
+  extracted.flatMap((e) => (e.code === true && e.hash !== null && e.read !== null ? [[e.path, e.hash, e.read] as const] : []))
+
 /** Paths git ignores (one `git check-ignore` process); nothing outside a work tree or without git. */
 const gitIgnored = (root: string, paths: ReadonlyArray<string>): Effect.Effect<ReadonlySet<string>> =>
   paths.length === 0
@@ -148,7 +153,8 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
         if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
         const selfHosting = yield* isSelfHosting(root)
-        const session = new ExtractSession(0, { selfHosting })
+        const cache = openParseCache(root, selfHosting)
+        const session = new ExtractSession(0, { selfHosting, known: cache?.known })
         // Worker threads (a large corpus) start loading while the walk is still counting.
         const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
         const ignored = yield* gitIgnored(root, listing.files)
@@ -162,6 +168,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         if (session.parallel) {
           for (const path of [...code, ...carriers]) session.add({ path, absolute: nodePath.join(root, path) })
           const extracted = yield* Effect.promise(() => session.finish())
+          cache?.save(reusable(extracted))
           return assemble(extracted, problems)
         }
         // In one thread, through the FileSystem service, one file after another: reads are
@@ -181,6 +188,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
           { discard: true }
         )
         const extracted = yield* Effect.promise(() => session.finish())
+        cache?.save(reusable(extracted))
         return assemble(extracted, problems)
       })
 

@@ -13,9 +13,12 @@ import type { AnchorParser } from "../core/read/anchors.js"
 import { nativeParse } from "../core/read/anchors-slice.js"
 import type { CarrierRead } from "../core/model.js"
 import { reasonOf } from "./errno.js"
+import type { KnownReads } from "./parseCache.js"
 
 export interface ExtractAllOptions {
   readonly selfHosting: boolean
+  /** What code files gave in an earlier run (parseCache.ts): reused for the same path and bytes. */
+  readonly known?: KnownReads
 }
 
 /** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable). */
@@ -23,6 +26,8 @@ export interface Extracted {
   readonly path: string
   readonly read: CarrierRead | null
   readonly hash: string | null
+  /** A code file with an anchor marker: what the parse cache keeps. */
+  readonly code?: true
 }
 
 /** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
@@ -90,10 +95,17 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
   const { extractFile, mayHoldAnchorBytes } = await loadExtract()
   // What extractFile would read as nothing: a code file without an anchor marker.
   const needsBytes = (f: SourceFile) => classifyPath(f.path) !== "anchor-candidate" || mayHoldAnchorBytes(f.bytes, options)
-  const loaded = inputs.map((input) => ("absolute" in input ? load(input, needsBytes) : input))
-  const needsParser = loaded.some((f) => "bytes" in f && classifyPath(f.path) === "anchor-candidate" && mayHoldAnchorBytes(f.bytes, options))
+  const loaded = inputs.map((input): SourceFile | Extracted => {
+    const file = "absolute" in input ? load(input, needsBytes) : input
+    if (!("bytes" in file) || classifyPath(file.path) !== "anchor-candidate" || !mayHoldAnchorBytes(file.bytes, options)) return file
+    // A code file that must be parsed, unless an earlier run parsed these very bytes at this path.
+    const hash = sha256(file.bytes)
+    const known = options.known?.get(file.path)
+    return known !== undefined && known[0] === hash ? { path: file.path, read: known[1], hash, code: true } : file
+  })
+  const needsParser = loaded.some((f) => "bytes" in f && classifyPath(f.path) === "anchor-candidate")
   const extractOptions = needsParser ? { ...options, parser: await loadParser() } : options
-  return loaded.map((file) => {
+  return loaded.map((file): Extracted => {
     if (!("bytes" in file)) return file
     let read: CarrierRead | null
     try {
@@ -102,7 +114,8 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // A parser bug must not take the healthy rest of the corpus down with it.
       read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
     }
-    return { path: file.path, read, hash: sha256(file.bytes) }
+    const hash = sha256(file.bytes)
+    return classifyPath(file.path) === "anchor-candidate" && read !== null ? { path: file.path, read, hash, code: true } : { path: file.path, read, hash }
   })
 }
 

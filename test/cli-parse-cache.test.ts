@@ -1,0 +1,114 @@
+// The parse cache of code files (src/services/parseCache.ts), through the built CLI as a real
+// subprocess: every cached run prints exactly what a run without any cache prints, after edits,
+// deletions and new files, with workers, and with a damaged cache file; an unchanged corpus leaves
+// the file untouched.
+import { execFileSync, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { CLI, cleanEnv } from "./support/hostile.js"
+import { tempDir, writeFiles } from "./support/tmp.js"
+
+const PKG = "@libar-dev/software-delivery-protocol"
+
+interface Run {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const run = (root: string, env: NodeJS.ProcessEnv): Run => {
+  const full: NodeJS.ProcessEnv = { ...cleanEnv(), ...env }
+  for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key]
+  const args = ["bundle", "--root", root, "--pack", "pack:pack-000", "--parts", "--budget", "20000"]
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: full, timeout: 120_000 })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+const cached = (root: string, dir: string, workers = "0") => run(root, { SPECBUNDLE_CODE_CACHE_DIR: dir, SPECBUNDLE_CODE_CACHE: undefined, SPECBUNDLE_WORKERS: workers })
+const uncached = (root: string) => run(root, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_WORKERS: "0" })
+
+const parseCacheFile = (dir: string): string => {
+  const names = fs.readdirSync(dir).filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
+  expect(names).toHaveLength(1)
+  return path.join(dir, names[0])
+}
+
+/** A generated corpus with anchors in code, plus one code file that does not parse. */
+const corpus = (): string => {
+  const root = tempDir("specbundle-pc-")
+  execFileSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "80", "--packs", "1", "--ts-files", "160", "--anchor-every", "4"])
+  writeFiles(root, { "src/broken/bad.ts": `import { codeAnchor } from "${PKG}"\nexport const a = codeAnchor({ id: "impl:x.y" \n` })
+  return root
+}
+
+const anchoredFile = (root: string): string => {
+  const dir = path.join(root, "src")
+  for (const sub of fs.readdirSync(dir).sort()) {
+    for (const name of fs.readdirSync(path.join(dir, sub)).sort()) {
+      const file = path.join(dir, sub, name)
+      if (fs.readFileSync(file, "utf8").includes("codeAnchorId(")) return file
+    }
+  }
+  throw new Error("no anchored file in the generated corpus")
+}
+
+describe("the parse cache", () => {
+  it("a warm run prints what an uncached run prints and leaves the cache file untouched", () => {
+    const root = corpus()
+    const dir = tempDir("specbundle-pc-cache-")
+    const reference = uncached(root)
+    expect(reference.status).toBe(0)
+    expect(reference.stderr).toContain("src/broken/bad.ts")
+    expect(reference.stdout.split("\n").length).toBeGreaterThan(2)
+    expect(cached(root, dir)).toEqual(reference)
+    const file = parseCacheFile(dir)
+    const written = fs.statSync(file).mtimeMs
+    const entries = (JSON.parse(fs.readFileSync(file).subarray(0, -32).toString("utf8")) as { entries: unknown[] }).entries
+    // Every code file with an anchor marker, the broken one included, and no other.
+    expect(entries.length).toBeGreaterThan(30)
+    expect(entries.map((e) => (e as string[])[0])).toContain("src/broken/bad.ts")
+    expect(cached(root, dir)).toEqual(reference)
+    expect(cached(root, dir, "2")).toEqual(reference)
+    expect(fs.statSync(file).mtimeMs).toBe(written)
+  }, 180_000)
+
+  it("after an edited, a deleted and a new code file, a warm run prints what an uncached run prints", () => {
+    const root = corpus()
+    const dir = tempDir("specbundle-pc-cache-")
+    expect(cached(root, dir).status).toBe(0)
+    const edited = anchoredFile(root)
+    const text = fs.readFileSync(edited, "utf8")
+    const id = /codeAnchorId\("([^"]+)"\)/.exec(text)?.[1] ?? ""
+    fs.writeFileSync(edited, text.replace(`codeAnchorId("${id}")`, `codeAnchorId("${id}-renamed")`))
+    fs.rmSync(path.join(root, "src/broken/bad.ts"))
+    writeFiles(root, { "src/fresh/new.ts": `/**\n * @sdpAnchor impl:fresh.one\n * @sdpSatisfies spec:none.here\n */\nexport const x = 1\n` })
+    const reference = uncached(root)
+    expect(reference.stdout + reference.stderr).not.toContain("src/broken/bad.ts")
+    for (const workers of ["0", "2"]) expect(cached(root, dir, workers)).toEqual(reference)
+  }, 180_000)
+
+  it("a damaged or foreign cache file is ignored, then replaced", () => {
+    const root = corpus()
+    const dir = tempDir("specbundle-pc-cache-")
+    const reference = uncached(root)
+    expect(cached(root, dir)).toEqual(reference)
+    const file = parseCacheFile(dir)
+    // Bytes that fail the checksum, then well-formed data (valid checksum) of the wrong shape, then
+    // entries whose hashes do not match the files: each run still prints the reference.
+    const withChecksum = (text: string) => {
+      const data = Buffer.from(text, "utf8")
+      return Buffer.concat([data, createHash("sha256").update(data).digest()])
+    }
+    const damaged = [
+      Buffer.from("not a cache at all"),
+      withChecksum(JSON.stringify({ format: 1, entries: "nope" })),
+      withChecksum(JSON.stringify({ format: 1, entries: [["src/broken/bad.ts", "0".repeat(64), { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]] }))
+    ]
+    for (const bytes of damaged) {
+      fs.writeFileSync(file, bytes, { mode: 0o600 })
+      expect(cached(root, dir)).toEqual(reference)
+      expect(fs.readFileSync(file).equals(bytes)).toBe(false)
+    }
+  }, 180_000)
+})
