@@ -15,6 +15,26 @@ const compareEdges = (a: Edge, b: Edge): number =>
 export const compareFindings = (a: Finding, b: Finding): number =>
   byCodeUnits(a.file, b.file) || a.line - b.line || byCodeUnits(a.code, b.code) || byCodeUnits(a.message, b.message)
 
+/**
+ * Sorts edges by (from, type, to) in code-unit order, stable. One key string an edge, the parts
+ * joined by U+0000, which sorts below every other code unit (so a part that is a prefix of
+ * another still sorts first): one comparison a pair instead of three. A U+0000 inside a part
+ * could break that, so one pass checks the result and the three-part sort redoes it if needed.
+ */
+const sortEdges = (edges: Edge[]): void => {
+  const original = edges.slice()
+  const keyed = original.map((e) => ({ key: `${e.from}\u0000${e.type}\u0000${e.to}`, e }))
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+  for (let i = 0; i < keyed.length; i++) edges[i] = keyed[i].e
+  for (let i = 1; i < edges.length; i++) {
+    if (compareEdges(edges[i - 1], edges[i]) > 0) {
+      original.sort(compareEdges)
+      for (let j = 0; j < original.length; j++) edges[j] = original[j]
+      return
+    }
+  }
+}
+
 const sortedMap = <V>(entries: Iterable<[string, V]>): Map<string, V> =>
   new Map([...entries].sort((a, b) => byCodeUnits(a[0], b[0])))
 
@@ -76,7 +96,7 @@ export const buildGraph = (reads: ReadonlyArray<CarrierRead>): Graph => {
     for (const p of read.packs) if (!duplicated.has(p.id)) packs.push([p.id, p]), edges.push(...packEdges(p))
     for (const a of read.anchors) if (!duplicated.has(a.id)) anchors.push([a.id, a]), edges.push(...anchorEdges(a))
   }
-  edges.sort(compareEdges)
+  sortEdges(edges)
 
   const outgoing = new Map<string, Edge[]>()
   const incoming = new Map<string, Edge[]>()
