@@ -85,17 +85,6 @@ describe("ExtractSession", () => {
     })
   }, 60_000)
 
-  it("keeps results added as done in their place among the parsed ones, with workers", async () => {
-    const expected = await extractInThread(files, OPTIONS)
-    enableWorkers(WORKER_BUNDLE)
-    process.env.SPECBUNDLE_WORKERS = "1"
-    const session = new ExtractSession(files.length, OPTIONS)
-    // Every third file's result is handed in as known; the rest are parsed.
-    files.forEach((f, i) => (i % 3 === 0 ? session.addDone(expected[i]) : session.add(f)))
-    expect(await session.finish()).toEqual(expected)
-    expect(session.remoteChunks).toBeGreaterThan(0)
-  }, 60_000)
-
   it("parses on the main thread what a crashed worker held: nothing is lost", async () => {
     const expected = await extractInThread(files, OPTIONS)
     const crashing = path.join(root, "crash.cjs")

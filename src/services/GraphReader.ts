@@ -10,7 +10,7 @@ import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
 import type { Extracted } from "./extractAll.js"
-import { ExtractSession, diskReader, extractAll } from "./extractAll.js"
+import { ExtractSession, extractAll } from "./extractAll.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
 import type { CarrierRead, Graph } from "../core/model.js"
@@ -166,19 +166,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // parse from the front, this thread from the back (the Specs, whose results are the costly
         // ones to send between threads), and both read as they go (extractAll.ts).
         if (session.parallel) {
-          // This thread reads every file, the workers only parse: reads from two threads of one
-          // process were measured no faster than from one, and they slowed the parsing thread.
-          yield* Effect.promise(async () => {
-            const read = await diskReader(session.options)
-            const paths = [...code, ...carriers]
-            for (let i = 0; i < paths.length; i++) {
-              const file = read({ path: paths[i], absolute: nodePath.join(root, paths[i]) })
-              if ("bytes" in file) session.add(file)
-              else session.addDone(file)
-              // Let the workers' messages in: they want their next chunk.
-              if (i % 256 === 255) await new Promise<void>((resolve) => setImmediate(resolve))
-            }
-          })
+          for (const path of [...code, ...carriers]) session.add({ path, absolute: nodePath.join(root, path) })
           const extracted = yield* Effect.promise(() => session.finish())
           cache?.save(reusable(extracted))
           return assemble(extracted, problems)

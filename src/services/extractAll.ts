@@ -1,10 +1,9 @@
 // Parsing every file of a corpus, on every core when the corpus is large (>= 2,000 files, or
-// SPECBUNDLE_WORKERS). The reader queues what needs parsing, code files first, and hands in the
-// rest as done (`addDone`: unreadable, or code without an anchor marker). Worker threads take
-// chunks from the front as they are queued, the main thread from the back once it has read
-// everything, so they meet wherever the work balances, with no cost model; code results (a few
-// anchors) are cheap to send back, Specs (whole texts) mostly stay on the main thread.
-// Workers run their own bundle (src/worker.ts); tests run in-thread unless forced.
+// SPECBUNDLE_WORKERS). The reader queues the files, code files first, unread when workers take
+// part; each thread reads what it parses. Worker threads take chunks from the front, the main
+// thread from the back, so they meet wherever the work balances, with no cost model; code results
+// (a few anchors) are cheap to send back, Specs (whole texts) mostly stay on the main thread.
+// Workers run the CLI's own entry file (bin.ts hands it in); tests run in-thread unless forced.
 import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
@@ -89,25 +88,13 @@ const PARALLEL_FILES = 2000
 const MIN_CHUNK_BYTES = 64 * 1024
 const MAX_CHUNK_BYTES = 2 * 1024 * 1024
 const UNREAD_BYTES = 4 * 1024
-/** Queued bytes before workers are fed while files are still being added. */
-const FEED_BYTES = 256 * 1024
 
 
 /** Parses files in this thread, in order; a parser exception becomes a finding for its file. */
-/** What extractFile would read as nothing: a code file without an anchor marker. */
-const needsBytesWith = (mayHoldAnchorBytes: (bytes: Uint8Array, options: ExtractAllOptions) => boolean, options: ExtractAllOptions) => (f: SourceFile) =>
-  classifyPath(f.path) !== "anchor-candidate" || mayHoldAnchorBytes(f.bytes, options)
-
-/** A reader of files on disk for this thread: the bytes to parse, or already the result. */
-export const diskReader = async (options: ExtractAllOptions): Promise<(input: FileOnDisk) => SourceFile | Extracted> => {
-  const { mayHoldAnchorBytes } = await loadExtract()
-  const needsBytes = needsBytesWith(mayHoldAnchorBytes, options)
-  return (input) => load(input, needsBytes)
-}
-
 export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
   const { extractFile, mayHoldAnchorBytes } = await loadExtract()
-  const needsBytes = needsBytesWith(mayHoldAnchorBytes, options)
+  // What extractFile would read as nothing: a code file without an anchor marker.
+  const needsBytes = (f: SourceFile) => classifyPath(f.path) !== "anchor-candidate" || mayHoldAnchorBytes(f.bytes, options)
   const loaded = inputs.map((input): SourceFile | Extracted => {
     const file = "absolute" in input ? load(input, needsBytes) : input
     if (!("bytes" in file) || classifyPath(file.path) !== "anchor-candidate" || !mayHoldAnchorBytes(file.bytes, options)) return file
@@ -218,8 +205,6 @@ class Helper {
 export class ExtractSession {
   private readonly results: Array<Extracted | undefined> = []
   private readonly inputs: Input[] = []
-  /** Where each input's result goes. */
-  private readonly slots: number[] = []
   private readonly weights: number[] = []
   /** inputs[front, back) are not taken yet: workers take from the front, this thread from the back. */
   private front = 0
@@ -235,7 +220,7 @@ export class ExtractSession {
   /** `expected`: about how many files will be added; call `expect` again as the count grows. */
   constructor(
     expected: number,
-    readonly options: ExtractAllOptions
+    private readonly options: ExtractAllOptions
   ) {
     this.expect(expected)
   }
@@ -261,24 +246,15 @@ export class ExtractSession {
     return this.helpers.length > 0
   }
 
-  /** A file whose result is known already (unreadable, or code without a marker): it keeps its position. */
-  addDone(result: Extracted): void {
-    this.results.push(result)
-    this.stored++
-  }
-
-  /** Queues a file; its result comes back at the position of this call among all `add` and `addDone` calls. */
+  /** Queues a file; its result comes back at the position of this call among all `add` calls. */
   add(file: Input): void {
     // A file on disk counts as an average code file until it is read.
     const weight = "bytes" in file ? file.bytes.length : UNREAD_BYTES
-    this.slots.push(this.results.length)
     this.inputs.push(file)
     this.weights.push(weight)
     this.results.push(undefined)
     this.back = this.inputs.length
     this.remaining += weight
-    // Workers start on what is queued while this thread still reads.
-    if (this.remaining >= FEED_BYTES) for (const h of this.helpers) h.feed()
   }
 
   private chunkBytes(): number {
@@ -290,7 +266,7 @@ export class ExtractSession {
     const limit = this.chunkBytes()
     const chunk: Chunk = { slots: [], files: [] }
     for (let taken = 0; this.front < this.back && taken < limit; this.front++) {
-      chunk.slots.push(this.slots[this.front])
+      chunk.slots.push(this.front)
       chunk.files.push(this.inputs[this.front])
       taken += this.weights[this.front]
       this.remaining -= this.weights[this.front]
@@ -310,7 +286,7 @@ export class ExtractSession {
       this.remaining -= this.weights[from]
     }
     const chunk: Chunk = { slots: [], files: this.inputs.slice(from, this.back) }
-    for (let i = from; i < this.back; i++) chunk.slots.push(this.slots[i])
+    for (let i = from; i < this.back; i++) chunk.slots.push(i)
     this.back = from
     return chunk
   }
