@@ -3,7 +3,7 @@
 // part; each thread reads what it parses. Worker threads take chunks from the front, the main
 // thread from the back, so they meet wherever the work balances, with no cost model; code results
 // (a few anchors) are cheap to send back, Specs (whole texts) mostly stay on the main thread.
-// Workers run the CLI's own entry file (bin.ts hands it in); tests run in-thread unless forced.
+// Workers run their own bundle (src/worker.ts; bin.ts hands its path in); tests run in-thread unless forced.
 import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
