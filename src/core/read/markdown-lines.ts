@@ -97,12 +97,19 @@ const refusedLine = (line: string): string | null => {
 /**
  * Tokenizes body lines; `bodyLines[i]` is file line `firstFileLine + i`. The H1 must be the first line.
  */
+/** The line without trailing spaces and tabs (a loop: the regular expression tried every position). */
+const trimEndBlank = (line: string): string => {
+  let end = line.length
+  while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--
+  return end === line.length ? line : line.slice(0, end)
+}
+
 export const tokenizeBody = (bodyLines: ReadonlyArray<string>, firstFileLine: number, sink: Sink): Body => {
   const blocks: Block[] = []
   let title: string | null = null
   let start = 0
   if (bodyLines.length > 0 && H1.test(bodyLines[0])) {
-    title = bodyLines[0].slice(2).replace(/[ \t]+$/, "")
+    title = trimEndBlank(bodyLines[0].slice(2))
     start = 1
   } else {
     sink.error(firstFileLine, CODES.structure, "the first body line must be an H1 title (# Title) right after the closing ---")
@@ -115,8 +122,8 @@ export const tokenizeBody = (bodyLines: ReadonlyArray<string>, firstFileLine: nu
       continue
     }
     if (line[0] === "#") {
-      if (H2.test(line)) blocks.push({ t: "h2", text: line.slice(3).replace(/[ \t]+$/, ""), line: fileLine })
-      else if (H3.test(line)) blocks.push({ t: "h3", text: line.slice(4).replace(/[ \t]+$/, ""), line: fileLine })
+      if (H2.test(line)) blocks.push({ t: "h2", text: trimEndBlank(line.slice(3)), line: fileLine })
+      else if (H3.test(line)) blocks.push({ t: "h3", text: trimEndBlank(line.slice(4)), line: fileLine })
       else {
         sink.error(
           fileLine,
@@ -154,7 +161,7 @@ export const tokenizeBody = (bodyLines: ReadonlyArray<string>, firstFileLine: nu
       blocks.push({ t: "bad", line: fileLine })
       continue
     }
-    const text = isEntry ? line.slice(2).replace(/[ \t]+$/, "") : line.replace(/[ \t]+$/, "")
+    const text = isEntry ? trimEndBlank(line.slice(2)) : trimEndBlank(line)
     if (hasRawHtml(text)) {
       sink.error(fileLine, CODES.structure, HTML_MESSAGE)
       blocks.push({ t: "bad", line: fileLine })
