@@ -16,7 +16,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { cli } from "./cli/main.js"
 import * as LazyTerminal from "./cli/terminal.js"
-import { enableWorkers, runExtractWorker } from "./services/extractAll.js"
+import { enableWorkers, forcedWorkers, runExtractWorker } from "./services/extractAll.js"
+import { failWithDiagnostics } from "./cli/diagnostics.js"
 import type { CacheStore } from "./services/parseCache.js"
 import { enableParseCache } from "./services/parseCache.js"
 
@@ -67,7 +68,7 @@ const plainConsole = (c: Console.Console): Console.Console => ({
   unsafe: { ...c.unsafe, log: (...args) => c.unsafe.log(...plainOut(args)), error: (...args) => c.unsafe.error(...plainErr(args)) }
 })
 
-const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => cli(process.argv)), plainConsole(c))).pipe(
+const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => environmentProblem() ?? cli(process.argv)), plainConsole(c))).pipe(
   Effect.catchIf(ValidationError.isValidationError, (e) =>
     // @effect/cli has printed its message to stderr; the parameters' diagnostics value goes to stdout.
     Effect.sync(() => {
@@ -84,6 +85,12 @@ function validationText(e: ValidationError.ValidationError): string {
   const text = JSON.stringify(doc ?? e._tag)
   const words = [...text.matchAll(/"value":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string)
   return words.length > 0 ? words.join("").trim() : e._tag
+}
+
+/** A setting in the environment that cannot be used: a parameter problem like a bad flag (exit 2). */
+function environmentProblem() {
+  const workers = forcedWorkers(process.env.SPECBUNDLE_WORKERS)
+  return workers !== null && typeof workers === "object" ? failWithDiagnostics([{ scope: "environment", problem: workers.problem }]) : undefined
 }
 
 // Worker threads start on their own bundle next to this one (scripts/build.mjs, src/worker.ts).

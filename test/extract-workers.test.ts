@@ -115,4 +115,15 @@ describe("the CLI with workers", () => {
       expect(r.stderr).toBe(none.stderr)
     }
   }, 180_000)
+
+  it("refuses an unusable SPECBUNDLE_WORKERS like a bad flag: exit 2, the diagnostics value, one stderr line", () => {
+    for (const value of ["abc", "-1", "1.5", "17"]) {
+      const r = run(value)
+      expect(r.status).toBe(2)
+      expect(JSON.parse(r.stdout)).toEqual({
+        diagnostics: [{ scope: "environment", problem: `SPECBUNDLE_WORKERS must be a whole number from 0 to 16 (got "${value}")` }]
+      })
+      expect(r.stderr.trim().split("\n")).toEqual([`specbundle: environment: SPECBUNDLE_WORKERS must be a whole number from 0 to 16 (got "${value}")`])
+    }
+  }, 60_000)
 })

@@ -95,18 +95,23 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
   const { extractFile, mayHoldAnchorBytes } = await loadExtract()
   // What extractFile would read as nothing: a code file without an anchor marker.
   const needsBytes = (f: SourceFile) => classifyPath(f.path) !== "anchor-candidate" || mayHoldAnchorBytes(f.bytes, options)
-  const loaded = inputs.map((input): SourceFile | Extracted => {
+  // Each file to parse with its hash, taken once; a code file here holds an anchor marker.
+  const toParse: Array<{ readonly file: SourceFile; readonly hash: string; readonly code: boolean }> = []
+  const loaded = inputs.map((input): Extracted | number => {
     const file = "absolute" in input ? load(input, needsBytes) : input
-    if (!("bytes" in file) || classifyPath(file.path) !== "anchor-candidate" || !mayHoldAnchorBytes(file.bytes, options)) return file
-    // A code file that must be parsed, unless an earlier run parsed these very bytes at this path.
-    const hash = sha256(file.bytes)
-    const known = options.known?.get(file.path)
-    return known !== undefined && known[0] === hash ? { path: file.path, read: known[1], hash, code: true } : file
-  })
-  const needsParser = loaded.some((f) => "bytes" in f && classifyPath(f.path) === "anchor-candidate")
-  const extractOptions = needsParser ? { ...options, parser: await loadParser() } : options
-  return loaded.map((file): Extracted => {
     if (!("bytes" in file)) return file
+    const hash = sha256(file.bytes)
+    const code = classifyPath(file.path) === "anchor-candidate"
+    if (code) {
+      if (!mayHoldAnchorBytes(file.bytes, options)) return { path: file.path, read: null, hash }
+      // Unless an earlier run parsed these very bytes at this path.
+      const known = options.known?.get(file.path)
+      if (known !== undefined && known[0] === hash) return { path: file.path, read: known[1], hash, code: true }
+    }
+    return toParse.push({ file, hash, code }) - 1
+  })
+  const extractOptions = toParse.some((p) => p.code) ? { ...options, parser: await loadParser() } : options
+  const parsed = toParse.map(({ file, hash, code }): Extracted => {
     let read: CarrierRead | null
     try {
       read = extractFile(file, extractOptions)
@@ -114,9 +119,9 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // A parser bug must not take the healthy rest of the corpus down with it.
       read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
     }
-    const hash = sha256(file.bytes)
-    return classifyPath(file.path) === "anchor-candidate" && read !== null ? { path: file.path, read, hash, code: true } : { path: file.path, read, hash }
+    return code && read !== null ? { path: file.path, read, hash, code: true } : { path: file.path, read, hash }
   })
+  return loaded.map((e) => (typeof e === "number" ? parsed[e] : e))
 }
 
 interface Chunk {
@@ -128,15 +133,27 @@ interface Chunk {
 interface Job {
   readonly options: ExtractAllOptions
 }
-type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly done: true }
+type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> }
 type FromWorker = { readonly id: number; readonly results: Extracted[] }
 
-/** How many worker threads to use for `files` files: SPECBUNDLE_WORKERS=N forces N (0: none), for tests and measurements. */
+/** Most worker threads SPECBUNDLE_WORKERS may ask for. */
+export const MAX_WORKERS = 16
+
+/**
+ * SPECBUNDLE_WORKERS=N (0 to MAX_WORKERS) forces N worker threads; null when unset, or a problem
+ * in words when it is not such a number (src/bin.ts refuses the run with it).
+ */
+export const forcedWorkers = (setting: string | undefined): number | null | { readonly problem: string } => {
+  if (setting === undefined || setting === "") return null
+  const n = Number(setting)
+  return /^\d+$/.test(setting) && n <= MAX_WORKERS ? n : { problem: `SPECBUNDLE_WORKERS must be a whole number from 0 to ${MAX_WORKERS} (got "${setting}")` }
+}
+
+/** How many worker threads to use for `files` files. */
 const workerCount = (files: number): number => {
   if (workerScript === undefined) return 0
-  const setting = process.env.SPECBUNDLE_WORKERS
-  const forced = setting === undefined || setting === "" ? null : Number(setting)
-  if (forced !== null && Number.isInteger(forced) && forced >= 0) return forced
+  const forced = forcedWorkers(process.env.SPECBUNDLE_WORKERS)
+  if (typeof forced === "number") return forced
   return files < PARALLEL_FILES ? 0 : Math.min(availableParallelism(), 4) - 1
 }
 
@@ -222,7 +239,7 @@ export class ExtractSession {
     expected: number,
     private readonly options: ExtractAllOptions
   ) {
-    this.expect(expected)
+    this.start(expected)
   }
 
   private started = false
@@ -231,6 +248,11 @@ export class ExtractSession {
    * while the corpus is still being listed, so the workers load while this thread walks and reads.
    */
   expect(files: number): void {
+    // Called for every file listed: decide on round counts only.
+    if (files % 256 === 0 || files === PARALLEL_FILES) this.start(files)
+  }
+
+  private start(files: number): void {
     const script = workerScript
     if (this.started || script === undefined) return
     const count = workerCount(files)
@@ -342,13 +364,12 @@ export const extractAll = (files: ReadonlyArray<SourceFile>, options: ExtractAll
   return session.finish()
 }
 
-/** The worker side: true when this thread was started to parse (then it answers until told to stop). */
+/** The worker side: true when this thread was started to parse (then it answers until terminated). */
 export const runExtractWorker = (): boolean => {
   const job = (workerData as { specbundleExtract?: Job } | null)?.specbundleExtract
   if (parentPort === null || job === undefined) return false
   const port = parentPort
   port.on("message", (m: ToWorker) => {
-    if ("done" in m) return port.close()
     void extractInThread(m.files, job.options).then((results) => port.postMessage({ id: m.id, results } satisfies FromWorker))
   })
   return true
