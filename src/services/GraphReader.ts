@@ -167,26 +167,24 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // ones to send between threads), and both read as they go (extractAll.ts).
         if (session.parallel) {
           for (const path of [...code, ...carriers]) session.add({ path, absolute: nodePath.join(root, path) })
-          const extracted = yield* Effect.promise(() => session.finish())
-          cache?.save(reusable(extracted))
-          return assemble(extracted, problems)
+        } else {
+          // In one thread, through the FileSystem service, one file after another: reads are
+          // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
+          yield* Effect.forEach(
+            [...code, ...carriers],
+            (path) =>
+              fs.readFile(nodePath.join(root, path)).pipe(
+                Effect.map((bytes) => session.add({ path, bytes })),
+                Effect.catchAll((e) =>
+                  Effect.sync(() => {
+                    // A file that vanished between listing and reading, or one we may not read.
+                    problems.push(unreadableFile(path, e._tag === "SystemError" ? e.reason : "error"))
+                  })
+                )
+              ),
+            { discard: true }
+          )
         }
-        // In one thread, through the FileSystem service, one file after another: reads are
-        // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
-        yield* Effect.forEach(
-          [...code, ...carriers],
-          (path) =>
-            fs.readFile(nodePath.join(root, path)).pipe(
-              Effect.map((bytes) => session.add({ path, bytes })),
-              Effect.catchAll((e) =>
-                Effect.sync(() => {
-                  // A file that vanished between listing and reading, or one we may not read.
-                  problems.push(unreadableFile(path, e._tag === "SystemError" ? e.reason : "error"))
-                })
-              )
-            ),
-          { discard: true }
-        )
         const extracted = yield* Effect.promise(() => session.finish())
         cache?.save(reusable(extracted))
         return assemble(extracted, problems)

@@ -225,8 +225,10 @@ const keptAst = (file: string, text: string, options: AnchorOptions, parser: Anc
       }
       constants = readConstants(text, program, file, options, lineOf, add)
     }
-    const sure = surelyTopLevel(text, native.module, native.comments)
-    return [...constants, ...readComments(native.comments, (c) => !sure.has(c) && spannedByNode(native.programJson, c), lineOf, add)]
+    // Asked only of anchor comments, so worked out on the first one.
+    let sure: ReadonlySet<unknown> | undefined
+    const inside = (c: Comment) => !(sure ??= surelyTopLevel(text, native.module, native.comments)).has(c) && spannedByNode(native.programJson, c)
+    return [...constants, ...readComments(native.comments, inside, lineOf, add)]
   }
   return { errors: native.errors, read }
 }
