@@ -9,8 +9,8 @@
 //   key: value     key: {}     key:  (then a deeper map, a deeper `- ` list, or a `- ` list at the
 //   key's own indent)     - value     blank lines and whole-line # comments.
 // A key is a plain word; a value is a plain scalar that reads as itself on one line.
-import type { YEntry, YMap, YNode, YSeq, YStr } from "./markdown-yaml.js"
-import { CORE_NON_STRING, MAX_DEPTH, MAX_NODES, MAX_SCALAR_BYTES } from "./markdown-yaml.js"
+import type { YEntry, YMap, YNode, YSeq, YStr } from "./markdown-yaml-tree.js"
+import { CORE_NON_STRING, MAX_DEPTH, MAX_NODES, MAX_SCALAR_BYTES } from "./markdown-yaml-tree.js"
 
 interface Tok {
   readonly indent: number

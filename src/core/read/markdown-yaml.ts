@@ -5,29 +5,10 @@ import type { Node as YamlNode } from "yaml"
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar } from "yaml"
 import { CODES, Sink, utf8Length } from "./markdown-findings.js"
 import { readSimpleFrontmatter } from "./markdown-yaml-fast.js"
+import type { YEntry, YNode, YStr } from "./markdown-yaml-tree.js"
+import { CORE_NON_STRING, MAX_DEPTH, MAX_NODES, MAX_SCALAR_BYTES } from "./markdown-yaml-tree.js"
 
-export interface YStr {
-  readonly t: "str"
-  readonly value: string
-  readonly plain: boolean
-  readonly line: number
-}
-export interface YSeq {
-  readonly t: "seq"
-  readonly items: ReadonlyArray<YNode>
-  readonly line: number
-}
-export interface YEntry {
-  readonly key: string
-  readonly keyLine: number
-  readonly value: YNode
-}
-export interface YMap {
-  readonly t: "map"
-  readonly entries: ReadonlyArray<YEntry>
-  readonly line: number
-}
-export type YNode = YStr | YSeq | YMap
+export type { YEntry, YMap, YNode, YSeq, YStr } from "./markdown-yaml-tree.js"
 
 export interface YamlRead {
   /** The document, or null when it is empty. */
@@ -35,14 +16,6 @@ export interface YamlRead {
   /** False when the YAML itself is malformed or breaks the policy. */
   readonly ok: boolean
 }
-
-export const MAX_NODES = 2000
-export const MAX_DEPTH = 16
-export const MAX_SCALAR_BYTES = 16 * 1024
-
-/** Plain scalars the YAML core schema would not read as a string (null, bool, int, float). */
-export const CORE_NON_STRING =
-  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/
 
 const firstLine = (s: string): string => s.split("\n", 1)[0].trim()
 
