@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest"
 import type { SourceFile } from "../src/core/discover.js"
 import { ExtractSession, enableWorkers, extractInThread } from "../src/services/extractAll.js"
 import { CLI, cleanEnv } from "./support/hostile.js"
-import { tempDir, writeFiles } from "./support/tmp.js"
+import { listFiles, tempDir, writeFiles } from "./support/tmp.js"
 
 const root = tempDir("specbundle-workers-")
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -27,14 +27,8 @@ writeFiles(root, {
   "src/broken/comment.ts": `/** @sdpAnchor impl:broken.comment\n * @sdpSatisfies spec:broken.bad */\nexport const b = 1\n`
 })
 
-const listFiles = (dir: string, rel = ""): string[] =>
-  fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
-    const p = rel === "" ? e.name : `${rel}/${e.name}`
-    return e.isDirectory() ? listFiles(dir, p) : [p]
-  })
 const files: SourceFile[] = listFiles(root)
   .filter((p) => /\.(ts|sdp\.md)$/.test(p))
-  .sort()
   .map((p) => ({ path: p, bytes: fs.readFileSync(path.join(root, p)) }))
 const OPTIONS = { selfHosting: false }
 /** What the CLI starts its workers on (src/worker.ts, built by `npm run build`). */

@@ -6,6 +6,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { PARSER } from "./support/oxc.js"
+import { listFiles } from "./support/tmp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { extractFile } from "../src/core/extract.js"
 import { buildGraph } from "../src/core/graph.js"
@@ -19,20 +20,6 @@ const generate = (name: string, ...args: string[]): { dir: string; summary: stri
   const dir = path.join(temp, name)
   const summary = execFileSync(process.execPath, [SCRIPT, dir, ...args], { encoding: "utf8" })
   return { dir, summary }
-}
-
-/** Every file under dir, root-relative with `/`, sorted by code units. */
-const listFiles = (dir: string): string[] => {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name)
-      if (e.isDirectory()) walk(full)
-      else out.push(path.relative(dir, full).split(path.sep).join("/"))
-    }
-  }
-  walk(dir)
-  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 }
 
 const digest = (dir: string): string => {

@@ -42,6 +42,20 @@ export const writeFiles = (root: string, files: Readonly<Record<string, string |
   }
 }
 
+/** Every file under dir, root-relative with `/`, sorted by code units. */
+export const listFiles = (dir: string): string[] => {
+  const out: string[] = []
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel === "" ? e.name : `${rel}/${e.name}`
+      if (e.isDirectory()) walk(p)
+      else out.push(p)
+    }
+  }
+  walk("")
+  return out.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
+
 /** Copies every file of `from` into `to` (merging folders). */
 export const copyInto = (from: string, to: string): void => {
   fs.cpSync(from, to, { recursive: true })
