@@ -2,7 +2,7 @@
 // dispatch to the carrier parsers (discovery rules are in discover.ts, re-exported here). Pure: sources (working tree, git objects, the
 // index) hand in bytes; nothing here touches the disk.
 import type { AnchorOptions, AnchorParser } from "./read/anchors.js"
-import { mayHoldAnchor, mayHoldAnchorBytes, parseAnchors } from "./read/anchors.js"
+import { mayHoldAnchorBytes, parseAnchors } from "./read/anchors.js"
 import { parseGherkinCarrier } from "./read/gherkin.js"
 import { parseMarkdownCarrier } from "./read/markdown.js"
 import type { CarrierRead } from "./model.js"
@@ -10,7 +10,7 @@ import type { SourceFile } from "./discover.js"
 import { classifyPath } from "./discover.js"
 
 export * from "./discover.js"
-export { mayHoldAnchor, mayHoldAnchorBytes }
+export { mayHoldAnchorBytes }
 
 // ---------------------------------------------------------------------------------------------
 // The file envelope (sdp-format.md section 2): checked once here for every carrier kind.
