@@ -133,28 +133,112 @@ describe("keptStatements and blankOutside", () => {
 
   it("returns the import and export spans in file order", () => {
     const native = nativeParseSync(FILE, exported)
-    const spans = keptStatements(exported, native.module, FILE, false)
-    expect(spans?.map((s) => exported.slice(s.start, s.end).split("\n")[0])).toEqual([
+    const kept = keptStatements(exported, native.module, FILE, false)
+    expect(kept?.spans.map((s) => exported.slice(s.start, s.end).split("\n")[0])).toEqual([
       `import { codeAnchor, codeAnchorId, ref } from "${PKG}"`,
       "export const create = codeAnchor({"
     ])
+    // The three mentions of bound names in the export, each an Identifier of the AST.
+    expect(kept?.mentions.map((m) => exported.slice(m, m + 4))).toEqual(["code", "code", "ref("])
   })
 
-  it("cuts the kept statements out of the native JSON exactly as the whole AST holds them", () => {
-    const text = `${exported}export default { a: [1, "x", null, true] }\nexport * from "./other"\n`
+  const cut = (text: string) => {
     const native = nativeParse(nativeParseSync)(FILE, text)
-    const spans = [...native.module.staticImports, ...native.module.staticExports].sort((a, b) => a.start - b.start)
-    const nodes = keptNodesFromJson(text, native.programJson, spans)
-    const whole = parseSync(FILE, text).program.body.filter((s) => spans.some((k) => k.start === s.start))
-    expect(nodes).toHaveLength(spans.length)
+    const kept = keptStatements(text, native.module, FILE, false)
+    if (kept === null) throw new Error("expected the kept route")
+    return { native, kept, nodes: keptNodesFromJson(text, native.programJson, kept, native.module.staticImports) }
+  }
+
+  it("cuts the kept statements out of the native JSON as oxc's JavaScript-shaped AST holds them, import kinds restored", () => {
+    const text = [
+      `import { codeAnchor, type codeAnchorId, ref } from "${PKG}"`,
+      `import type * as T from "${PKG}"`,
+      `import def, * as ns from "${PKG}"`,
+      exported.split("\n").slice(1).join("\n"),
+      `export default { a: [1, "x", null, true], b: ns, c: def }`,
+      `export * from "./other"`,
+      `export function f<T>(a: T, b?: string): void { codeAnchor }`,
+      ""
+    ].join("\n")
+    const { native, kept, nodes } = cut(text)
+    // Kept: every statement but `export * from` and `export function total`, which mention no bound name.
+    expect(native.module.staticImports.length + native.module.staticExports.length).toBe(8)
+    expect(kept.spans.length).toBe(6)
+    const whole = parseSync(FILE, text, { astType: "js" }).program.body.filter((s) => kept.spans.some((k) => k.start === s.start))
+    const kinds: Array<[string, ReadonlyArray<string | undefined>]> = [
+      ["value", ["value", "type", "value"]],
+      ["type", [undefined]],
+      ["value", [undefined, undefined]]
+    ]
+    whole.slice(0, 3).forEach((node, i) => {
+      Object.assign(node, { importKind: kinds[i][0] })
+      if (node.type === "ImportDeclaration") node.specifiers.forEach((s, j) => kinds[i][1][j] !== undefined && Object.assign(s, { importKind: kinds[i][1][j] }))
+    })
     expect(nodes).toEqual(JSON.parse(JSON.stringify(whole)))
+    // The TypeScript-shaped whole AST holds the same kinds.
+    const full = parseSync(FILE, text).program.body
+    expect(full.slice(0, 3).map((n) => n.type === "ImportDeclaration" && [n.importKind, n.specifiers.map((s) => (s.type === "ImportSpecifier" ? s.importKind : undefined))])).toEqual(kinds)
+  })
+
+  it("restores type-only imports so they bind nothing, as on the whole AST", () => {
+    const text = [
+      `import type { codeAnchor } from "${PKG}"`,
+      `import type * as sdp from "${PKG}"`,
+      `import { type specTest, ref } from "${PKG}"`,
+      `export const a = codeAnchor({ id: "impl:a.b" })`,
+      `export const b = sdp.codeAnchor({ id: "impl:a.c" })`,
+      `export const c = specTest({ id: "test:a.d", verifies: ref("spec:a.b") })`,
+      ""
+    ].join("\n")
+    const { nodes } = cut(text)
+    expect(nodes?.slice(0, 3).map((n) => [n.importKind, (n.specifiers as Array<{ importKind?: string }>).map((s) => s.importKind)])).toEqual([
+      ["type", ["type"]],
+      ["type", [undefined]],
+      ["value", ["type", "value"]]
+    ])
+    const { result, texts } = read(text)
+    expect(result.anchors).toEqual([])
+    expect(texts).toEqual([])
   })
 
   it("declines (null) when a span is not a statement's or oxc must fix a literal", () => {
     const native = nativeParse(nativeParseSync)(FILE, exported)
-    expect(keptNodesFromJson(exported, native.programJson, [{ start: 1, end: 5 }])).toBeNull()
+    expect(keptNodesFromJson(exported, native.programJson, { spans: [{ start: 1, end: 5 }], mentions: [] }, [])).toBeNull()
     const withRegex = nativeParse(nativeParseSync)(FILE, "export const r = /x/\n")
-    expect(keptNodesFromJson("export const r = /x/\n", withRegex.programJson, withRegex.module.staticExports)).toBeNull()
+    expect(keptNodesFromJson("export const r = /x/\n", withRegex.programJson, { spans: withRegex.module.staticExports, mentions: [] }, [])).toBeNull()
+  })
+
+  const dropped: Array<[string, string]> = [
+    ["a parameter decorator", `export class A { m(@codeAnchor({ id: "impl:a.b" }) x: number) {} }`],
+    ["a type annotation", `export const t: { [codeAnchor({ id: "impl:a.b" })]: string } = {}`],
+    ["a return type", `export function f(): { [codeAnchor()]: 1 } { return null! }`],
+    ["a mention in a string", `export const s = codeAnchor({ id: "impl:a.b", label: "codeAnchor" })`]
+  ]
+  for (const [where, statement] of dropped) {
+    it(`declines when a bound name sits where the JavaScript shape has no Identifier for it: ${where}`, () => {
+      const text = `import { codeAnchor } from "${PKG}"\n${statement}\n`
+      expect(cut(text).nodes).toBeNull()
+      // The full parse of the blanked copy reads what the whole AST reads.
+      const { texts } = read(text)
+      expect(texts).toHaveLength(1)
+    })
+  }
+
+  it("reads a file with a hashbang as the whole AST does (the JavaScript shape lists it as a comment)", () => {
+    const text = `#!/usr/bin/env node\n/** @sdpAnchor impl:a.top */\nimport { codeAnchor } from "${PKG}"\nexport const a = codeAnchor({ id: "impl:a.b" })\n`
+    const { result, texts } = read(text)
+    expect(result.anchors.map((a) => [a.id, a.line])).toEqual([["impl:a.top", 2], ["impl:a.b", 4]])
+    expect(texts).toEqual([])
+  })
+
+  it("finds each kept statement deep in a long file (the binary-searched floor)", () => {
+    const filler = Array.from({ length: 400 }, (_, i) => `export function f${i}(a: number): number { return a * ${i} + [1, 2, 3].length }`).join("\n")
+    const text = `import { codeAnchor } from "${PKG}"\n${filler}\nexport const a = codeAnchor({ id: "impl:a.mid" })\n${filler.replace(/f(\d+)/g, "g$1")}\nexport const b = codeAnchor({ id: "impl:a.end" })\n`
+    const { nodes } = cut(text)
+    expect(nodes?.map((n) => n.type)).toEqual(["ImportDeclaration", "ExportNamedDeclaration", "ExportNamedDeclaration"])
+    const { result, texts } = read(text)
+    expect(result.anchors.map((a) => a.id)).toEqual(["impl:a.mid", "impl:a.end"])
+    expect(texts).toEqual([])
   })
 
   it("blanks everything outside the spans but newlines, so offsets and lines stay", () => {

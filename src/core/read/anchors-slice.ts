@@ -1,12 +1,14 @@
 // The cheap route to a code file's anchors. Turning oxc's AST into JS objects costs about 18 bytes
 // of JSON per byte of source, most of the reader's time on a large corpus, while the anchors live
 // in a few top-level statements. So the whole file is parsed natively (its errors, comments and
-// module records come back without the AST), and only the statements that can matter are parsed
-// into objects: the imports from the protocol package and the export statements that mention one
-// of their local names. Everything else is blanked to spaces (newlines kept), so every offset and
-// line in the small AST is the file's own. The result must equal the whole-AST route's; whenever
-// that is not certain, the caller takes the whole-AST route.
-import type { Comment, EcmaScriptModule, OxcError } from "oxc-parser"
+// module records come back without the AST as objects), and only the statements that can matter
+// become objects: the imports from the protocol package and the export statements that mention one
+// of their local names, cut out of oxc's JSON text. The JSON is the JavaScript-shaped one (oxc's
+// astType "js"), about a third smaller and cheaper to build: it leaves out TypeScript-only
+// properties, so the import kinds are put back from the module records and a kept statement that
+// may hold a parameter decorator (which that shape drops) is parsed again in full instead. The
+// result must equal the whole-AST route's; whenever that is not certain, the caller takes it.
+import type { Comment, EcmaScriptModule, OxcError, StaticImport } from "oxc-parser"
 import { isTrustedSource } from "./anchors-constant.js"
 
 /** What oxc's native parse gives without building the AST in JS. */
@@ -14,14 +16,15 @@ export interface NativeParse {
   readonly errors: ReadonlyArray<OxcError>
   readonly comments: ReadonlyArray<Comment>
   readonly module: EcmaScriptModule
-  /** The AST as oxc's JSON text (`{"node":{"type":"Program",…},"fixes":[…]}`), searched, never parsed. */
+  /** The JavaScript-shaped AST as oxc's JSON text (`{"node":{"type":"Program",…},"fixes":[…]}`), searched, never parsed whole. */
   readonly programJson: string
 }
 
 /** oxc's native binding: every field a getter that hands over (and frees) its Rust-side value once. */
 export type NativeParseSync = (
   file: string,
-  text: string
+  text: string,
+  options: { readonly astType: "js" }
 ) => { readonly errors: OxcError[]; readonly comments: Comment[]; readonly module: EcmaScriptModule; readonly program: string }
 
 /**
@@ -29,8 +32,12 @@ export type NativeParseSync = (
  * until a finalizer runs after some later GC (0.5 GB for 3,000 files, and slower parsing).
  */
 export const nativeParse = (parseSync: NativeParseSync) => (file: string, text: string): NativeParse => {
-  const result = parseSync(file, text)
-  return { errors: result.errors, comments: result.comments, module: result.module, programJson: result.program }
+  const result = parseSync(file, text, { astType: "js" })
+  const comments = result.comments
+  // The JavaScript shape also lists a hashbang as a line comment; the TypeScript shape (and the
+  // whole-AST route) does not.
+  if (comments.length > 0 && comments[0].start === 0 && text.startsWith("#!")) comments.shift()
+  return { errors: result.errors, comments, module: result.module, programJson: result.program }
 }
 
 const NODE_SPAN = /"start":(\d+),"end":(\d+)/g
@@ -42,38 +49,119 @@ const keptType = (text: string, start: number): string => {
   return rest.startsWith("default") ? "ExportDefaultDeclaration" : rest.startsWith("*") ? "ExportAllDeclaration" : "ExportNamedDeclaration"
 }
 
+/** The number written at `at` in the JSON (digits only; -1 when none). */
+const numberAt = (json: string, at: number): number => {
+  let n = -1
+  for (let c = json.charCodeAt(at); c >= 48 && c <= 57; c = json.charCodeAt(++at)) n = (n < 0 ? 0 : n * 10) + c - 48
+  return n
+}
+
+/** Below this many characters between the bounds, a plain search is cheaper than more probes. */
+const SEARCH_WINDOW = 2048
+
+/**
+ * A JSON offset at or after `from` before which every node ends by `start` and after which the
+ * JSON of the statement starting at `start` lies: a binary search on the `"end":` of the next node
+ * after each probe. Nodes of earlier statements end at or before `start`, while every node of an
+ * import or export statement (they begin with a keyword) and of the statements after it ends
+ * later, so the test splits the JSON in two. Spares a forward search through the whole JSON.
+ */
+const statementFloor = (json: string, from: number, start: number): number => {
+  let lo = from
+  // Only the statements: the Program's own fields (a hashbang node) follow its body.
+  const body = json.lastIndexOf('],"sourceType":')
+  let hi = body < 0 ? json.length : body
+  while (hi - lo > SEARCH_WINDOW) {
+    const mid = (lo + hi) >>> 1
+    const at = json.indexOf('"end":', mid)
+    const end = at < 0 || at >= hi ? -1 : numberAt(json, at + 6)
+    if (end >= 0 && end <= start) lo = at
+    else hi = mid
+  }
+  return lo
+}
+
+/**
+ * The import kinds the JavaScript-shaped JSON leaves out, put back from oxc's module record: a
+ * specifier is type-only when its entry is, and the declaration when every entry is (`import type
+ * X`). collectBindings reads nothing else of them, and binds exactly what it binds on the full AST.
+ */
+const restoreImportKinds = (node: Record<string, unknown>, record: StaticImport | undefined): boolean => {
+  if (record === undefined || !Array.isArray(node.specifiers)) return false
+  const typeOnly = new Map(record.entries.map((e) => [e.localName.start, e.isType]))
+  for (const specifier of node.specifiers as Array<{ type?: unknown; local?: { start?: number }; importKind?: string }>) {
+    const isType = typeOnly.get(specifier.local?.start ?? -1)
+    if (isType === undefined) return false
+    // Only named specifiers carry a kind; `import type X` and `import type * as X` are the declaration's.
+    if (specifier.type === "ImportSpecifier") specifier.importKind = isType ? "type" : "value"
+  }
+  node.importKind = record.entries.length > 0 && record.entries.every((e) => e.isType) ? "type" : "value"
+  return true
+}
+
 /**
  * The kept statements as AST objects, cut out of the native parse's JSON instead of parsing a
  * blanked copy again: each node's JSON ends with its own `"start":S,"end":E}` (children first) and
  * begins at the last opening of its type before that (imports and exports are top-level only, so
  * none nests in another). Both searches stay between the previous kept statement and this one.
  * null whenever anything is not as expected (a literal oxc must fix up after JSON.parse, a span
- * not found, another node read): the caller then parses the blanked text.
+ * not found, another node read, a mention the JavaScript shape dropped): the caller then parses
+ * the blanked text in full.
  */
-export const keptNodesFromJson = (text: string, programJson: string, spans: ReadonlyArray<Span>): Array<Record<string, unknown>> | null => {
+export const keptNodesFromJson = (
+  text: string,
+  programJson: string,
+  kept: Kept,
+  imports: ReadonlyArray<StaticImport>
+): Array<Record<string, unknown>> | null => {
   if (!programJson.endsWith(',"fixes":[]}')) return null
   const nodes: Array<Record<string, unknown>> = []
   let from = 0
-  for (const span of spans) {
+  for (const span of kept.spans) {
     const marker = `"start":${span.start},"end":${span.end}}`
-    const at = programJson.indexOf(marker, from)
+    const floor = statementFloor(programJson, from, span.start)
+    const at = programJson.indexOf(marker, floor)
     if (at < 0) return null
     const type = keptType(text, span.start)
     // A sliced string shares the JSON's characters: lastIndexOf then scans this window only.
-    const open = programJson.slice(from, at).lastIndexOf(`{"type":"${type}"`)
+    const open = programJson.slice(floor, at).lastIndexOf(`{"type":"${type}"`)
     if (open < 0) return null
     const end = at + marker.length
     let node: Record<string, unknown>
     try {
-      node = JSON.parse(programJson.slice(from + open, end)) as Record<string, unknown>
+      node = JSON.parse(programJson.slice(floor + open, end)) as Record<string, unknown>
     } catch {
       return null
     }
     if (node.type !== type || node.start !== span.start || node.end !== span.end) return null
+    if (type === "ImportDeclaration" && !restoreImportKinds(node, imports.find((i) => i.start === span.start))) return null
     nodes.push(node)
     from = end
   }
-  return nodes
+  return identifierStarts(nodes, kept.mentions) ? nodes : null
+}
+
+/**
+ * Whether every mention is the start of an Identifier in the nodes. The JavaScript-shaped JSON
+ * drops type annotations and parameter decorators; a builder call there would go unseen, but its
+ * callee mentions a bound local, so a mention without its Identifier sends the file to the full parse.
+ */
+const identifierStarts = (nodes: ReadonlyArray<unknown>, mentions: ReadonlyArray<number>): boolean => {
+  if (mentions.length === 0) return true
+  const starts = new Set<number>()
+  const stack: unknown[] = [...nodes]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (value === null || typeof value !== "object") continue
+    if (Array.isArray(value)) {
+      for (const v of value) stack.push(v)
+      continue
+    }
+    const node = value as { type?: unknown; start?: unknown }
+    if (node.type === "Identifier" && typeof node.start === "number") starts.add(node.start)
+    for (const v of Object.values(node)) if (typeof v === "object") stack.push(v)
+  }
+  return mentions.every((m) => starts.has(m))
 }
 
 /**
@@ -140,36 +228,42 @@ export const wordOffsets = (text: string, word: string): number[] => {
 const containing = (spans: ReadonlyArray<Span>, offset: number): Span | undefined =>
   spans.find((s) => s.start <= offset && offset < s.end)
 
+/** What the kept route cuts: the statements, and where the names the trusted imports bind as values are mentioned. */
+export interface Kept {
+  /** Imports from a trusted source and the export statements mentioning their locals, in file order. */
+  readonly spans: ReadonlyArray<Span>
+  /** Offsets of the mentions of value-bound locals outside those imports; each must be an Identifier of the cut nodes. */
+  readonly mentions: ReadonlyArray<number>
+}
+
 /**
  * The statements to keep: every import from a trusted source, and every export statement that
  * mentions a name such an import binds. Null when some mention sits elsewhere (a non-exported
  * const, a misplaced call, a comment): only the whole AST can tell what it is. An identifier
  * written with a `\u` escape could name a builder without mentioning it, so such text gets null too.
  */
-export const keptStatements = (
-  text: string,
-  module: EcmaScriptModule,
-  file: string,
-  selfHosting: boolean
-): ReadonlyArray<Span> | null => {
+export const keptStatements = (text: string, module: EcmaScriptModule, file: string, selfHosting: boolean): Kept | null => {
   const imports = module.staticImports.filter((i) => isTrustedSource(file, i.moduleRequest.value, selfHosting))
-  if (imports.length === 0) return []
+  if (imports.length === 0) return { spans: [], mentions: [] }
   if (text.includes("\\u")) return null
   const exports: ReadonlyArray<Span> = module.staticExports
   const kept = new Set<Span>(imports)
+  const mentions: number[] = []
   // Type-only names too: a superset of what collectBindings binds, so no mention goes unseen.
-  const locals = new Set(imports.flatMap((i) => i.entries.map((e) => e.localName.value)))
-  for (const local of locals) {
+  const locals = new Map<string, boolean>()
+  for (const i of imports) for (const e of i.entries) locals.set(e.localName.value, (locals.get(e.localName.value) ?? false) || !e.isType)
+  for (const [local, value] of locals) {
     for (const offset of wordOffsets(text, local)) {
       if (containing(imports, offset) !== undefined) continue
       const statement = containing(exports, offset)
       if (statement === undefined || !text.startsWith("export", statement.start)) return null
       kept.add(statement)
+      if (value) mentions.push(offset)
     }
   }
   const spans = [...kept].sort((a, b) => a.start - b.start)
   for (let i = 1; i < spans.length; i++) if (spans[i].start < spans[i - 1].end) return null
-  return spans
+  return { spans, mentions }
 }
 
 /** The text with everything outside `spans` turned to spaces, newlines kept (offsets unchanged). */

@@ -209,19 +209,19 @@ const keptAst = (file: string, text: string, options: AnchorOptions, parser: Anc
   if (parser.native === undefined) return wholeAst(file, text, options, parser, lineOf, add)
   const native = parser.native(file, text)
   const read = () => {
-    const spans = keptStatements(text, native.module, file, options.selfHosting)
-    if (spans === null) return wholeAst(file, text, options, parser, lineOf, add).read()
+    const kept = keptStatements(text, native.module, file, options.selfHosting)
+    if (kept === null) return wholeAst(file, text, options, parser, lineOf, add).read()
     let constants: RawAnchor[] = []
-    if (spans.length > 0) {
-      const body = keptNodesFromJson(text, native.programJson, spans)
+    if (kept.spans.length > 0) {
+      const body = keptNodesFromJson(text, native.programJson, kept, native.module.staticImports)
       let program: Program
       if (body !== null) {
         // Only `body` is read from a Program here (bindings, anchor consts, misplaced calls).
         program = { type: "Program", body, sourceType: "module", hashbang: null, start: 0, end: text.length } as unknown as Program
       } else {
-        const kept = parser.parse(file, blankOutside(text, spans))
-        if (kept.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
-        program = kept.program
+        const blanked = parser.parse(file, blankOutside(text, kept.spans))
+        if (blanked.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
+        program = blanked.program
       }
       constants = readConstants(text, program, file, options, lineOf, add)
     }
