@@ -10,7 +10,7 @@ import type { SourceFile } from "../core/discover.js"
 import { closeSync, openSync, readFileSync, readSync } from "node:fs"
 import { classifyPath, fileFinding, sha256, unreadableFile } from "../core/discover.js"
 import type { AnchorParser } from "../core/read/anchors.js"
-import { nativeParse } from "../core/read/anchors-slice.js"
+import { loadOxcRaw, rawParser } from "./oxcRaw.js"
 import type { CarrierRead } from "../core/model.js"
 import { reasonOf } from "./errno.js"
 import type { KnownReads } from "./parseCache.js"
@@ -69,10 +69,10 @@ const load = (input: FileOnDisk, needsBytes: (file: SourceFile) => boolean): Sou
 let parser: Promise<AnchorParser> | undefined
 /** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
 const loadParser = (): Promise<AnchorParser> =>
-  (parser ??= Promise.all([import("oxc-parser"), import("oxc-parser/src-js/bindings")]).then(([oxc, bindings]) => ({
-    parse: oxc.parseSync,
-    native: nativeParse(bindings.parseSync)
-  })))
+  (parser ??= Promise.all([import("oxc-parser"), loadOxcRaw()]).then(([oxc, raw]) => {
+    const outline = rawParser(raw)
+    return outline === null ? { parse: oxc.parseSync } : { parse: oxc.parseSync, outline }
+  }))
 /** The parsers (yaml, @cucumber/gherkin) load on first read, not at start-up (`--help` needs none). */
 const loadExtract = () => import("../core/extract.js")
 
@@ -87,6 +87,11 @@ const PARALLEL_FILES = 2000
 /** Bounds of a chunk's size: the last ones small enough that the threads finish close together, the first ones large enough that messages stay few. */
 const MIN_CHUNK_BYTES = 64 * 1024
 const MAX_CHUNK_BYTES = 2 * 1024 * 1024
+/**
+ * This thread's chunks stay small: worker messages (results, requests for more) wait until it
+ * finishes one, and a worker whose queue runs dry sits idle meanwhile (~50 Specs, ~20 ms).
+ */
+const MAX_OWN_CHUNK_BYTES = 128 * 1024
 const UNREAD_BYTES = 4 * 1024
 
 
@@ -279,8 +284,8 @@ export class ExtractSession {
     this.remaining += weight
   }
 
-  private chunkBytes(): number {
-    return Math.min(MAX_CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, this.remaining / (2 * (this.helpers.length + 1))))
+  private chunkBytes(max = MAX_CHUNK_BYTES): number {
+    return Math.min(max, Math.max(MIN_CHUNK_BYTES, this.remaining / (2 * (this.helpers.length + 1))))
   }
 
   private takeFront(): Chunk | undefined {
@@ -300,7 +305,7 @@ export class ExtractSession {
     const again = this.retry.pop()
     if (again !== undefined) return again
     if (this.front >= this.back) return undefined
-    const limit = this.chunkBytes()
+    const limit = this.chunkBytes(MAX_OWN_CHUNK_BYTES)
     let from = this.back
     for (let taken = 0; from > this.front && taken < limit; ) {
       from--

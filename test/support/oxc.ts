@@ -1,9 +1,12 @@
 // The two routes of the anchor reader (src/core/read/anchors-slice.ts): PARSER is what the CLI
-// uses (native parse, objects only for the kept statements); WHOLE_AST always builds every object.
+// uses (an outline without AST objects, objects only for the kept statements); WHOLE_AST always
+// builds every object.
 import { parseSync } from "oxc-parser"
-import { parseSync as nativeParseSync } from "oxc-parser/src-js/bindings"
 import type { AnchorParser } from "../../src/core/read/anchors.js"
-import { nativeParse } from "../../src/core/read/anchors-slice.js"
+import { loadOxcRaw, rawParser } from "../../src/services/oxcRaw.js"
 
-export const PARSER: AnchorParser = { parse: parseSync, native: nativeParse(nativeParseSync) }
+const outline = rawParser(await loadOxcRaw())
+if (outline === null) throw new Error("test/support/oxc.ts: oxc's raw transfer buffer could not be allocated")
+
+export const PARSER: AnchorParser = { parse: parseSync, outline }
 export const WHOLE_AST: AnchorParser = { parse: parseSync }

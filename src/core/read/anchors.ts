@@ -6,7 +6,7 @@
 // findings and is dropped alone; the healthy anchors of the same file survive. The format says
 // "the whole anchor is refused", not the whole file, and a code file is not a carrier of truth:
 // losing every binding of a file for one typo would hide more than it protects.
-import type { CallExpression, Comment, OxcError, Program, parseSync } from "oxc-parser"
+import type { CallExpression, Program, parseSync } from "oxc-parser"
 import type { AnchorNode, CarrierRead, Finding } from "../model.js"
 import { readCommentBlock, hasReservedTag } from "./anchors-comment.js"
 import {
@@ -16,14 +16,14 @@ import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
 import { parseHazard } from "./anchors-depth.js"
 import { validateAnchor } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
-import { blankOutside, keptNodesFromJson, keptStatements, spannedByNode, surelyTopLevel, wordOffsets } from "./anchors-slice.js"
-import type { NativeParse } from "./anchors-slice.js"
+import { blankOutside, insideSpans, keptStatements, surelyTopLevel, wordOffsets } from "./anchors-slice.js"
+import type { OutlineComment, OutlineError, OutlineParser } from "./anchors-slice.js"
 
 export interface AnchorParser {
   /** oxc-parser's parseSync: the AST as JS objects. */
   readonly parse: typeof parseSync
-  /** oxc's native parse (oxc-parser/src-js/bindings), AST left unread; without it every file takes the whole-AST route. */
-  readonly native?: (file: string, text: string) => NativeParse
+  /** The outline parses (src/services/oxcRaw.ts); without them every file takes the whole-AST route. */
+  readonly outline?: OutlineParser
 }
 
 export interface AnchorOptions {
@@ -131,25 +131,9 @@ const mayHoldMisplacedCalls = (text: string, bindings: Bindings, recognized: num
   return mentions > recognized
 }
 
-/** Whether a comment sits inside a top-level statement (statements are sorted by offset). */
-const insideStatement = (program: Program, comment: Comment): boolean => {
-  const body = program.body
-  let lo = 0
-  let hi = body.length - 1
-  let best = -1
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1
-    if (body[mid].start <= comment.start) {
-      best = mid
-      lo = mid + 1
-    } else hi = mid - 1
-  }
-  return best !== -1 && comment.end <= body[best].end
-}
-
 type Add = (p: Problem, severity?: Finding["severity"]) => void
 
-const isAnchorComment = (comment: Comment): boolean =>
+const isAnchorComment = (comment: OutlineComment): boolean =>
   comment.type === "Block" && comment.value.startsWith("*") && hasReservedTag(comment.value)
 
 /** Constant-form anchors and misplaced-call warnings, from the AST (or that of the kept statements). */
@@ -173,7 +157,7 @@ const readConstants = (text: string, program: Program, file: string, options: An
 }
 
 /** Comment-form anchors; `inside` tells whether a comment sits inside a top-level statement. */
-const readComments = (comments: ReadonlyArray<Comment>, inside: (c: Comment) => boolean, lineOf: (o: number) => number, add: Add): RawAnchor[] => {
+const readComments = (comments: ReadonlyArray<OutlineComment>, inside: (c: OutlineComment) => boolean, lineOf: (o: number) => number, add: Add): RawAnchor[] => {
   const raws: RawAnchor[] = []
   for (const comment of comments) {
     if (!isAnchorComment(comment)) continue
@@ -189,7 +173,7 @@ const readComments = (comments: ReadonlyArray<Comment>, inside: (c: Comment) => 
   return raws
 }
 
-type Parsed = { readonly errors: ReadonlyArray<OxcError>; readonly read: () => RawAnchor[] }
+type Parsed = { readonly errors: ReadonlyArray<OutlineError>; readonly read: () => RawAnchor[] }
 
 /** The whole file's AST as JS objects: always right, and the costly route. */
 const wholeAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, add: Add): Parsed => {
@@ -199,38 +183,38 @@ const wholeAst = (file: string, text: string, options: AnchorOptions, parser: An
     read: () => {
       const program = result.program
       const constants = readConstants(text, program, file, options, lineOf, add)
-      return [...constants, ...readComments(result.comments, (c) => insideStatement(program, c), lineOf, add)]
+      return [...constants, ...readComments(result.comments, (c) => insideSpans(program.body, c), lineOf, add)]
     }
   }
 }
 
-/** The native parse for errors, comments and imports; objects only for the kept statements. */
+/** The outline for errors, comments and imports; objects only for the kept statements. */
 const keptAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, add: Add): Parsed => {
-  if (parser.native === undefined) return wholeAst(file, text, options, parser, lineOf, add)
-  const native = parser.native(file, text)
+  const outline = parser.outline?.outline(file, text) ?? null
+  if (parser.outline === undefined || outline === null) return wholeAst(file, text, options, parser, lineOf, add)
+  const kept = parser.outline.parseKept
   const read = () => {
-    const kept = keptStatements(text, native.module, file, options.selfHosting)
-    if (kept === null) return wholeAst(file, text, options, parser, lineOf, add).read()
+    const spans = keptStatements(text, outline, file, options.selfHosting)
+    if (spans === null) return wholeAst(file, text, options, parser, lineOf, add).read()
     let constants: RawAnchor[] = []
-    if (kept.spans.length > 0) {
-      const body = keptNodesFromJson(text, native.programJson, kept, native.module.staticImports)
-      let program: Program
-      if (body !== null) {
-        // Only `body` is read from a Program here (bindings, anchor consts, misplaced calls).
-        program = { type: "Program", body, sourceType: "module", hashbang: null, start: 0, end: text.length } as unknown as Program
-      } else {
-        const blanked = parser.parse(file, blankOutside(text, kept.spans))
-        if (blanked.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
-        program = blanked.program
+    if (spans.length > 0) {
+      let small: ReturnType<typeof kept>
+      try {
+        small = kept(file, blankOutside(text, spans))
+      } catch {
+        // oxc's deserializer recurses once per nesting level (a deep kept statement can overflow
+        // the stack where JSON.parse does not): the whole AST decides.
+        return wholeAst(file, text, options, parser, lineOf, add).read()
       }
-      constants = readConstants(text, program, file, options, lineOf, add)
+      if (small.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
+      constants = readConstants(text, small.program, file, options, lineOf, add)
     }
     // Asked only of anchor comments, so worked out on the first one.
     let sure: ReadonlySet<unknown> | undefined
-    const inside = (c: Comment) => !(sure ??= surelyTopLevel(text, native.module, native.comments)).has(c) && spannedByNode(native.programJson, c)
-    return [...constants, ...readComments(native.comments, inside, lineOf, add)]
+    const inside = (c: OutlineComment) => !(sure ??= surelyTopLevel(text, outline)).has(c) && insideSpans(outline.statements, c)
+    return [...constants, ...readComments(outline.comments, inside, lineOf, add)]
   }
-  return { errors: native.errors, read }
+  return { errors: outline.errors, read }
 }
 
 export const parseAnchors = (file: string, text: string, options: AnchorOptions, parser: AnchorParser): CarrierRead => {
