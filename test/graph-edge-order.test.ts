@@ -1,6 +1,6 @@
 // The graph's edge order (src/core/graph.ts): (from, type, to) in code-unit order, whatever the
-// ids look like: prefixes of one another, characters below and above "-", or U+0000 inside one
-// (the one-key sort falls back to the three-part comparison then).
+// ids look like: prefixes of one another, characters below and above "-", U+0000 inside one; and
+// the outgoing and incoming lists are the edges of each id in that order.
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { Edge } from "../src/core/model.js"
@@ -22,9 +22,13 @@ describe("edge order", () => {
           const specs = names.map((n, i) =>
             spec({ id: `spec:${n}`, file: `specs/f${i}.sdp.md`, relations: rels.filter(([k]) => k % names.length === i).map(([, type, to]) => ({ type, to: `spec:${to}` })) })
           )
-          const edges = graphOf(...specs).edges
+          const graph = graphOf(...specs)
+          const edges = graph.edges
           expect(edges).toHaveLength(rels.length)
           expect(edges).toEqual([...edges].sort(threePart))
+          for (const id of new Set(edges.map((e) => e.from))) expect(graph.outgoing.get(id)).toEqual(edges.filter((e) => e.from === id))
+          for (const id of new Set(edges.map((e) => e.to))) expect(graph.incoming.get(id)).toEqual(edges.filter((e) => e.to === id))
+          expect([...graph.specs.keys()]).toEqual([...graph.specs.keys()].sort(byCodeUnits))
         }
       ),
       { numRuns: 300 }
