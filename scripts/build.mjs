@@ -2,7 +2,10 @@
 //   - bin/specbundle-main.cjs: the whole CLI bundled into one CommonJS file. A bundled Effect CLI
 //     starts in about a third of the time of an unbundled one (shared/docs/style.md section 3).
 //   - bin/specbundle.js: the small hand-written loader src/loader.cjs, copied verbatim. It compiles
-//     the bundle with V8's code cache, which saves most of the bundle's ~2 MB parse at start-up.
+//     the bundle with V8's code cache, which saves most of the bundle's parse at start-up.
+// Both bundles are minified (0.9 MB and 0.3 MB instead of 1.9 and 0.6): V8 pre-parses every
+// byte when it compiles a script without a cache (the first run, a worker), ~25 ms less for
+// `--help`. No code reads a function's name; nothing prints a stack trace.
 // oxc-parser stays external: it ships a native binding that cannot be inlined, and it is loaded
 // only when a file may hold an anchor. The loader compiles the bundle with vm.Script, where Node 20
 // cannot run import() (it needs --experimental-vm-modules, and a cached script loses the
@@ -21,7 +24,7 @@ const options = {
   platform: "node",
   target: "node20",
   format: "cjs",
-  minifySyntax: true,
+  minify: true,
   treeShaking: true,
   legalComments: "none",
   external: ["oxc-parser", "@parcel/watcher"],
