@@ -49,6 +49,20 @@ describe("ExtractSession", () => {
     expect(results.some((r) => (r.read?.anchors.length ?? 0) > 0)).toBe(true)
   })
 
+  it("reads files from disk straight into one scratch buffer, even with two chunks in flight in one thread", async () => {
+    // Each chunk starts with a code file holding a marker, whose parse waits for oxc-parser to load:
+    // the other chunk reads meanwhile. Unread files, as workers get them.
+    const onDisk = files.map((f) => ({ path: f.path, absolute: path.join(root, f.path) }))
+    const marked = onDisk.filter((f, i) => f.path.endsWith(".ts") && Buffer.from(files[i].bytes).includes("@libar-dev/software-delivery-protocol"))
+    const [first, second] = [marked[0], marked[1]]
+    const rest = onDisk.filter((f) => f !== first && f !== second)
+    const chunks = [[first, ...rest.slice(0, 300)], [second, ...rest.slice(300, 600)]]
+    const expected = await Promise.all(chunks.map((c) => extractInThread(c.map((f) => files.find((g) => g.path === f.path)!), OPTIONS)))
+    const together = await Promise.all(chunks.map((c) => extractInThread(c, OPTIONS)))
+    expect(together).toEqual(expected)
+    expect(together.flat().filter((r) => (r.read?.anchors.length ?? 0) > 0).length).toBeGreaterThan(2)
+  })
+
   for (const count of ["1", "2"]) {
     it(`gives the in-thread results in add order with ${count} worker(s), which parse some chunks`, async () => {
       const expected = await extractInThread(files, OPTIONS)

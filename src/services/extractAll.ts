@@ -10,6 +10,7 @@ import type { SourceFile } from "../core/discover.js"
 import { closeSync, openSync, readFileSync, readSync } from "node:fs"
 import { classifyPath, fileFinding, sha256, unreadableFile } from "../core/discover.js"
 import type { AnchorParser } from "../core/read/anchors.js"
+import type { ExtractOptions } from "../core/extract.js"
 import { loadOxcRaw, rawParser } from "./oxcRaw.js"
 import type { CarrierRead } from "../core/model.js"
 import { reasonOf } from "./errno.js"
@@ -53,17 +54,14 @@ const readScratch = (absolute: string): Buffer => {
   return size < scratch.length ? scratch.subarray(0, size) : readFileSync(absolute)
 }
 
-/** A file on disk, read: its bytes to parse, or already its result (unreadable, or code without a marker). */
-const load = (input: FileOnDisk, needsBytes: (file: SourceFile) => boolean): SourceFile | Extracted => {
-  let view: Buffer
+/** A file on disk, read: its bytes (in `scratch` when they fit: parse them before the next read), or its finding. */
+const load = (input: FileOnDisk): SourceFile | Extracted => {
   try {
-    view = readScratch(input.absolute)
+    return { path: input.path, bytes: readScratch(input.absolute) }
   } catch (e) {
     // The same finding the main thread's FileSystem read gives (GraphReader).
     return { path: input.path, read: unreadableFile(input.path, reasonOf((e as NodeJS.ErrnoException).code)), hash: null }
   }
-  const file = { path: input.path, bytes: view }
-  return needsBytes(file) ? { path: input.path, bytes: Buffer.from(view) } : { path: input.path, read: null, hash: sha256(view) }
 }
 
 let parser: Promise<AnchorParser> | undefined
@@ -95,28 +93,41 @@ const MAX_OWN_CHUNK_BYTES = 128 * 1024
 const UNREAD_BYTES = 4 * 1024
 
 
-/** Parses files in this thread, in order; a parser exception becomes a finding for its file. */
+/**
+ * Parses files in this thread, in order, each as soon as it is read (straight from the scratch
+ * buffer); a parser exception becomes a finding for its file.
+ */
 export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
   const { extractFile, mayHoldAnchorBytes } = await loadExtract()
-  // What extractFile would read as nothing: a code file without an anchor marker.
-  const needsBytes = (f: SourceFile) => classifyPath(f.path) !== "anchor-candidate" || mayHoldAnchorBytes(f.bytes, options)
-  // Each file to parse with its hash, taken once; a code file here holds an anchor marker.
-  const toParse: Array<{ readonly file: SourceFile; readonly hash: string; readonly code: boolean }> = []
-  const loaded = inputs.map((input): Extracted | number => {
-    const file = "absolute" in input ? load(input, needsBytes) : input
-    if (!("bytes" in file)) return file
+  let extractOptions: ExtractOptions = options
+  const results: Extracted[] = []
+  for (const input of inputs) {
+    let file = "absolute" in input ? load(input) : input
+    if (!("bytes" in file)) {
+      results.push(file)
+      continue
+    }
     const hash = sha256(file.bytes)
     const code = classifyPath(file.path) === "anchor-candidate"
     if (code) {
-      if (!mayHoldAnchorBytes(file.bytes, options)) return { path: file.path, read: null, hash }
+      // What extractFile would read as nothing: a code file without an anchor marker.
+      if (!mayHoldAnchorBytes(file.bytes, options)) {
+        results.push({ path: file.path, read: null, hash })
+        continue
+      }
       // Unless an earlier run parsed these very bytes at this path.
       const known = options.known?.get(file.path)
-      if (known !== undefined && known[0] === hash) return { path: file.path, read: known[1], hash, code: true }
+      if (known !== undefined && known[0] === hash) {
+        results.push({ path: file.path, read: known[1], hash, code: true })
+        continue
+      }
+      // A code file with a marker: oxc-parser loads on the first. Another chunk may read into the
+      // scratch buffer while this one waits, so the bytes are copied first.
+      if (extractOptions.parser === undefined) {
+        file = { path: file.path, bytes: Buffer.from(file.bytes) }
+        extractOptions = { ...options, parser: await loadParser() }
+      }
     }
-    return toParse.push({ file, hash, code }) - 1
-  })
-  const extractOptions = toParse.some((p) => p.code) ? { ...options, parser: await loadParser() } : options
-  const parsed = toParse.map(({ file, hash, code }): Extracted => {
     let read: CarrierRead | null
     try {
       read = extractFile(file, extractOptions)
@@ -124,9 +135,9 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // A parser bug must not take the healthy rest of the corpus down with it.
       read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
     }
-    return code && read !== null ? { path: file.path, read, hash, code: true } : { path: file.path, read, hash }
-  })
-  return loaded.map((e) => (typeof e === "number" ? parsed[e] : e))
+    results.push(code && read !== null ? { path: file.path, read, hash, code: true } : { path: file.path, read, hash })
+  }
+  return results
 }
 
 interface Chunk {
