@@ -73,7 +73,8 @@ export const parseMarkdownCarrier = (file: string, text: string): CarrierRead =>
   const yamlText = close > 1 ? lines.slice(1, close).join("\n") + "\n" : ""
   let root: YNode | null = null
   let yamlOk = false
-  if (utf8Length(yamlText) > MAX_FRONTMATTER_BYTES) {
+  // At most 3 UTF-8 bytes a UTF-16 unit: most frontmatters are surely short enough without counting.
+  if (yamlText.length * 3 > MAX_FRONTMATTER_BYTES && utf8Length(yamlText) > MAX_FRONTMATTER_BYTES) {
     sink.error(2, CODES.frontmatter, "frontmatter is over 32 KiB; shorten it")
   } else if (!policyBroken) {
     const read = readFrontmatterYaml(yamlText, 2, sink)
