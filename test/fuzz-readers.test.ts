@@ -1,5 +1,6 @@
 // Fuzzing every reader with mutations of real carriers: whatever the bytes, a reader returns a
 // CarrierRead with well-formed findings, a refused carrier holds no node, and nothing hangs.
+// Each property's seed goes to stderr first; FUZZ_SEED=N replays one.
 import { FastCheck as fc } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -71,8 +72,19 @@ afterAll(() => {
   for (const line of summaries) console.log(line)
 })
 
+/**
+ * The seed of each property's cases: random unless FUZZ_SEED replays one. It is written to stderr
+ * before the cases run, so even a run that crashes the worker process leaves it behind.
+ */
+const seedFor = (name: string): number => {
+  const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31)
+  process.stderr.write(`fuzz: ${name} seed ${seed} (FUZZ_SEED=${seed} replays it)\n`)
+  return seed
+}
+
 /** Runs `read` on every generated case, timing each; asserts the invariants and the hang bound. */
 const fuzz = <T>(name: string, arb: fc.Arbitrary<T>, read: (input: T) => CarrierRead | string | null, check: (input: T, out: CarrierRead) => string[]) => {
+  const seed = seedFor(name)
   let cases = 0
   let max = 0
   let slowest = ""
@@ -92,7 +104,7 @@ const fuzz = <T>(name: string, arb: fc.Arbitrary<T>, read: (input: T) => Carrier
       }
       if (ms > CASE_BOUND_MS) throw new Error(`case took ${ms.toFixed(0)} ms`)
     }),
-    { numRuns: RUNS }
+    { numRuns: RUNS, seed }
   )
   const line = `fuzz: ${name} ${cases} cases, max ${max.toFixed(1)} ms`
   summaries.push(line)
