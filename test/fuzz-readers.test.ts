@@ -192,7 +192,9 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
     ["labels across lines", "a:\n".repeat(20_000) + "x\n"],
     ["unary minus", "- ".repeat(60_000) + "x\n"],
     ["decorators", "@".repeat(60_000) + "x\n"],
-    ["if without braces", "if(a)".repeat(20_000) + "x\n"]
+    ["if without braces", "if(a)".repeat(20_000) + "x\n"],
+    // Seed 382373540: `a<W,b<W,…` on one 100,000-character line, each `<` maybe type arguments.
+    ["type arguments across commas", `let x = ${"_pzv<W,w_".repeat(11_000)}\n`]
   ])("a file nesting %s ~10,000+ deep is refused with a finding instead of crashing the process", (_, body) => {
     const read = parseAnchors("src/deep.ts", header + body, options, PARSER)
     expect(read.anchors).toEqual([])
@@ -217,6 +219,9 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
     for (const seed of ANCHOR_SEEDS) expect(parseAnchors("src/a.ts", seed, options, PARSER).findings.filter((f) => f.code === "extract/parse-error")).toEqual([])
     const regexHeavy = header + `export const r = [${Array.from({ length: 200 }, () => "/\\d+\\.\\d+\\s*/").join(", ")}]\nexport const s = "\\\\".repeat(3)\n`
     expect(parseAnchors("src/re.ts", regexHeavy, options, PARSER).findings).toEqual([])
+    // Thousands of `<` in one file, each run ended by `;`, `)` or `>`: comparisons and closed type arguments.
+    const comparisons = header + "for (let i = 0; i < n; i++) if (a < b) f(c < d)\nconst m: Map<string, Array<number>> = new Map()\n".repeat(1_500)
+    expect(parseAnchors("src/lt.ts", comparisons, options, PARSER).findings).toEqual([])
   })
 
   it("a line break inside a quoted YAML key or an anchor id stays escaped in a one-line message", () => {

@@ -1,7 +1,9 @@
 // Guards before oxc-parser (0.159), found by fuzzing; a text that trips one is not parsed:
 // - its recursive descent has no depth limit: a deeply nested expression overflows the native
 //   stack with a SIGSEGV no try/catch can stop (oxc issue 24375; measured: ~3,400 levels of `{a:`,
-//   ~6,000 of `(`, ~6,700 of `a:` labels or `if(a)`, ~29,000 of `!` or `typeof`, and `@@@…`);
+//   ~6,000 of `(`, ~6,700 of `a:` labels or `if(a)`, ~29,000 of `!` or `typeof`, and `@@@…`; and
+//   `a<B,c<B,…`, where each `<` may open type arguments and the commas stay inside them: ~5,000
+//   levels on the main thread, ~3,000 in a worker thread, whose stack is half as deep);
 // - every lexer error carries a code frame built in Rust: 100,000 stray `\` escapes exhaust the
 //   heap (a fatal abort) or take minutes.
 // One pass, over-approximating: a false alarm costs one file's anchors with a finding, never the run.
@@ -25,11 +27,15 @@ const CHAIN = 4
 const BREAK = 8
 const WORD_START = 16
 const WORD = 32
+/** Where a run of `<` that may open type arguments surely ends (a comma does not end one). */
+const ANGLE_BREAK = 64
+const LESS_THAN = 60
 const CLASS = new Uint8Array(128)
 for (const c of "([{") CLASS[c.charCodeAt(0)] |= OPEN
 for (const c of ")]}") CLASS[c.charCodeAt(0)] |= CLOSE
 for (const c of "([{:?=!~<-+@") CLASS[c.charCodeAt(0)] |= CHAIN
 for (const c of ";,}") CLASS[c.charCodeAt(0)] |= BREAK
+for (const c of ";})]>") CLASS[c.charCodeAt(0)] |= ANGLE_BREAK
 for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c)
   if (/[A-Za-z_$]/.test(ch)) CLASS[c] |= WORD_START | WORD
@@ -49,23 +55,29 @@ const startsStatement = (text: string, at: number): boolean => {
 /**
  * The deepest nesting the text may ask of the parser, stopping early past `limit`: the bracket
  * depth, the longest run of nesting tokens with no `;`, `,`, `}` or declaration line between
- * them, or a tenth of the words in such a run.
+ * them, the longest run of `<` with no `;`, `}`, `)`, `]`, `>` or declaration line between them,
+ * or a tenth of the words in a run of nesting tokens.
  */
 export const nestingDepth = (text: string, limit = MAX_NESTING): number => {
   let depth = 0
   let max = 0
   let chain = 0
+  let angles = 0
   let words = 0
   let previous = 0
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     const cls = classOf(code)
+    const statement = code === NEWLINE && startsStatement(text, i + 1)
     if (cls & OPEN) {
       if (++depth > max && (max = depth) > limit) return max
     } else if (cls & CLOSE && depth > 0) depth--
+    if (code === LESS_THAN) {
+      if (++angles > max && (max = angles) > limit) return max
+    } else if (cls & ANGLE_BREAK || statement) angles = 0
     if (cls & CHAIN) {
       if (++chain > max && (max = chain) > limit) return max
-    } else if (cls & BREAK || (code === NEWLINE && startsStatement(text, i + 1))) {
+    } else if (cls & BREAK || statement) {
       chain = 0
       words = 0
     } else if (cls & WORD_START && !(previous & WORD) && ++words > WORDS_PER_NESTING * limit) {
