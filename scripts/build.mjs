@@ -1,8 +1,10 @@
-// Builds the CLI into two files in bin/ (both build outputs, gitignored):
+// Builds the CLI into three files in bin/ (build outputs, gitignored):
 //   - bin/specbundle-main.cjs: the whole CLI bundled into one CommonJS file. A bundled Effect CLI
 //     starts in about a third of the time of an unbundled one (shared/docs/style.md section 3).
 //   - bin/specbundle.js: the small hand-written loader src/loader.cjs, copied verbatim. It compiles
 //     the bundle with V8's code cache, which saves most of the bundle's parse at start-up.
+//   - bin/specbundle-worker.cjs: src/worker.ts, the readers alone, for the worker threads that
+//     parse a large corpus (they do not evaluate the CLI's modules).
 // Both bundles are minified (0.9 MB and 0.3 MB instead of 1.9 and 0.6): V8 pre-parses every
 // byte when it compiles a script without a cache (the first run, a worker), ~25 ms less for
 // `--help`. No code reads a function's name; nothing prints a stack trace.

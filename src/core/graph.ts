@@ -37,7 +37,7 @@ const sortedMap = <V>(byKey: ReadonlyMap<string, V>): Map<string, V> => {
   return sorted
 }
 
-/** Appends the edges a Spec, Pack or anchor contributes (no temporary arrays: 70,000 edges at scale). */
+/** Appends the edges a Spec, Pack or anchor contributes (no temporary arrays: 35,000 edges on the 10,000-Spec bench corpus). */
 const addSpecEdges = (spec: SpecNode, edges: Edge[]): void => {
   for (const r of spec.relations) edges.push({ from: spec.id, type: r.type, to: r.to, claim: "declared" })
 }

@@ -94,7 +94,6 @@ const MAX_CHUNK_BYTES = 2 * 1024 * 1024
 const MAX_OWN_CHUNK_BYTES = 128 * 1024
 const UNREAD_BYTES = 4 * 1024
 
-
 /**
  * Parses files in this thread, in order, each as soon as it is read (straight from the scratch
  * buffer); a parser exception becomes a finding for its file.

@@ -70,9 +70,10 @@ const allocate = (c: typeof Constants, getBufferOffset: typeof Bindings.getBuffe
 }
 
 /**
- * The cheap route's two parses over one buffer per thread (allocated on first use). Everything an
- * outline holds is copied out before returning: the lazy views read the buffer, which the next
- * parse overwrites. `bytes` is the buffer size to reserve (tests force a failure with it).
+ * The cheap route's two parses over one buffer (one per thread: extractAll.ts calls this once, when
+ * a thread first needs oxc-parser). Everything an outline holds is copied out before returning:
+ * the lazy views read the buffer, which the next parse overwrites. `bytes` is the buffer size to
+ * reserve (tests force a failure with it).
  */
 export const rawParser = (m: OxcRawModules, bytes = m.constants.BLOCK_SIZE + m.constants.BLOCK_ALIGN): OutlineParser | null => {
   const c = m.constants

@@ -94,15 +94,16 @@ const refusedLine = (line: string): string | null => {
   return null
 }
 
-/**
- * Tokenizes body lines; `bodyLines[i]` is file line `firstFileLine + i`. The H1 must be the first line.
- */
 /** The line without trailing spaces and tabs (a loop: the regular expression tried every position). */
 const trimEndBlank = (line: string): string => {
   let end = line.length
   while (end > 0 && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--
   return end === line.length ? line : line.slice(0, end)
 }
+
+/**
+ * Tokenizes body lines; `bodyLines[i]` is file line `firstFileLine + i`. The H1 must be the first line.
+ */
 
 export const tokenizeBody = (bodyLines: ReadonlyArray<string>, firstFileLine: number, sink: Sink): Body => {
   const blocks: Block[] = []
