@@ -6,11 +6,17 @@ import { byCodeUnits } from "./model.js"
 export const compareFindings = (a: Finding, b: Finding): number =>
   byCodeUnits(a.file, b.file) || a.line - b.line || byCodeUnits(a.code, b.code) || byCodeUnits(a.message, b.message)
 
+/** The map again, in code-unit order of its keys (the built-in string sort, no comparator). */
+const sortedMap = <V>(byKey: ReadonlyMap<string, V>): Map<string, V> => {
+  const sorted = new Map<string, V>()
+  for (const key of [...byKey.keys()].sort()) sorted.set(key, byKey.get(key) as V)
+  return sorted
+}
+
 /**
  * Sorts edges by (from, type, to) in code-unit order, stable, and gives each source's run (the
- * outgoing lists). Grouped by source first: the sources (far fewer than edges) sort with the
- * built-in string order, which is code-unit order and calls no comparator, and each run is
- * short. A run keeps the edges' order where type and target are equal.
+ * outgoing lists). Grouped by source first: the sources (far fewer than edges) sort as map keys,
+ * and each run is short. A run keeps the edges' order where type and target are equal.
  */
 const sortEdges = (edges: Edge[]): Map<string, Edge[]> => {
   const bySource = new Map<string, Edge[]>()
@@ -19,22 +25,13 @@ const sortEdges = (edges: Edge[]): Map<string, Edge[]> => {
     if (run === undefined) bySource.set(e.from, [e])
     else run.push(e)
   }
-  const outgoing = new Map<string, Edge[]>()
+  const outgoing = sortedMap(bySource)
   let i = 0
-  for (const from of [...bySource.keys()].sort()) {
-    const run = bySource.get(from) as Edge[]
+  for (const run of outgoing.values()) {
     if (run.length > 1) run.sort((a, b) => byCodeUnits(a.type, b.type) || byCodeUnits(a.to, b.to))
-    outgoing.set(from, run)
     for (const e of run) edges[i++] = e
   }
   return outgoing
-}
-
-/** The map again, in code-unit order of its keys (the built-in string sort, no comparator). */
-const sortedMap = <V>(byKey: ReadonlyMap<string, V>): Map<string, V> => {
-  const sorted = new Map<string, V>()
-  for (const key of [...byKey.keys()].sort()) sorted.set(key, byKey.get(key) as V)
-  return sorted
 }
 
 /** Appends the edges a Spec, Pack or anchor contributes (no temporary arrays: 35,000 edges on the 10,000-Spec bench corpus). */

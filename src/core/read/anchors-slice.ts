@@ -5,8 +5,8 @@
 // that can matter become objects: the imports from the protocol package and the export statements
 // that mention one of their local names, parsed again from a copy with everything else blanked to
 // spaces (blankOutside), so every offset in the small AST is the file's own (lines come from
-// those offsets in the original text). The result
-// must equal the whole-AST route's; whenever that is not certain, the caller takes that route.
+// those offsets in the original text). The result must equal the whole-AST route's; whenever
+// that is not certain, the caller takes that route.
 import type { Program } from "oxc-parser"
 import { isTrustedSource } from "./anchors-constant.js"
 
