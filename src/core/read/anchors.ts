@@ -190,20 +190,21 @@ const wholeAst = (file: string, text: string, options: AnchorOptions, parser: An
 
 /** The outline for errors, comments and imports; objects only for the kept statements. */
 const keptAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, add: Add): Parsed => {
-  const outline = parser.outline?.outline(file, text) ?? null
-  if (parser.outline === undefined || outline === null) return wholeAst(file, text, options, parser, lineOf, add)
-  const kept = parser.outline.parseKept
+  const route = parser.outline
+  const outline = route?.outline(file, text) ?? null
+  if (route === undefined || outline === null) return wholeAst(file, text, options, parser, lineOf, add)
   const read = () => {
     const spans = keptStatements(text, outline, file, options.selfHosting)
     if (spans === null) return wholeAst(file, text, options, parser, lineOf, add).read()
     let constants: RawAnchor[] = []
     if (spans.length > 0) {
-      let small: ReturnType<typeof kept>
+      let small: ReturnType<OutlineParser["parseKept"]>
       try {
-        small = kept(file, blankOutside(text, spans))
-      } catch {
-        // oxc's deserializer recurses once per nesting level (a deep kept statement can overflow
-        // the stack where JSON.parse does not): the whole AST decides.
+        small = route.parseKept(file, blankOutside(text, spans))
+      } catch (e) {
+        // oxc's deserializer recurses once per nesting level: a deep kept statement can overflow
+        // the stack where JSON.parse does not, and the whole AST decides. Anything else is a bug.
+        if (!(e instanceof RangeError)) throw e
         return wholeAst(file, text, options, parser, lineOf, add).read()
       }
       if (small.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
