@@ -158,9 +158,11 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // Worker threads (a large corpus) start loading while the walk is still counting.
         const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
         const ignored = yield* gitIgnored(root, listing.files)
-        const paths = listing.files.filter((p) => !ignored.has(p))
-        const code = paths.filter((p) => classifyPath(p) === "anchor-candidate")
-        const carriers = paths.filter((p) => classifyPath(p) !== "anchor-candidate")
+        // Code files first, then the carriers (see below), each group in path order; one pass.
+        const code: string[] = []
+        const carriers: string[] = []
+        for (const path of listing.files) if (!ignored.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
+        const ordered = [...code, ...carriers]
         const problems = [...listing.problems]
         // Concatenated, not nodePath.join: join normalizes each path (~2 us, 60 ms on 30,000 files),
         // and walk's paths are already normal, relative, with "/" (which every platform's fs takes).
@@ -169,12 +171,12 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // parse from the front, this thread from the back (the Specs, whose results are the costly
         // ones to send between threads), and both read as they go (extractAll.ts).
         if (session.parallel) {
-          for (const path of [...code, ...carriers]) session.add({ path, absolute: prefix + path })
+          for (const path of ordered) session.add({ path, absolute: prefix + path })
         } else {
           // In one thread, through the FileSystem service, one file after another: reads are
           // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
           yield* Effect.forEach(
-            [...code, ...carriers],
+            ordered,
             (path) =>
               fs.readFile(prefix + path).pipe(
                 Effect.map((bytes) => session.add({ path, bytes })),
