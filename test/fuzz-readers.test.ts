@@ -77,7 +77,9 @@ afterAll(() => {
  * before the cases run, so even a run that crashes the worker process leaves it behind.
  */
 const seedFor = (name: string): number => {
-  const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31)
+  const setting = process.env.FUZZ_SEED
+  if (setting !== undefined && !/^\d+$/.test(setting)) throw new Error(`FUZZ_SEED must be a whole number (got "${setting}")`)
+  const seed = setting !== undefined ? Number(setting) : Math.floor(Math.random() * 2 ** 31)
   process.stderr.write(`fuzz: ${name} seed ${seed} (FUZZ_SEED=${seed} replays it)\n`)
   return seed
 }
