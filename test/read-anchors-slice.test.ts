@@ -227,7 +227,9 @@ describe("the outline", () => {
     ["type-only imports", `import type { a } from "x"\nimport { type b, c } from "y"\nimport type * as T from "z"\nimport d, * as e from "w"\n`],
     ["non-ASCII text before and inside everything", `const s = "😀é"; /* c😀 */ export function f(x: number) { return "é" } // ü\nimport { q } from "p😀"\n`],
     ["a hashbang", `#!/usr/bin/env node\n/** x */\nexport const a = 1\n`],
-    ["a syntax error", `import { a } from "p"\nexport const z = a(( \n`]
+    ["a syntax error", `import { a } from "p"\nexport const z = a(( \n`],
+    ["directives before the statements", `"use strict"\n'use client' /* d */\n/** c */\nexport const a = 1\n`],
+    ["escaped names and sources (strings the parser stores outside the source text)", `import { a as \\u0062, \\u{63} } from "p\\u00e9\\x41"\nexport { b }\n`]
   ]
   for (const [what, text] of texts) {
     it(`is what oxc's JSON route gives: ${what}`, () => {

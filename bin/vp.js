@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// bin/specbundle.js: the CLI's start-up loader, copied verbatim by scripts/build.mjs (hand-written
+// CommonJS, not bundled, not type-checked). It runs the esbuild bundle next to it
+// (bin/vp-main.cjs) through vm.Script with V8's code cache, so a warm start deserializes the
+// bundle's compiled code instead of parsing ~2 MB of JavaScript again (docs/decisions.md).
+//
+// The cache only changes speed: any failure to find, trust, read or write it is silent, and the
+// CLI's output, stderr and exit code are the same with or without it.
+//   - Where: a per-user cache folder, created 0700 (never a shared one: a planted cache is code).
+//     SPECBUNDLE_CODE_CACHE_DIR overrides it; SPECBUNDLE_CODE_CACHE=0 turns the cache off.
+//   - Key: SHA-256 of the bundle's bytes (and of this loader's wrapper and Node's command-line
+//     options) plus Node's version and architecture, in the file name. V8 itself only checks the
+//     source's length, so the key must cover the content (npm gives every packed file the same
+//     mtime: size+mtime would not do).
+//   - Trust (POSIX): the file must be a regular file (no symlink), owned by this user, not
+//     group/other-writable, and end with the SHA-256 of its data (V8 release builds do not verify
+//     a code cache's checksum); anything else is ignored, then replaced.
+//   - Write: only when no cache was accepted, after the run (the cache then holds the functions
+//     the run compiled), by the main thread, to a temp file renamed into place.
+// Worker threads (src/services/extractAll.ts) start on their own, smaller bundle instead.
+"use strict"
+
+const fs = require("node:fs")
+const path = require("node:path")
+const vm = require("node:vm")
+const Module = require("node:module")
+const { createHash } = require("node:crypto")
+const { isAscii } = require("node:buffer")
+
+// This file's real path: `npm link` and `--preserve-symlinks-main` may run it through a symlink.
+const LOADER = fs.realpathSync(__filename)
+const PAYLOAD = path.join(path.dirname(LOADER), "vp-main.cjs")
+// A CommonJS module wrapper, as Node's own loader gives (the bundle is format "cjs").
+const HEAD = "(function (exports, require, module, __filename, __dirname) { "
+const TAIL = "\n})"
+const FORMAT = "specbundle-code-cache-1"
+const PREFIX = "vp-main-"
+const SUFFIX = ".v8cache"
+const DIGEST_BYTES = 32
+/** How many cache files (other bundle builds or Node versions) the folder keeps. */
+const KEEP = 4
+const PARSE_PREFIX = "specbundle-parse-"
+const PARSE_SUFFIX = ".json"
+/** How many corpora (roots) the parse cache remembers. */
+const PARSE_KEEP = 8
+/** A temp file this old was left by a killed run: it goes with the pruning. */
+const STALE_TEMP_MS = 60 * 60 * 1000
+
+/** The per-user cache folder, or undefined when the cache is off or no folder can be named. */
+const cacheDir = () => {
+  const env = process.env
+  if (env.SPECBUNDLE_CODE_CACHE === "0") return undefined
+  if (env.SPECBUNDLE_CODE_CACHE_DIR) return path.resolve(env.SPECBUNDLE_CODE_CACHE_DIR)
+  let home = ""
+  try {
+    home = require("node:os").homedir()
+  } catch {
+    // no home folder: only an explicit location below can work
+  }
+  const absolute = (dir) => (dir && path.isAbsolute(dir) ? dir : undefined)
+  if (process.platform === "win32") {
+    const local = absolute(env.LOCALAPPDATA) ?? (absolute(home) && path.join(home, "AppData", "Local"))
+    return local ? path.join(local, "specbundle", "cache") : undefined
+  }
+  if (process.platform === "darwin") return absolute(home) && path.join(home, "Library", "Caches", "specbundle")
+  const xdg = absolute(env.XDG_CACHE_HOME)
+  if (xdg) return path.join(xdg, "specbundle")
+  return absolute(home) && path.join(home, ".cache", "specbundle")
+}
+
+const checksum = (data) => createHash("sha256").update(data).digest()
+
+/** The cache's data when the file is ours and whole; undefined otherwise. */
+const readCache = (file) => {
+  let fd
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile() || stat.size <= DIGEST_BYTES) return undefined
+    if (typeof process.getuid === "function" && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)) return undefined
+    const bytes = fs.readFileSync(fd)
+    const data = bytes.subarray(0, bytes.length - DIGEST_BYTES)
+    return checksum(data).equals(bytes.subarray(bytes.length - DIGEST_BYTES)) ? data : undefined
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd)
+      } catch {
+        // nothing to do
+      }
+    }
+  }
+}
+
+/** Writes data (+ its checksum) to a temp file in `dir`, renames it to `name`, and prunes old caches. */
+const writeCache = (dir, name, data, prefix = PREFIX, suffix = SUFFIX, keep = KEEP) => {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const temp = path.join(dir, `.${name}.${process.pid}.tmp`)
+  try {
+    fs.writeFileSync(temp, Buffer.concat([data, checksum(data)]), { mode: 0o600, flag: "wx" })
+    fs.renameSync(temp, path.join(dir, name))
+  } catch (e) {
+    try {
+      fs.unlinkSync(temp)
+    } catch {
+      // never created, or already renamed
+    }
+    throw e
+  }
+  // Each build of the bundle has its own key: keep the newest few files, drop the rest (and the
+  // temp files of runs killed while writing).
+  const others = []
+  const drop = []
+  const now = Date.now()
+  for (const entry of fs.readdirSync(dir)) {
+    const cache = entry !== name && entry.startsWith(prefix) && entry.endsWith(suffix)
+    const temp = entry.startsWith(`.${prefix}`) && entry.endsWith(".tmp")
+    if (!cache && !temp) continue
+    try {
+      const mtime = fs.lstatSync(path.join(dir, entry)).mtimeMs
+      if (cache) others.push({ entry, mtime })
+      else if (now - mtime > STALE_TEMP_MS) drop.push(entry)
+    } catch {
+      // removed meanwhile
+    }
+  }
+  others.sort((a, b) => b.mtime - a.mtime || (a.entry < b.entry ? -1 : 1))
+  for (const entry of [...others.slice(keep - 1).map((o) => o.entry), ...drop]) {
+    try {
+      fs.unlinkSync(path.join(dir, entry))
+    } catch {
+      // not ours, or removed meanwhile
+    }
+  }
+}
+
+let bytes
+try {
+  bytes = fs.readFileSync(PAYLOAD)
+} catch (e) {
+  process.stderr.write(`specbundle: cannot read ${PAYLOAD} (${e.code ?? e.message}); run "npm run build"\n`)
+  process.exit(1)
+}
+// esbuild writes ASCII (nearly always): latin1 decodes it faster than UTF-8, to the same text.
+const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")
+
+const dir = cacheDir()
+let name
+let cachedData
+let build
+if (dir !== undefined) {
+  build = createHash("sha256").update(bytes).digest("hex")
+  // Some Node options change V8's flags, and V8 rejects a cache made under other flags: each set of
+  // options gets its own file, so runs that alternate them do not rewrite one file every time.
+  const options = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? ""])
+  const key = createHash("sha256").update(FORMAT).update(HEAD).update(TAIL).update(options).update(build).digest("hex")
+  name = `${PREFIX}${key}-${process.version}-${process.arch}${SUFFIX}`
+  cachedData = readCache(path.join(dir, name))
+}
+
+const script = new vm.Script(HEAD + source + TAIL, { filename: PAYLOAD, cachedData })
+
+if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected === true) && require("node:worker_threads").isMainThread) {
+  process.once("exit", () => {
+    try {
+      writeCache(dir, name, script.createCachedData())
+    } catch {
+      // read-only or full disk, a folder in the way: the next run compiles from source again
+    }
+  })
+}
+
+const payload = new Module(PAYLOAD, module)
+payload.filename = PAYLOAD
+// The parse cache (src/services/parseCache.ts) keeps its files in the same folder, with the same
+// trust rules; `build` ties them to this bundle's bytes, so another build never reads them.
+if (dir !== undefined) {
+  payload.specbundleCache = {
+    build,
+    read: (file) => readCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+    write: (file, data) => writeCache(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`, data, PARSE_PREFIX, PARSE_SUFFIX, PARSE_KEEP)
+  }
+}
+module.exports = payload.exports
+script.runInThisContext().call(payload.exports, payload.exports, Module.createRequire(PAYLOAD), payload, PAYLOAD, path.dirname(PAYLOAD))
+payload.loaded = true
