@@ -22,6 +22,8 @@ const blockLines = (value: string): ReadonlyArray<string> =>
 
 /** Whether a block comment value carries any reserved tag (a candidate anchor). */
 export const hasReservedTag = (value: string): boolean =>
+  // Every reserved tag starts "@sdp": most blocks (ordinary JSDoc) end at this check.
+  value.includes("@sdp") &&
   blockLines(value).some((l) => {
     const m = /^@([A-Za-z][\w-]*)/.exec(l)
     return m !== null && reservedName(m[1]) !== null

@@ -134,7 +134,24 @@ export const keptStatements = (text: string, outline: Outline, file: string, sel
   }
   const spans = [...kept].sort((a, b) => a.start - b.start)
   for (let i = 1; i < spans.length; i++) if (spans[i].start < spans[i - 1].end) return null
+  // Each must be a top-level statement itself: oxc 0.159 records `label: export const …` as an
+  // export without an error, while the whole AST holds a labeled statement (found by fuzzing).
+  for (const span of spans) if (!isStatement(outline.statements, span)) return null
   return spans
+}
+
+/** Whether `span` is exactly one of the sorted, disjoint `statements` (binary search). */
+const isStatement = (statements: ReadonlyArray<Span>, span: Span): boolean => {
+  let lo = 0
+  let hi = statements.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const s = statements[mid]
+    if (s.start === span.start) return s.end === span.end
+    if (s.start < span.start) lo = mid + 1
+    else hi = mid - 1
+  }
+  return false
 }
 
 /**
