@@ -206,14 +206,16 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
 
   it("50,000 stray backslash escapes are refused at once instead of exhausting the heap", () => {
     const start = performance.now()
-    const read = parseAnchors("src/escapes.ts", header + "\\0".repeat(50_000) + "\n", options, PARSER)
+    // On short lines: on one long line their code frames trip the frame bound first (below).
+    const read = parseAnchors("src/escapes.ts", header + "\\0\n".repeat(50_000), options, PARSER)
     expect(read.findings.map((f) => f.code)).toEqual(["extract/parse-error"])
     expect(read.findings[0].message).toMatch(/backslashes outside strings and comments/)
     expect(performance.now() - start).toBeLessThan(1000)
   })
 
   it("a 50,000-deep left-leaning chain (tagged templates) is walked without a stack overflow", () => {
-    const read = parseAnchors("src/chain.ts", header + "x" + "``".repeat(50_000) + "\n", options, PARSER)
+    // One template a line: on one 100,000-character line the frame bound (below) would refuse it.
+    const read = parseAnchors("src/chain.ts", header + "x" + "``\n".repeat(50_000), options, PARSER)
     expect(read.findings).toEqual([])
   })
 
@@ -236,11 +238,31 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
   })
 })
 
+describe("parse errors on a very long line", () => {
+  it("a 100,000-character line of 50,000 parse errors is refused before the parser (its code frames exhausted memory: seed 1783931914)", () => {
+    const text = `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\n` + ",s".repeat(50_000) + "\n"
+    const read = parseAnchors("src/long.ts", text, { selfHosting: false }, PARSER)
+    expect(read.findings.map((f) => [f.line, f.code])).toEqual([[1, "extract/parse-error"]])
+    expect(read.findings[0].message).toMatch(/parse errors could take 50\d{8} bytes of code frames \(the limit is 100000000\)/)
+  })
+
+  it("a 1 MB file of short lines, and a long line in a short file, are still parsed", () => {
+    const header = `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\nexport const a = codeAnchor({ id: "impl:a.b" })\n`
+    const longFile = header + "export const rows = [\n" + "  { id: 1, name: \"a row of moderate length\" },\n".repeat(20_000) + "]\n"
+    const longLine = header + `export const data = "${"x".repeat(15_000)}"\n`
+    for (const text of [longFile, longLine]) {
+      const read = parseAnchors("src/data.ts", text, { selfHosting: false }, PARSER)
+      expect(read.findings).toEqual([])
+      expect(read.anchors.map((a) => a.id)).toEqual(["impl:a.b"])
+    }
+  })
+})
+
 describe("stray escapes on a very long line", () => {
   it("300 stray backslashes on a 100,000-character line are refused before the parser (their code frames would cost seconds)", () => {
     const text = `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\n` + "\\0".repeat(300) + " ".repeat(100_000) + "\n"
     const read = parseAnchors("src/long.ts", text, { selfHosting: false }, PARSER)
     expect(read.findings.map((f) => [f.line, f.code])).toEqual([[1, "extract/parse-error"]])
-    expect(read.findings[0].message).toMatch(/on very long lines/)
+    expect(read.findings[0].message).toMatch(/parse errors could take \d+ bytes of code frames/)
   })
 })

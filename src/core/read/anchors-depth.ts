@@ -4,16 +4,21 @@
 //   ~6,000 of `(`, ~6,700 of `a:` labels or `if(a)`, ~29,000 of `!` or `typeof`, and `@@@…`; and
 //   `a<B,c<B,…`, where each `<` may open type arguments and the commas stay inside them: ~5,000
 //   levels on the main thread, ~3,000 in a worker thread, whose stack is half as deep);
-// - every lexer error carries a code frame built in Rust: 100,000 stray `\` escapes exhaust the
-//   heap (a fatal abort) or take minutes.
+// - every error carries a code frame built in Rust, as long as the error's line: 100,000 stray `\`
+//   escapes exhaust the heap (a fatal abort) or take minutes, and so does a 100,000-character line
+//   of `,s,s,…` (50,000 parse errors, each framing the whole line: seed 1783931914).
 // One pass, over-approximating: a false alarm costs one file's anchors with a finding, never the run.
 
 /** Far below every measured crash depth and far above real code (max ~400 in node_modules). */
 export const MAX_NESTING = 1000
 /** `\` outside strings and comments is a lexer error (or a rare identifier escape); 1,000 cost < 0.1 s. */
 export const MAX_STRAY_ESCAPES = 1000
-/** Each error's code frame grows with its line: errors times the longest line stays under this. */
-const MAX_ESCAPE_LINE_PRODUCT = 20_000_000
+/**
+ * Code frames a file's parse errors may cost, at most (see worstFrameBytes): ~1 s on the JSON
+ * route. Real code stays below it: in this repository's node_modules the largest is effect's
+ * Effect.ts (935 KB: 4e7); only two embedded bundles, each one 3 MB line, pass it.
+ */
+export const MAX_FRAME_BYTES = 100_000_000
 /** Keyword chains (`typeof typeof …`, `await await …`) need many more levels to crash. */
 const WORDS_PER_NESTING = 10
 
@@ -136,15 +141,34 @@ export const strayEscapes = (text: string, limit = MAX_STRAY_ESCAPES): number =>
   return count
 }
 
-const longestLine = (text: string): number => {
-  let longest = 0
-  for (let start = 0; start <= text.length; ) {
-    const end = text.indexOf("\n", start)
-    const stop = end < 0 ? text.length : end
-    if (stop - start > longest) longest = stop - start
-    start = stop + 1
+/**
+ * The most code-frame bytes the file's parse errors could cost. A frame shows the error's line
+ * with one line either side. Errors come from token boundaries, so a line holds at most one more
+ * than its characters outside identifiers and numbers (measured: runs of `,s` or `\\0` give one
+ * error each; a long string literal holds none).
+ */
+export const worstFrameBytes = (text: string): number => {
+  let total = 0
+  let previous = 0
+  let current = -1
+  let currentErrors = 0
+  let errors = 1
+  let lineStart = 0
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : NEWLINE
+    if (code !== NEWLINE) {
+      if (!(classOf(code) & WORD)) errors++
+      continue
+    }
+    const next = i - lineStart
+    if (current >= 0) total += currentErrors * (previous + current + next)
+    previous = Math.max(current, 0)
+    current = next
+    currentErrors = errors
+    errors = 1
+    lineStart = i + 1
   }
-  return longest
+  return total + currentErrors * (previous + current)
 }
 
 /** How many characters may nest (CHAIN includes the brackets): nestingDepth never exceeds it. */
@@ -172,15 +196,16 @@ export const parseHazard = (text: string): string | null => {
     const depth = nestingDepth(text)
     if (depth > MAX_NESTING) return `the file nests deeper than ${MAX_NESTING} levels`
   }
-  // Stray escapes are some of all backslashes.
-  const backslashes = count(text, "\\")
-  if (backslashes === 0) return null
-  const longest = longestLine(text)
-  if (backslashes <= MAX_STRAY_ESCAPES && backslashes * longest <= MAX_ESCAPE_LINE_PRODUCT) return null
-  const escapes = strayEscapes(text)
-  if (escapes > MAX_STRAY_ESCAPES) return `the file holds more than ${MAX_STRAY_ESCAPES} backslashes outside strings and comments`
-  if (escapes > 0 && escapes * longest > MAX_ESCAPE_LINE_PRODUCT) {
-    return `the file holds ${escapes} backslashes outside strings and comments on very long lines`
+  // At most (n + 1) n for n characters (a frame's three lines are part of the text): a text
+  // under 10,000 needs no count.
+  if ((text.length + 1) * text.length > MAX_FRAME_BYTES) {
+    const frames = worstFrameBytes(text)
+    if (frames > MAX_FRAME_BYTES) {
+      return `the file's lines are so long that its parse errors could take ${frames} bytes of code frames (the limit is ${MAX_FRAME_BYTES})`
+    }
   }
+  // Stray escapes are some of all backslashes. (Their code frames on a long line are bounded above.)
+  if (count(text, "\\") <= MAX_STRAY_ESCAPES) return null
+  if (strayEscapes(text) > MAX_STRAY_ESCAPES) return `the file holds more than ${MAX_STRAY_ESCAPES} backslashes outside strings and comments`
   return null
 }
