@@ -176,7 +176,8 @@ describe("the kept-statement route", () => {
   })
 
   it("takes the whole AST when a kept statement nests deeper than oxc's deserializer can recurse (found by fuzzing)", () => {
-    const text = `import { codeAnchor } from "${PKG}"\nexport const t = codeAnchor({ id: "impl:a.b" })${"``".repeat(50_000)}\n`
+    // One template a line: on one long line the code-frame bound (anchors-depth.ts) would refuse the file first.
+    const text = `import { codeAnchor } from "${PKG}"\nexport const t = codeAnchor({ id: "impl:a.b" })${"``\n".repeat(50_000)}`
     const { result, whole, kept } = read(text)
     expect(result.findings.map((f) => f.code)).toEqual(["extract/misplaced-authoring"])
     expect(kept).toHaveLength(1)

@@ -99,8 +99,18 @@ export const surelyTopLevel = (text: string, outline: Outline): ReadonlySet<Span
 const isWordChar = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36
 
+/** The last text's answers: the kept-statement search and the misplaced-call check ask the same. */
+let remembered: { text: string; offsets: Map<string, ReadonlyArray<number>> } = { text: "", offsets: new Map() }
+
 /** Offsets of `word` in `text` not inside a longer identifier-like word. */
-export const wordOffsets = (text: string, word: string): number[] => {
+export const wordOffsets = (text: string, word: string): ReadonlyArray<number> => {
+  if (remembered.text !== text) remembered = { text, offsets: new Map() }
+  let found = remembered.offsets.get(word)
+  if (found === undefined) remembered.offsets.set(word, (found = findWord(text, word)))
+  return found
+}
+
+const findWord = (text: string, word: string): number[] => {
   const found: number[] = []
   for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + word.length)) {
     if ((i === 0 || !isWordChar(text.charCodeAt(i - 1))) && !isWordChar(text.charCodeAt(i + word.length))) found.push(i)

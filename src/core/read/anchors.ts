@@ -46,11 +46,16 @@ export const mayHoldAnchor = (text: string, options: AnchorOptions): boolean =>
  * when the text does. Most code files end here, neither decoded nor copied.
  */
 export const mayHoldAnchorBytes = (bytes: Uint8Array, options: AnchorOptions): boolean => {
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const view = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   // The self-hosting test has a regular expression: run it on a latin1 view (one char per byte).
   if (options.selfHosting) return mayHoldAnchor(view.toString("latin1"), options)
-  return view.includes(PACKAGE) || view.includes("@sdpAnchor") || view.includes("@sdp-anchor")
+  // "@sdp" first: both comment markers start with it, and most files hold neither it nor the package.
+  return view.includes(PACKAGE_BYTES) || (view.includes(SDP_BYTES) && (view.includes(ANCHOR_TAG_BYTES) || view.includes(KEBAB_TAG_BYTES)))
 }
+const PACKAGE_BYTES = Buffer.from(PACKAGE)
+const SDP_BYTES = Buffer.from("@sdp")
+const ANCHOR_TAG_BYTES = Buffer.from("@sdpAnchor")
+const KEBAB_TAG_BYTES = Buffer.from("@sdp-anchor")
 
 /** 1-based line of a UTF-16 offset (oxc-parser 0.159 reports UTF-16 offsets, like JS strings). */
 const lineIndex = (text: string): ((offset: number) => number) => {

@@ -120,7 +120,9 @@ export const refuseStray = (draft: SpecDraft, b: Block, section: string): void =
 
 const compact = <T extends object>(o: T): T => {
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(o)) {
+  // for…in over a fresh literal: its own keys in order, without the pairs Object.entries builds.
+  for (const k in o) {
+    const v = o[k]
     if (v === undefined || (Array.isArray(v) && v.length === 0)) continue
     out[k] = v
   }
