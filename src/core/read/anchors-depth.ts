@@ -144,8 +144,8 @@ export const strayEscapes = (text: string, limit = MAX_STRAY_ESCAPES): number =>
 /**
  * The most code-frame bytes the file's parse errors could cost. A frame shows the error's line
  * with one line either side. Errors come from token boundaries, so a line holds at most one more
- * than its characters outside identifiers and numbers (measured: runs of `,s` or `\\0` give one
- * error each; a long string literal holds none).
+ * than its characters outside identifiers and numbers (measured: runs of `,s` or `\0` give one
+ * error each; a long run of letters and digits, such as a base64 string, counts none).
  */
 export const worstFrameBytes = (text: string): number => {
   let total = 0
