@@ -228,6 +228,15 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
     expect(parseAnchors("src/lt.ts", comparisons, options, PARSER).findings).toEqual([])
   })
 
+  it("a frontmatter nesting thousands of block sequences (`- - - …`) is refused with one finding instead of overflowing yaml's stack (seed 2031121454)", () => {
+    const text = `---\nid: spec:a.b\nkind: rule\naltitude: story\nreadiness: idea\nrelations:\n\n${"- ".repeat(16_000)}\n  refines: spec:a.c\n---\n# T\n`
+    const read = parseMarkdownCarrier("specs/a.sdp.md", text)
+    expect(read.specs).toEqual([])
+    expect(read.findings.map((f) => [f.line, f.code, f.message])).toEqual([
+      [2, "extract/invalid-frontmatter", "frontmatter YAML nests deeper than 16 levels; flatten it"]
+    ])
+  })
+
   it("a line break inside a quoted YAML key or an anchor id stays escaped in a one-line message", () => {
     const md = parseMarkdownCarrier("specs/a.sdp.md", '---\n"i\\nd": x\nid: spec:a.b\nkind: rule\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# T\n')
     expect(md.findings.map((f) => f.message)).toEqual(['property "i\\nd" is not accepted in a Spec frontmatter; remove it'])

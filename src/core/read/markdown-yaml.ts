@@ -37,7 +37,17 @@ export const readFrontmatterYamlFull = (text: string, firstFileLine: number, sin
     sink.error(line, code, message)
   }
   const lc = new LineCounter()
-  const doc = parseDocument(text, { schema: "failsafe", uniqueKeys: true, strict: true, prettyErrors: false, lineCounter: lc })
+  let doc: ReturnType<typeof parseDocument>
+  try {
+    doc = parseDocument(text, { schema: "failsafe", uniqueKeys: true, strict: true, prettyErrors: false, lineCounter: lc })
+  } catch (e) {
+    // yaml's parser recurses once a level: thousands of levels (`- - - …`, found by fuzzing)
+    // overflow the stack. Far past the policy's limit, so refused the way the walk refuses it.
+    if (!(e instanceof RangeError)) throw e
+    report(firstFileLine, CODES.frontmatter, `frontmatter YAML nests deeper than ${MAX_DEPTH} levels; flatten it`)
+    // An empty mapping with ok false: the caller adds no finding of its own (empty, not a mapping).
+    return { root: { t: "map", entries: [], line: firstFileLine }, ok: false }
+  }
   const lineAt = (offset: number): number => lc.linePos(offset).line + firstFileLine - 1
   const frontmatterError = (offset: number, message: string) => report(lineAt(offset), CODES.frontmatter, message)
 
