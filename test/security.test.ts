@@ -119,6 +119,22 @@ describe("the configuration file is data, never code", () => {
     expect(stackLines(run.stderr)).toEqual([])
   })
 
+  it.each([
+    ["at the top", "[".repeat(100_000) + "]".repeat(100_000), "0.0.0"],
+    ["inside a key", `{"exclude": ${"[".repeat(5_000)}${"]".repeat(5_000)}}`, "exclude.0.0"]
+  ])("thousands of nested arrays %s are a validation error naming the path, not a stack overflow (exit 1, one line)", (_, raw, at) => {
+    const root = corpus()
+    fs.writeFileSync(`${root}/specbundle.config.json`, raw)
+    const run = runCli(["bundle", "--root", root, "--specs", "spec:a.one"], root)
+    expect(run.status).toBe(1)
+    expect(run.stdout).toBe("")
+    const lines = nonEmptyLines(run.stderr)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(`specbundle.config.json: ${at}.`)
+    expect(lines[0]).toMatch(/nests deeper than 32 levels/)
+    expect(stackLines(run.stderr)).toEqual([])
+  })
+
   it("a profile name that is an Object.prototype member is an unknown profile, not a match", () => {
     const root = corpus()
     fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ profiles: { small: { budget: 900 } } }))

@@ -61,6 +61,25 @@ const protoKeyPath = (json: unknown): string | null => {
   return null
 }
 
+/**
+ * Far deeper than any valid configuration (`profiles.NAME.tiers.KEY` is four levels), checked
+ * before the schema: its messages print the refused value recursively, and thousands of nested
+ * arrays overflowed the stack (an internal error instead of a line naming the key).
+ */
+const MAX_CONFIG_DEPTH = 32
+
+/** The path of the first value nested deeper than MAX_CONFIG_DEPTH, or null. */
+const tooDeepPath = (json: unknown): string | null => {
+  const stack: Array<[unknown, string, number]> = [[json, "", 0]]
+  while (stack.length > 0) {
+    const [value, at, depth] = stack.pop()!
+    if (value === null || typeof value !== "object") continue
+    if (depth >= MAX_CONFIG_DEPTH) return at
+    for (const [key, child] of Object.entries(value)) stack.push([child, at === "" ? key : `${at}.${key}`, depth + 1])
+  }
+  return null
+}
+
 /** Parses and validates the file's text; the error is one line naming the key's path. */
 export const parseConfig = (text: string): Either.Either<Config, string> => {
   let json: unknown
@@ -71,6 +90,8 @@ export const parseConfig = (text: string): Either.Either<Config, string> => {
   }
   const proto = protoKeyPath(json)
   if (proto !== null) return Either.left(`${proto}: "__proto__" is not allowed as a key`)
+  const deep = tooDeepPath(json)
+  if (deep !== null) return Either.left(`${deep}: nests deeper than ${MAX_CONFIG_DEPTH} levels; no key takes more than four`)
   return Either.mapLeft(decode(json), (error) => {
     const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
     const path = issue.path.map(String).join(".")
