@@ -201,6 +201,26 @@ describe("stale DIR", () => {
     expect(r.stdout.split("\n").filter((l) => l !== "")).toEqual(["added specs/orders/zz-copy.sdp.md", "removed specs/orders/order-total-rule.sdp.md"])
   })
 
+  type Built = { exclude: unknown[]; files: Array<Record<string, unknown>> }
+  // Written as text: JSON.stringify itself overflows on thousands of levels.
+  const DEEP = "[".repeat(5_000) + "]".repeat(5_000)
+  const edits: Array<[string, (built: Built) => void]> = [
+    ["an exclude that is not text", (built) => void (built.exclude = [5])],
+    ["thousands of nested arrays in exclude", (built) => void (built.exclude = ["(deep)"])],
+    ["a file entry without a hash", (built) => void delete built.files[0].hash]
+  ]
+  it.each(edits)("a hand-edited manifest with %s is exit 1 with one line, not a stack trace", (_, edit) => {
+    const { out, elsewhere } = setup()
+    const file = path.join(out, "manifest.json")
+    const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { builtFrom: Built }
+    expect(manifest.builtFrom.files.length).toBeGreaterThan(0)
+    edit(manifest.builtFrom)
+    fs.writeFileSync(file, JSON.stringify(manifest).replace('"(deep)"', DEEP))
+    const r = run(elsewhere, ["stale", out])
+    expect(r.code).toBe(1)
+    expect(r.lines).toEqual([expect.stringContaining("manifest.json: not a specbundle manifest")])
+  })
+
   it("a folder without a manifest is exit 1 with one line", () => {
     const r = run(tempDir(), ["stale", "nowhere"])
     expect(r.code).toBe(1)

@@ -41,11 +41,20 @@ const readManifest = (dir: string) =>
       catch: () => new CliFailure({ line: `${path}: not a specbundle manifest (invalid JSON)` })
     })
     const built = manifest?.builtFrom
-    if (typeof built?.root !== "string" || !Array.isArray(built.files) || !Array.isArray(built.exclude)) {
-      return yield* new CliFailure({ line: `${path}: not a specbundle manifest (builtFrom.root, exclude and files are required)` })
+    // Checked all the way down: a hand-edited value reaches the reader's excludes and the comparison.
+    if (typeof built?.root !== "string" || !isTextList(built.exclude) || !isFileList(built.files)) {
+      return yield* new CliFailure({
+        line: `${path}: not a specbundle manifest (builtFrom needs root as text, exclude as a list of paths, files as a list of path and hash)`
+      })
     }
     return manifest
   })
+
+const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string")
+
+const isFileList = (value: unknown): value is Array<{ path: string; hash: string }> =>
+  Array.isArray(value) &&
+  value.every((f: unknown) => typeof f === "object" && f !== null && typeof (f as { path?: unknown }).path === "string" && typeof (f as { hash?: unknown }).hash === "string")
 
 export const runStale = (dir: string) =>
   Effect.gen(function* () {
