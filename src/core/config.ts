@@ -46,21 +46,6 @@ export type Config = typeof ConfigSchema.Type
 
 const decode = Schema.decodeUnknownEither(ConfigSchema, { onExcessProperty: "error", errors: "first" })
 
-/** The path of the first `__proto__` key anywhere in parsed JSON (refused: no merge may reach a prototype). */
-const protoKeyPath = (json: unknown): string | null => {
-  const stack: Array<[unknown, string]> = [[json, ""]]
-  while (stack.length > 0) {
-    const [value, at] = stack.pop()!
-    if (value === null || typeof value !== "object") continue
-    for (const [key, child] of Object.entries(value)) {
-      const path = at === "" ? key : `${at}.${key}`
-      if (key === "__proto__") return path
-      stack.push([child, path])
-    }
-  }
-  return null
-}
-
 /**
  * Far deeper than any valid configuration (`profiles.NAME.tiers.KEY` is four levels), checked
  * before the schema: its messages print the refused value recursively, and thousands of nested
@@ -68,14 +53,22 @@ const protoKeyPath = (json: unknown): string | null => {
  */
 const MAX_CONFIG_DEPTH = 32
 
-/** The path of the first value nested deeper than MAX_CONFIG_DEPTH, or null. */
-const tooDeepPath = (json: unknown): string | null => {
+/**
+ * What the parsed JSON's shape alone refuses, before the schema sees it, as a message naming the
+ * path; null when nothing: a `__proto__` key anywhere (no merge may reach a prototype), or a value
+ * nested deeper than MAX_CONFIG_DEPTH. One walk, with a stack of its own.
+ */
+const shapeProblem = (json: unknown): string | null => {
   const stack: Array<[unknown, string, number]> = [[json, "", 0]]
   while (stack.length > 0) {
     const [value, at, depth] = stack.pop()!
     if (value === null || typeof value !== "object") continue
-    if (depth >= MAX_CONFIG_DEPTH) return at
-    for (const [key, child] of Object.entries(value)) stack.push([child, at === "" ? key : `${at}.${key}`, depth + 1])
+    if (depth >= MAX_CONFIG_DEPTH) return `${at}: nests deeper than ${MAX_CONFIG_DEPTH} levels; no key takes more than four`
+    for (const [key, child] of Object.entries(value)) {
+      const path = at === "" ? key : `${at}.${key}`
+      if (key === "__proto__") return `${path}: "__proto__" is not allowed as a key`
+      stack.push([child, path, depth + 1])
+    }
   }
   return null
 }
@@ -88,10 +81,8 @@ export const parseConfig = (text: string): Either.Either<Config, string> => {
   } catch (e) {
     return Either.left(`not valid JSON (${(e as Error).message})`)
   }
-  const proto = protoKeyPath(json)
-  if (proto !== null) return Either.left(`${proto}: "__proto__" is not allowed as a key`)
-  const deep = tooDeepPath(json)
-  if (deep !== null) return Either.left(`${deep}: nests deeper than ${MAX_CONFIG_DEPTH} levels; no key takes more than four`)
+  const problem = shapeProblem(json)
+  if (problem !== null) return Either.left(problem)
   return Either.mapLeft(decode(json), (error) => {
     const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
     const path = issue.path.map(String).join(".")
