@@ -161,6 +161,18 @@ describe("the kept-statement route", () => {
     })
   }
 
+  it("reads exports nested in a module declaration as the whole AST does (the span lookups assume disjoint statements)", () => {
+    const text = [
+      `import { codeAnchor } from "${PKG}"`,
+      `declare module "m" { export const inner = codeAnchor({ id: "impl:a.inner" }); export const other = 1 }`,
+      `export const a = codeAnchor({ id: "impl:a.b" })`,
+      ""
+    ].join("\n")
+    const { result } = read(text)
+    expect(result.anchors.map((a) => a.id)).toEqual(["impl:a.b"])
+    expect(result.findings.map((f) => f.code)).toEqual(["extract/misplaced-authoring"])
+  })
+
   it("reads a file with a hashbang and non-ASCII text as the whole AST does (UTF-16 offsets)", () => {
     const text = `#!/usr/bin/env node\n/** @sdpAnchor impl:a.top */ // é\nimport { codeAnchor } from "${PKG}"\nconst s = "😀"\nexport const a = codeAnchor({ id: "impl:a.b", label: "ü😀" })\n`
     const { result, whole } = read(text)

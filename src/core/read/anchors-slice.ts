@@ -52,19 +52,37 @@ export interface OutlineParser {
   readonly parseKept: (file: string, text: string) => { readonly errors: ReadonlyArray<unknown>; readonly program: Program }
 }
 
-/** Whether a span sits inside one of the sorted, disjoint `spans` (binary search). */
-export const insideSpans = (spans: ReadonlyArray<Span>, span: Span): boolean => {
+/** The last of the sorted, disjoint `spans` that starts at or before `offset` (binary search). */
+const lastStartingBy = <S extends Span>(spans: ReadonlyArray<S>, offset: number): S | undefined => {
   let lo = 0
   let hi = spans.length - 1
-  let best = -1
+  let best: S | undefined
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
-    if (spans[mid].start <= span.start) {
-      best = mid
+    if (spans[mid].start <= offset) {
+      best = spans[mid]
       lo = mid + 1
     } else hi = mid - 1
   }
-  return best !== -1 && span.end <= spans[best].end
+  return best
+}
+
+/** Whether a span sits inside one of the sorted, disjoint `spans`. */
+export const insideSpans = (spans: ReadonlyArray<Span>, span: Span): boolean => {
+  const around = lastStartingBy(spans, span.start)
+  return around !== undefined && span.end <= around.end
+}
+
+/** The one of the sorted, disjoint `spans` that holds `offset`. */
+const containing = <S extends Span>(spans: ReadonlyArray<S>, offset: number): S | undefined => {
+  const around = lastStartingBy(spans, offset)
+  return around !== undefined && offset < around.end ? around : undefined
+}
+
+/** Whether `span` is exactly one of the sorted, disjoint `spans`. */
+const isOneOf = (spans: ReadonlyArray<Span>, span: Span): boolean => {
+  const same = lastStartingBy(spans, span.start)
+  return same !== undefined && same.start === span.start && same.end === span.end
 }
 
 const isBlank = (text: string, from: number, to: number): boolean => {
@@ -118,9 +136,6 @@ const findWord = (text: string, word: string): number[] => {
   return found
 }
 
-const containing = (spans: ReadonlyArray<Span>, offset: number): Span | undefined =>
-  spans.find((s) => s.start <= offset && offset < s.end)
-
 /**
  * The statements to keep: every import from a trusted source, and every export statement that
  * mentions a name such an import binds. Null when some mention sits elsewhere (a non-exported
@@ -146,22 +161,8 @@ export const keptStatements = (text: string, outline: Outline, file: string, sel
   for (let i = 1; i < spans.length; i++) if (spans[i].start < spans[i - 1].end) return null
   // Each must be a top-level statement itself: oxc 0.159 records `label: export const …` as an
   // export without an error, while the whole AST holds a labeled statement (found by fuzzing).
-  for (const span of spans) if (!isStatement(outline.statements, span)) return null
+  for (const span of spans) if (!isOneOf(outline.statements, span)) return null
   return spans
-}
-
-/** Whether `span` is exactly one of the sorted, disjoint `statements` (binary search). */
-const isStatement = (statements: ReadonlyArray<Span>, span: Span): boolean => {
-  let lo = 0
-  let hi = statements.length - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1
-    const s = statements[mid]
-    if (s.start === span.start) return s.end === span.end
-    if (s.start < span.start) lo = mid + 1
-    else hi = mid - 1
-  }
-  return false
 }
 
 /**
