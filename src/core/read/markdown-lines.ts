@@ -101,10 +101,7 @@ const trimEndBlank = (line: string): string => {
   return end === line.length ? line : line.slice(0, end)
 }
 
-/**
- * Tokenizes body lines; `bodyLines[i]` is file line `firstFileLine + i`. The H1 must be the first line.
- */
-
+/** Tokenizes body lines; `bodyLines[i]` is file line `firstFileLine + i`. The H1 must be the first line. */
 export const tokenizeBody = (bodyLines: ReadonlyArray<string>, firstFileLine: number, sink: Sink): Body => {
   const blocks: Block[] = []
   let title: string | null = null
