@@ -53,8 +53,7 @@ const readManifest = (dir: string) =>
 const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string")
 
 const isFileList = (value: unknown): value is Array<{ path: string; hash: string }> =>
-  Array.isArray(value) &&
-  value.every((f: unknown) => typeof f === "object" && f !== null && typeof (f as { path?: unknown }).path === "string" && typeof (f as { hash?: unknown }).hash === "string")
+  Array.isArray(value) && value.every((f) => typeof f?.path === "string" && typeof f?.hash === "string")
 
 export const runStale = (dir: string) =>
   Effect.gen(function* () {

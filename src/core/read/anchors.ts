@@ -40,6 +40,12 @@ export const mayHoldAnchor = (text: string, options: AnchorOptions): boolean =>
   text.includes("@sdp-anchor") ||
   (options.selfHosting && (text.includes("code-anchor") || SELF_IDS_IMPORT.test(text)))
 
+/** The markers as bytes, made once (the pre-check runs on every code file). */
+const PACKAGE_BYTES = Buffer.from(PACKAGE)
+const SDP_BYTES = Buffer.from("@sdp")
+const ANCHOR_TAG_BYTES = Buffer.from("@sdpAnchor")
+const KEBAB_TAG_BYTES = Buffer.from("@sdp-anchor")
+
 /**
  * The same pre-check on the file's bytes, before any decoding: the markers are ASCII, and a UTF-8
  * decoder (even one replacing bad bytes) keeps every ASCII byte, so the bytes hold a marker exactly
@@ -52,10 +58,6 @@ export const mayHoldAnchorBytes = (bytes: Uint8Array, options: AnchorOptions): b
   // "@sdp" first: both comment markers start with it, and most files hold neither it nor the package.
   return view.includes(PACKAGE_BYTES) || (view.includes(SDP_BYTES) && (view.includes(ANCHOR_TAG_BYTES) || view.includes(KEBAB_TAG_BYTES)))
 }
-const PACKAGE_BYTES = Buffer.from(PACKAGE)
-const SDP_BYTES = Buffer.from("@sdp")
-const ANCHOR_TAG_BYTES = Buffer.from("@sdpAnchor")
-const KEBAB_TAG_BYTES = Buffer.from("@sdp-anchor")
 
 /** 1-based line of a UTF-16 offset (oxc-parser 0.159 reports UTF-16 offsets, like JS strings). */
 const lineIndex = (text: string): ((offset: number) => number) => {
