@@ -1,105 +1,65 @@
 // The `bundle` handler, loaded when the command runs (bundle.ts holds its definition, all `--help` needs).
+// Parses the arguments into a BundleRequest, runs the Bundler use case, and renders: the value or
+// the parts on stdout (or into --out), findings and warnings on stderr.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import * as nodePath from "node:path"
-import type { BundleParams } from "../core/bundle/index.js"
-import { isDiagnostics } from "../core/bundle/index.js"
-import { numericText, resolveBudget } from "../core/config.js"
-import { excludeProblem } from "../core/discover.js"
 import { hasRefusal } from "../core/graph.js"
-import type { Graph } from "../core/model.js"
-import { Composer } from "../services/Composer.js"
-import type { FileHash } from "../services/GraphReader.js"
-import { GraphReader } from "../services/GraphReader.js"
-import { repoState } from "../services/gitInfo.js"
+import type { PartRecord } from "../core/manifest.js"
+import { MANIFEST, partFileName, ticket } from "../core/manifest.js"
+import type { PartText, PreparedBundle } from "../services/Bundler.js"
+import { Bundler } from "../services/Bundler.js"
+import type { BundleRequest } from "../services/requests.js"
 import type { BundleArgs } from "./bundle.js"
-import type { Diagnostic } from "./diagnostics.js"
-import { failWithDiagnostics } from "./diagnostics.js"
-import { CliFailure, ExitWith } from "./errors.js"
+import { renderProblems } from "./diagnostics.js"
+import { ExitWith } from "./errors.js"
 import { ServicesLive } from "./live.js"
-import type { Manifest, PartRecord } from "./out.js"
-import { MANIFEST, ensureDir, graphDigest, partFileName, removeStaleParts, ticket, writeAtomic } from "./out.js"
+import { ensureDir, removeStaleParts, writeAtomic } from "./out.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
-import { readChangeset } from "./read-changeset.js"
-import { loadConfig, settingsOf } from "./settings.js"
 
 const list = (value: string): string[] => value.split(",").map((s) => s.trim())
 const get = Option.getOrUndefined
 
-/** Problems the composer cannot see: how the command line combines scopes and modes. */
-const argumentProblems = (args: BundleArgs): Diagnostic[] => {
-  const problems: Diagnostic[] = []
-  for (const e of args.exclude) {
-    const p = excludeProblem(e)
-    if (p !== null) problems.push({ scope: "exclude", problem: p })
-  }
-  const changesets = (Option.isSome(args.changeset) ? 1 : 0) + (args.staged ? 1 : 0)
-  if (changesets > 1) problems.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
-  if (changesets > 0 && (Option.isSome(args.pack) || Option.isSome(args.specs))) {
-    problems.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
-  }
-  if (args.parts && Option.isSome(args.part)) problems.push({ scope: "part", problem: "Give --part K or --parts, not both." })
-  return problems
-}
+/** The command line as a request: text stays text, the composer's rules judge it. */
+export const requestOf = (args: BundleArgs): BundleRequest => ({
+  root: args.root,
+  exclude: args.exclude,
+  config: get(args.config),
+  profile: get(args.profile),
+  pack: get(args.pack),
+  members: Option.isSome(args.members) ? list(args.members.value) : undefined,
+  specs: Option.isSome(args.specs) ? list(args.specs.value) : undefined,
+  changeset: get(args.changeset),
+  staged: args.staged,
+  budget: get(args.budget),
+  declarations: get(args.declarations),
+  part: get(args.part),
+  parts: args.parts
+})
 
-export interface Loaded {
-  readonly graph: Graph
-  readonly files: ReadonlyArray<FileHash>
-  readonly params: BundleParams
-  readonly exclude: ReadonlyArray<string>
-  readonly configPath: string | null
-  /** The commit whose tree the graph was read from (`A..B` not checked out), else null: ask the work tree. */
-  readonly builtFromCommit: string | null
-}
-
-/** Validates the arguments, loads config and the graph, and builds the composer's parameters. */
-export const loadBundleInput = (args: BundleArgs) =>
+/** Reads the request's graph and shows what the reading found (warnings, then findings, on stderr). */
+export const prepareBundle = (args: BundleArgs) =>
   Effect.gen(function* () {
-    const problems = argumentProblems(args)
-    if (problems.length > 0) return yield* failWithDiagnostics(problems)
-    const loaded = yield* loadConfig(args)
-    const settings = yield* settingsOf(loaded, get(args.profile), {
-      exclude: args.exclude,
-      budget: get(args.budget),
-      declarations: get(args.declarations)
-    }).pipe(Effect.catchAll((e) => failWithDiagnostics([{ scope: "profile", problem: e.line }])))
-    for (const e of settings.exclude) {
-      const p = excludeProblem(e)
-      if (p !== null) return yield* new CliFailure({ line: `${loaded.path}: exclude: ${p}` })
+    const bundler = yield* Bundler
+    const request = requestOf(args)
+    const changeset = request.changeset !== undefined || request.staged === true
+    const prepare = bundler.prepare(request)
+    const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))
+    if (prepared.dangling.length > 0 && !args.quiet) {
+      yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${prepared.dangling.join(", ")}`)
     }
-    const base: BundleParams = {
-      budget: resolveBudget(settings.budget, settings.tiers),
-      ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
-      ...(Option.isSome(args.part) ? { part: numericText(args.part.value) } : {})
-    }
-    if (Option.isSome(args.changeset) || args.staged) {
-      const { graph, files, specs, label, builtFromCommit } = yield* readChangeset(args, settings.exclude)
-      yield* writeFindings(graph.findings, args.quiet)
-      const params: BundleParams = { ...base, specs, changeset: label }
-      return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit } satisfies Loaded
-    }
-    const reader = yield* GraphReader
-    const { graph, files } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
-      Effect.mapError((e) => new CliFailure({ line: e.message }))
-    )
-    yield* writeFindings(graph.findings, args.quiet)
-    const params: BundleParams = {
-      ...base,
-      ...(Option.isSome(args.pack) ? { pack: args.pack.value } : {}),
-      ...(Option.isSome(args.members) ? { members: list(args.members.value) } : {}),
-      ...(Option.isSome(args.specs) ? { specs: list(args.specs.value) } : {})
-    }
-    return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit: null } satisfies Loaded
+    yield* writeFindings(prepared.graph.findings, args.quiet)
+    return prepared
   })
 
 const show = (compact: string, format: BundleArgs["format"]): string =>
   format === "pretty" ? JSON.stringify(JSON.parse(compact), null, 2) + "\n" : compact + "\n"
 
 /** Writes the parts and the manifest into `dir`; the previous set stays whole until each rename. */
-export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts: Stream.Stream<{ text: string; used: number | null }, never>) =>
+export const writeOutDir = <E>(dir: string, args: BundleArgs, prepared: PreparedBundle, texts: Stream.Stream<PartText, E>) =>
   Effect.gen(function* () {
+    const bundler = yield* Bundler
     yield* ensureDir(dir)
     const records: PartRecord[] = []
     yield* Stream.runForEach(texts, ({ text, used }) => {
@@ -107,69 +67,45 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
       records.push({ file, hash: ticket(text), used })
       return writeAtomic(dir, file, text + "\n")
     })
-    const state = input.builtFromCommit !== null ? { commit: input.builtFromCommit, dirty: false } : yield* repoState(nodePath.resolve(args.root))
-    const manifest: Manifest = {
-      scope: scopeOf(input.params),
-      budget: input.params.budget ?? null,
-      declarations: input.params.declarations ?? "whole",
-      parts: records,
-      builtFrom: {
-        root: nodePath.resolve(args.root),
-        exclude: input.exclude,
-        config: input.configPath,
-        commit: state.commit,
-        dirty: state.dirty,
-        graphDigest: graphDigest(input.files),
-        files: input.files
-      }
-    }
+    const manifest = yield* bundler.manifest(prepared, records)
     yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
     yield* removeStaleParts(dir, records.length)
     if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
     return records.length
   })
 
-const scopeOf = (params: BundleParams): unknown => {
-  if (params.pack !== undefined) return params.members !== undefined ? { pack: params.pack, members: params.members } : { pack: params.pack }
-  return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
-}
-
 /**
  * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
  * Succeeds with the number of parts written (1 for a single value).
  */
-export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
+export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle) =>
   Effect.gen(function* () {
-    const composer = yield* Composer
+    const bundler = yield* Bundler
     const out = get(args.out)
     let count = 1
     if (args.parts) {
-      const outcome = yield* composer.parts(input.graph, input.params)
-      if (outcome._tag === "Diagnostics") return yield* failWithDiagnostics(outcome.value.diagnostics)
-      const texts: Stream.Stream<{ text: string; used: number | null }> =
-        outcome._tag === "Oversized" ? Stream.make({ text: outcome.text, used: null }) : outcome.parts
-      if (out !== undefined) count = yield* writeOutDir(out, args, input, texts)
+      const { parts } = yield* renderProblems(bundler.parts(prepared))
+      if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)
       else {
         count = 0
-        yield* Stream.runForEach(texts, ({ text }) => {
+        yield* Stream.runForEach(parts, ({ text }) => {
           count += 1
           return writeOut(show(text, args.format))
         })
       }
     } else {
-      const { value, text } = yield* composer.compose(input.graph, input.params)
-      if (isDiagnostics(value)) return yield* failWithDiagnostics(value.diagnostics)
+      const { value, text } = yield* renderProblems(bundler.compose(prepared))
       const used = "used" in value ? (value.used as number) : null
-      if (out !== undefined) yield* writeOutDir(out, args, input, Stream.make({ text, used }))
+      if (out !== undefined) yield* writeOutDir(out, args, prepared, Stream.make({ text, used }))
       else yield* writeOut(show(text, args.format))
     }
-    if (args.strict && hasRefusal(input.graph)) return yield* new ExitWith({ code: 1 })
+    if (args.strict && hasRefusal(prepared.graph)) return yield* new ExitWith({ code: 1 })
     return count
   })
 
 export const runBundle = (args: BundleArgs) =>
-  loadBundleInput(args).pipe(
-    Effect.flatMap((input) => composeAndWrite(args, input)),
+  prepareBundle(args).pipe(
+    Effect.flatMap((prepared) => composeAndWrite(args, prepared)),
     Effect.asVoid,
     Effect.withSpan("bundle"),
     Effect.provide(ServicesLive)

@@ -1,16 +1,23 @@
 // The `{ diagnostics: [{ scope, problem }] }` value: the one shape for wrong parameters (exit 2).
 import * as Effect from "effect/Effect"
+import type { Diagnostic, ParameterProblems } from "../services/requests.js"
 import { ParameterError } from "./errors.js"
 import { writeOut } from "./output.js"
 
-export interface Diagnostic {
-  readonly scope: string
-  readonly problem: string
-}
+export type { Diagnostic } from "../services/requests.js"
 
 /** Prints the value on stdout and one line on stderr, then fails with exit 2. */
 export const failWithDiagnostics = (diagnostics: ReadonlyArray<Diagnostic>) =>
   writeOut(JSON.stringify({ diagnostics }) + "\n").pipe(
     Effect.catchAll(() => Effect.void),
     Effect.zipRight(Effect.fail(new ParameterError({ line: diagnostics.map((d) => `${d.scope}: ${d.problem}`).join("; ") })))
+  )
+
+/**
+ * Renders a use case's parameter problems as the CLI does (a RunFailure needs nothing: its message
+ * is the stderr line, exit 1, as bin.ts prints any failure).
+ */
+export const renderProblems = <A, E, R>(self: Effect.Effect<A, E | ParameterProblems, R>) =>
+  Effect.catchIf(self, (e): e is ParameterProblems => (e as { _tag?: unknown })?._tag === "ParameterProblems", (e) =>
+    failWithDiagnostics(e.diagnostics)
   )

@@ -2,7 +2,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
-import { git } from "../services/gitInfo.js"
+import { Git } from "../services/git.js"
 import { CliFailure } from "./errors.js"
 import type { HookArgs } from "./hook.js"
 import { writeErr } from "./output.js"
@@ -41,22 +41,23 @@ export const hookScript = (name: "pre-commit" | "pre-push", node: string, cli: s
   ].join("\n")
 }
 
-const hooksDir = (cwd: string) =>
+const hooksDir = (git: Git, cwd: string) =>
   Effect.gen(function* () {
     // --git-path honours core.hooksPath.
-    const out = yield* git(cwd, ["rev-parse", "--git-path", "hooks"])
+    const out = yield* git.attempt(cwd, ["rev-parse", "--git-path", "hooks"])
     if (out === null) return yield* new CliFailure({ line: `${cwd}: not a git repository (or git is not installed); run hook install inside the repository` })
     return nodePath.resolve(cwd, out.trim())
   })
 
-const repoTop = (cwd: string) =>
-  git(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
+const repoTop = (git: Git, cwd: string) =>
+  git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
 
 export const runHook = (args: HookArgs) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
+    const git = yield* Git
     const cwd = process.cwd()
-    const dir = yield* hooksDir(cwd)
+    const dir = yield* hooksDir(git, cwd)
     const file = nodePath.join(dir, args.hook)
     const backup = `${file}.specbundle-backup`
     const existing = yield* fs.readFileString(file).pipe(Effect.option)
@@ -78,7 +79,7 @@ export const runHook = (args: HookArgs) =>
       if (!args.force) return yield* fail(`${file} exists and was not written by specbundle; rerun with --force to replace it (it is kept as ${nodePath.basename(backup)})`)
       yield* fs.rename(file, backup).pipe(Effect.mapError((e) => fail(`could not move ${file} aside: ${e.message}`)))
     }
-    const top = yield* repoTop(cwd)
+    const top = yield* repoTop(git, cwd)
     const rootRel = nodePath.relative(top, nodePath.resolve(cwd, args.root)).split(nodePath.sep).join("/")
     if (rootRel.startsWith("..")) return yield* fail(`--root ${args.root} is outside the repository ${top}`)
     const cli = nodePath.resolve(process.argv[1] ?? "bin/specbundle.js")
@@ -88,4 +89,4 @@ export const runHook = (args: HookArgs) =>
       Effect.mapError((e) => fail(`could not write ${file}: ${e.message}`))
     )
     yield* writeErr(`installed ${file}`)
-  })
+  }).pipe(Effect.provide(Git.Default))

@@ -1,16 +1,15 @@
 // The `impact` handler, loaded when the command runs (impact.ts holds its definition, all `--help` needs).
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { excludeProblem } from "../core/discover.js"
 import { hasRefusal } from "../core/graph.js"
 import type { ImpactReport } from "../core/impact.js"
-import { failWithDiagnostics } from "./diagnostics.js"
+import { Changes } from "../services/Changes.js"
+import type { ImpactRequest } from "../services/requests.js"
+import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import type { ImpactArgs } from "./impact.js"
 import { ServicesLive } from "./live.js"
 import { writeFindings, writeOut } from "./output.js"
-import { runImpact } from "./read-changeset.js"
-import { loadConfig, settingsOf } from "./settings.js"
 
 /** The report for people: one section per class, one line per row. */
 export const impactText = (r: ImpactReport): string => {
@@ -36,14 +35,9 @@ export const impactText = (r: ImpactReport): string => {
 
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {
-    const problems = args.exclude.map(excludeProblem).filter((p): p is string => p !== null).map((problem) => ({ scope: "exclude", problem }))
-    if (Option.isNone(args.changeset) === !args.staged) {
-      problems.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
-    }
-    if (problems.length > 0) return yield* failWithDiagnostics(problems)
-    const loaded = yield* loadConfig(args)
-    const settings = yield* settingsOf(loaded, undefined, { exclude: args.exclude })
-    const { report, graph } = yield* runImpact(args, settings.exclude)
+    const changes = yield* Changes
+    const request: ImpactRequest = { root: args.root, exclude: args.exclude, config: Option.getOrUndefined(args.config), changeset: Option.getOrUndefined(args.changeset), staged: args.staged }
+    const { report, graph } = yield* renderProblems(changes.report(request))
     yield* writeFindings(graph.findings, args.quiet)
     yield* writeOut(args.format === "text" ? impactText(report) : JSON.stringify(report) + "\n")
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })

@@ -3,41 +3,10 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
-import { sha256 } from "../core/discover.js"
-import type { FileHash } from "../services/GraphReader.js"
 import { CliFailure } from "./errors.js"
 
-export const partFileName = (index: number): string => `part-${String(index).padStart(3, "0")}.json`
-export const MANIFEST = "manifest.json"
-
-export interface PartRecord {
-  readonly file: string
-  readonly hash: string
-  readonly used: number | null
-}
-
-export interface BuiltFrom {
-  readonly root: string
-  readonly exclude: ReadonlyArray<string>
-  readonly config: string | null
-  readonly commit: string | null
-  readonly dirty: boolean | null
-  readonly graphDigest: string
-  readonly files: ReadonlyArray<FileHash>
-}
-
-export interface Manifest {
-  readonly scope: unknown
-  readonly budget: unknown
-  readonly declarations: unknown
-  readonly parts: ReadonlyArray<PartRecord>
-  readonly builtFrom: BuiltFrom
-}
-
-/** The ticket beside a part: `sha256:` + hex of its compact JSON text. */
-export const ticket = (compactJson: string): string => `sha256:${sha256(compactJson)}`
-
-export const graphDigest = (files: ReadonlyArray<FileHash>): string => sha256(JSON.stringify(files))
+export type { BuiltFrom, Manifest, PartRecord } from "../core/manifest.js"
+export { MANIFEST, graphDigest, partFileName, ticket } from "../core/manifest.js"
 
 const describe = (e: unknown): string => {
   const err = e as { reason?: string; cause?: { code?: string }; message?: string }

@@ -11,7 +11,7 @@ import * as nodePath from "node:path"
 import { CONFIG_FILE } from "../core/config.js"
 import { classifyPath, isExcluded, isSkippedDirectory } from "../core/extract.js"
 import type { BundleArgs } from "./bundle.js"
-import { composeAndWrite, loadBundleInput } from "./bundle-run.js"
+import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "./diagnostics.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { ServicesLive } from "./live.js"
@@ -77,7 +77,7 @@ export const runWatch = (args: WatchArgs) =>
     // The per-build "wrote ..." line is replaced by watch's own; --strict cannot end a watch.
     const writeArgs: BundleArgs = { ...args, quiet: true, strict: false }
     // Uninterruptible: Ctrl-C waits for the files of a running build to be renamed into place.
-    const build = loadBundleInput(args).pipe(
+    const build = prepareBundle(args).pipe(
       Effect.flatMap((input) => composeAndWrite(writeArgs, input)),
       Effect.uninterruptible
     )

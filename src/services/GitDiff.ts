@@ -5,7 +5,8 @@ import type { SourceFile } from "../core/discover.js"
 import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
 import { normalizePrefix, parseChangeset, parseLsFilesStageZ, parseLsTreeZ, parseNameStatusZ, rebaseChanges, revisionProblem, splitZ, underRoot } from "../core/changeset.js"
 import type { GitError } from "./git.js"
-import { GitFailedError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, readBlobs, runGit } from "./git.js"
+import { GitFailedError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, parseBatch } from "./git.js"
+import { Git, classify } from "./git.js"
 
 export { GitFailedError, GitMissingError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError } from "./git.js"
 export type { GitError } from "./git.js"
@@ -50,150 +51,178 @@ export const decodeChangeset = (text: string): Effect.Effect<Changeset, InvalidR
     : Effect.fail(new InvalidRevisionError({ revision: parsed.revision, problem: parsed.problem }))
 }
 
-const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
-  const top = (yield* runGit(root, ["rev-parse", "--show-toplevel"])).replace(/\n$/, "")
-  if (top === "") return yield* new NotARepositoryError({ folder: root, reason: "is not inside a git work tree" })
-  const prefix = normalizePrefix(yield* runGit(root, ["rev-parse", "--show-prefix"]))
-  return { root, top, prefix } satisfies RepoLocation
-})
-
-const isShallow = (top: string) =>
-  runGit(top, ["rev-parse", "--is-shallow-repository"]).pipe(Effect.map((out) => out.trim() === "true"))
-
-/** Resolves a revision to a commit; the text was checked by parseChangeset, and `--end-of-options` guards anyway. */
-const resolve = (top: string, rev: string): Effect.Effect<string, GitError | InvalidRevisionError> =>
-  Effect.gen(function* () {
-    const problem = revisionProblem(rev)
-    if (problem !== null) return yield* new InvalidRevisionError({ revision: rev, problem })
-    const sha = (yield* runGit(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`])).trim()
-    if (sha !== "") return sha
-    const base = baseOf(rev)
-    if (base !== rev && (yield* isShallow(top))) {
-      const exists = (yield* runGit(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${base}^{commit}`])).trim()
-      if (exists !== "") return yield* new ShallowCloneError({ revision: rev })
-    }
-    return yield* new UnknownRevisionError({ revision: rev })
-  })
-
-const headCommit = (top: string) =>
-  runGit(top, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).pipe(Effect.map((s) => (s.trim() === "" ? null : s.trim())))
-
-/** Tracked or untracked (not ignored) changes under the root, as `git status` sees them. */
-const isDirty = (loc: RepoLocation) =>
-  runGit(loc.top, ["status", "--porcelain", "-z", "--untracked-files=all", ...(loc.prefix === "" ? [] : ["--", `:(literal)${loc.prefix}`])]).pipe(
-    Effect.map((out) => out !== "")
-  )
-
-/** Untracked files git does not ignore become "untracked"; a tracked path deleted but still on disk is modified. */
-const withUntracked = (changes: ReadonlyArray<RepoChange>, untracked: ReadonlyArray<string>): RepoChange[] => {
-  const out = [...changes]
-  const index = new Map(out.map((c, i) => [c.path, i]))
-  for (const path of untracked) {
-    const at = index.get(path)
-    if (at === undefined) out.push({ path, status: "untracked" })
-    else if (out[at].status === "deleted") out[at] = { path, status: "modified" }
-  }
-  return out
+export interface RepoState {
+  readonly commit: string | null
+  readonly dirty: boolean | null
 }
 
-const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
-  const location = yield* locate(root)
-  const { top } = location
-  let changes: RepoChange[]
-  let newSource: NewSource
-  let oldCommit: string | null
-  switch (changeset._tag) {
-    case "Rev": {
-      const from = yield* resolve(top, changeset.rev)
-      changes = parseNameStatusZ(yield* runGit(top, [...DIFF, from, "--"]))
-      const untracked = splitZ(yield* runGit(top, ["ls-files", "--others", "--exclude-standard", "-z"]))
-      changes = withUntracked(changes, untracked)
-      newSource = { _tag: "WorkingTree" }
-      oldCommit = from
-      break
-    }
-    case "Range":
-    case "MergeBase": {
-      const a = yield* resolve(top, changeset.from)
-      const b = yield* resolve(top, changeset.to)
-      let from = a
-      if (changeset._tag === "MergeBase") {
-        const base = (yield* runGit(top, ["merge-base", "--end-of-options", a, b]).pipe(
-          Effect.catchTag("GitFailedError", () => Effect.succeed(""))
-        )).trim()
-        if (base === "") {
-          if (yield* isShallow(top)) return yield* new ShallowCloneError({ revision: `${changeset.from}...${changeset.to}` })
-          return yield* new GitFailedError({ command: "merge-base", detail: `${changeset.from} and ${changeset.to} have no common ancestor` })
-        }
-        from = base
-      }
-      changes = parseNameStatusZ(yield* runGit(top, [...DIFF, from, b, "--"]))
-      const head = yield* headCommit(top)
-      const checkedOut = head === b && !(yield* isDirty(location))
-      newSource = checkedOut ? { _tag: "WorkingTree" } : { _tag: "Tree", commit: b }
-      oldCommit = from
-      break
-    }
-    case "Staged": {
-      // With no commit yet, `diff --cached` compares against the empty tree by itself.
-      changes = parseNameStatusZ(yield* runGit(top, [...DIFF, "--cached", "--"]))
-      newSource = { _tag: "Index" }
-      oldCommit = yield* headCommit(top)
-      break
-    }
+/** Everything below runs git through the Git service (its one runner). */
+const make = Effect.gen(function* () {
+  const git = yield* Git
+
+  /** Reads many objects with one `git cat-file --batch` process: object name -> bytes; a missing object is absent. */
+  const readBlobs = (cwd: string, objects: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Uint8Array>, GitError> => {
+    const unique = [...new Set(objects)]
+    if (unique.length === 0) return Effect.succeed(new Map())
+    return git.exec(cwd, ["cat-file", "--batch"], unique.join("\n") + "\n").pipe(
+      Effect.flatMap((o) =>
+        o.code !== 0
+          ? Effect.fail(classify(cwd, "cat-file", o.stderr || `exit code ${o.code}`))
+          : Effect.try({ try: () => parseBatch(o.stdout), catch: (e) => classify(cwd, "cat-file", String(e)) })
+      )
+    )
   }
-  const rebased = rebaseChanges(location.prefix, changes)
-  return { location, files: rebased.files, outsideRoot: rebased.outsideRoot, newSource, oldCommit } satisfies DiffResult
-})
 
-/** Blob entries under the root of a commit's tree or of the index, with root-relative paths. */
-const listEntries = (loc: RepoLocation, source: { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" }) =>
-  Effect.gen(function* () {
-    const entries =
-      source._tag === "Tree"
-        ? parseLsTreeZ(yield* runGit(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", source.commit]))
-        : parseLsFilesStageZ(yield* runGit(loc.top, ["ls-files", "-s", "-z"]))
-    return entries.flatMap((e) => {
-      const path = underRoot(loc.prefix, e.path)
-      return path === null ? [] : [{ path, object: e.object }]
-    })
+  const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
+    const top = (yield* git.run(root, ["rev-parse", "--show-toplevel"])).replace(/\n$/, "")
+    if (top === "") return yield* new NotARepositoryError({ folder: root, reason: "is not inside a git work tree" })
+    const prefix = normalizePrefix(yield* git.run(root, ["rev-parse", "--show-prefix"]))
+    return { root, top, prefix } satisfies RepoLocation
   })
 
-const readEntries = (loc: RepoLocation, entries: ReadonlyArray<{ path: string; object: string }>) =>
-  Effect.map(readBlobs(loc.top, entries.map((e) => e.object)), (blobs) =>
-    entries.flatMap((e): SourceFile[] => {
-      const bytes = blobs.get(e.object)
-      return bytes === undefined ? [] : [{ path: e.path, bytes }]
+  const isShallow = (top: string) =>
+    git.run(top, ["rev-parse", "--is-shallow-repository"]).pipe(Effect.map((out) => out.trim() === "true"))
+
+  /** Resolves a revision to a commit; the text was checked by parseChangeset, and `--end-of-options` guards anyway. */
+  const resolve = (top: string, rev: string): Effect.Effect<string, GitError | InvalidRevisionError> =>
+    Effect.gen(function* () {
+      const problem = revisionProblem(rev)
+      if (problem !== null) return yield* new InvalidRevisionError({ revision: rev, problem })
+      const sha = (yield* git.run(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`])).trim()
+      if (sha !== "") return sha
+      const base = baseOf(rev)
+      if (base !== rev && (yield* isShallow(top))) {
+        const exists = (yield* git.run(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${base}^{commit}`])).trim()
+        if (exists !== "") return yield* new ShallowCloneError({ revision: rev })
+      }
+      return yield* new UnknownRevisionError({ revision: rev })
     })
-  )
 
-/** Files under the root of a commit's tree or of the index that `wanted` accepts, with their bytes. */
-const readSource = Effect.fn("GitDiff.readSource")(function* (
-  loc: RepoLocation,
-  source: { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" },
-  wanted: (path: string) => boolean
-) {
-  const entries = (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
-  return yield* readEntries(loc, entries)
-})
+  const headCommit = (top: string) =>
+    git.run(top, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).pipe(Effect.map((s) => (s.trim() === "" ? null : s.trim())))
 
-/** The old side of root-relative paths at a commit; paths the commit lacks are left out. */
-const readOld = Effect.fn("GitDiff.readOld")(function* (loc: RepoLocation, commit: string, paths: ReadonlyArray<string>) {
-  if (paths.length === 0) return [] as SourceFile[]
-  const want = new Set(paths)
-  const entries = (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
-  return yield* readEntries(loc, entries)
-})
+  /** Tracked or untracked (not ignored) changes under the root, as `git status` sees them. */
+  const isDirty = (loc: RepoLocation) =>
+    git.run(loc.top, ["status", "--porcelain", "-z", "--untracked-files=all", ...(loc.prefix === "" ? [] : ["--", `:(literal)${loc.prefix}`])]).pipe(
+      Effect.map((out) => out !== "")
+    )
 
-/** HEAD and whether the root has changes, for a manifest; null outside a repository or without git. */
-const repoState = Effect.fn("GitDiff.repoState")(function* (root: string) {
-  const state = Effect.gen(function* () {
+  /** Untracked files git does not ignore become "untracked"; a tracked path deleted but still on disk is modified. */
+  const withUntracked = (changes: ReadonlyArray<RepoChange>, untracked: ReadonlyArray<string>): RepoChange[] => {
+    const out = [...changes]
+    const index = new Map(out.map((c, i) => [c.path, i]))
+    for (const path of untracked) {
+      const at = index.get(path)
+      if (at === undefined) out.push({ path, status: "untracked" })
+      else if (out[at].status === "deleted") out[at] = { path, status: "modified" }
+    }
+    return out
+  }
+
+  const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
     const location = yield* locate(root)
-    return { commit: yield* headCommit(location.top), dirty: yield* isDirty(location) }
+    const { top } = location
+    let changes: RepoChange[]
+    let newSource: NewSource
+    let oldCommit: string | null
+    switch (changeset._tag) {
+      case "Rev": {
+        const from = yield* resolve(top, changeset.rev)
+        changes = parseNameStatusZ(yield* git.run(top, [...DIFF, from, "--"]))
+        const untracked = splitZ(yield* git.run(top, ["ls-files", "--others", "--exclude-standard", "-z"]))
+        changes = withUntracked(changes, untracked)
+        newSource = { _tag: "WorkingTree" }
+        oldCommit = from
+        break
+      }
+      case "Range":
+      case "MergeBase": {
+        const a = yield* resolve(top, changeset.from)
+        const b = yield* resolve(top, changeset.to)
+        let from = a
+        if (changeset._tag === "MergeBase") {
+          const base = (yield* git.run(top, ["merge-base", "--end-of-options", a, b]).pipe(
+            Effect.catchTag("GitFailedError", () => Effect.succeed(""))
+          )).trim()
+          if (base === "") {
+            if (yield* isShallow(top)) return yield* new ShallowCloneError({ revision: `${changeset.from}...${changeset.to}` })
+            return yield* new GitFailedError({ command: "merge-base", detail: `${changeset.from} and ${changeset.to} have no common ancestor` })
+          }
+          from = base
+        }
+        changes = parseNameStatusZ(yield* git.run(top, [...DIFF, from, b, "--"]))
+        const head = yield* headCommit(top)
+        const checkedOut = head === b && !(yield* isDirty(location))
+        newSource = checkedOut ? { _tag: "WorkingTree" } : { _tag: "Tree", commit: b }
+        oldCommit = from
+        break
+      }
+      case "Staged": {
+        // With no commit yet, `diff --cached` compares against the empty tree by itself.
+        changes = parseNameStatusZ(yield* git.run(top, [...DIFF, "--cached", "--"]))
+        newSource = { _tag: "Index" }
+        oldCommit = yield* headCommit(top)
+        break
+      }
+    }
+    const rebased = rebaseChanges(location.prefix, changes)
+    return { location, files: rebased.files, outsideRoot: rebased.outsideRoot, newSource, oldCommit } satisfies DiffResult
   })
-  return yield* state.pipe(Effect.catchAll(() => Effect.succeed(null)))
+
+  /** Blob entries under the root of a commit's tree or of the index, with root-relative paths. */
+  const listEntries = (loc: RepoLocation, source: { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" }) =>
+    Effect.gen(function* () {
+      const entries =
+        source._tag === "Tree"
+          ? parseLsTreeZ(yield* git.run(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", source.commit]))
+          : parseLsFilesStageZ(yield* git.run(loc.top, ["ls-files", "-s", "-z"]))
+      return entries.flatMap((e) => {
+        const path = underRoot(loc.prefix, e.path)
+        return path === null ? [] : [{ path, object: e.object }]
+      })
+    })
+
+  const readEntries = (loc: RepoLocation, entries: ReadonlyArray<{ path: string; object: string }>) =>
+    Effect.map(readBlobs(loc.top, entries.map((e) => e.object)), (blobs) =>
+      entries.flatMap((e): SourceFile[] => {
+        const bytes = blobs.get(e.object)
+        return bytes === undefined ? [] : [{ path: e.path, bytes }]
+      })
+    )
+
+  /** Files under the root of a commit's tree or of the index that `wanted` accepts, with their bytes. */
+  const readSource = Effect.fn("GitDiff.readSource")(function* (
+    loc: RepoLocation,
+    source: { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" },
+    wanted: (path: string) => boolean
+  ) {
+    const entries = (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
+    return yield* readEntries(loc, entries)
+  })
+
+  /** The old side of root-relative paths at a commit; paths the commit lacks are left out. */
+  const readOld = Effect.fn("GitDiff.readOld")(function* (loc: RepoLocation, commit: string, paths: ReadonlyArray<string>) {
+    if (paths.length === 0) return [] as SourceFile[]
+    const want = new Set(paths)
+    const entries = (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
+    return yield* readEntries(loc, entries)
+  })
+
+  /**
+   * HEAD and whether anything under the root changed, for a manifest. Outside a repository, without
+   * git or before the first commit both are null: a manifest never requires git.
+   */
+  const repoState = Effect.fn("GitDiff.repoState")(function* (root: string) {
+    const head = yield* git.attempt(root, ["rev-parse", "--verify", "--quiet", "HEAD"])
+    if (head === null) return { commit: null, dirty: null } as RepoState
+    const status = yield* git.attempt(root, ["status", "--porcelain", "-z", "--", "."])
+    return { commit: head.trim(), dirty: status === null ? null : status.length > 0 } as RepoState
+  })
+
+  return { diff, readSource, readOld, repoState, locate } as const
 })
 
 export class GitDiff extends Effect.Service<GitDiff>()("specbundle/GitDiff", {
-  succeed: { diff, readSource, readOld, repoState, locate } as const
+  effect: make,
+  dependencies: [Git.Default]
 }) {}

@@ -4,13 +4,13 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import { spawn } from "node:child_process"
 import { readdir } from "node:fs/promises"
 import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
 import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
+import { Git } from "./git.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
 import type { CarrierRead, Graph } from "../core/model.js"
@@ -94,30 +94,19 @@ const reusable = (extracted: ReadonlyArray<Extracted>): Array<readonly [string, 
   extracted.flatMap((e) => (e.code === true && e.hash !== null && e.read !== null ? [[e.path, e.hash, e.read] as const] : []))
 
 /** Paths git ignores (one `git check-ignore` process); nothing outside a work tree or without git. */
-const gitIgnored = (root: string, paths: ReadonlyArray<string>): Effect.Effect<ReadonlySet<string>> =>
+const gitIgnored = (git: Git, root: string, paths: ReadonlyArray<string>): Effect.Effect<ReadonlySet<string>> =>
   paths.length === 0
     ? Effect.succeed(new Set())
-    : Effect.async<ReadonlySet<string>>((resume) => {
-        const child = spawn("git", ["-c", "core.quotePath=false", "check-ignore", "--stdin", "-z"], {
-          cwd: root,
-          stdio: ["pipe", "pipe", "ignore"]
-        })
-        const chunks: Buffer[] = []
-        child.stdout.on("data", (c: Buffer) => chunks.push(c))
-        child.on("error", () => resume(Effect.succeed(new Set())))
-        child.on("close", (code) => {
-          // 0: some ignored, 1: none ignored, 128: not a repository (nothing to ignore by).
-          if (code !== 0) return resume(Effect.succeed(new Set()))
-          resume(Effect.succeed(new Set(Buffer.concat(chunks).toString("utf8").split("\0").filter((p) => p !== ""))))
-        })
-        child.stdin.on("error", () => undefined)
-        child.stdin.end(paths.join("\0") + "\0")
-        return Effect.sync(() => child.kill())
-      })
+    : git.exec(root, ["check-ignore", "--stdin", "-z"], paths.join("\0") + "\0").pipe(
+        // 0: some ignored, 1: none ignored, 128: not a repository (nothing to ignore by).
+        Effect.map((o): ReadonlySet<string> => (o.code !== 0 ? new Set() : new Set(o.stdout.toString("utf8").split("\0").filter((p) => p !== "")))),
+        Effect.orElseSucceed((): ReadonlySet<string> => new Set())
+      )
 
 export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {
   effect: Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
+    const git = yield* Git
 
     const isSelfHosting = (root: string) =>
       fs.readFileString(nodePath.join(root, "package.json")).pipe(
@@ -157,7 +146,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const session = new ExtractSession(0, { selfHosting, known: cache?.known })
         // Worker threads (a large corpus) start loading while the walk is still counting.
         const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
-        const ignored = yield* gitIgnored(root, listing.files)
+        const ignored = yield* gitIgnored(git, root, listing.files)
         // Code files first, then the carriers (see below), each group in path order; one pass.
         const code: string[] = []
         const carriers: string[] = []
@@ -196,5 +185,6 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
       })
 
     return { readTree, readFiles, isSelfHosting } as const
-  })
+  }),
+  dependencies: [Git.Default]
 }) {}

@@ -1,8 +1,12 @@
-// Running git: the tagged errors, one simple-git call per command, and one `cat-file --batch`
-// process for many blobs. Every call takes the fiber's AbortSignal, so interruption kills the child.
+// Running git: the tagged errors, and the Git service, the one way specbundle runs git. Each call is
+// a spawned `git -c core.quotePath=false ...` with the fiber's AbortSignal (interruption kills the
+// child), optional stdin and stdout as bytes. GitDiff, the reader's ignore check, the manifest's
+// repository state and `hook install` all go through it, so their types say they need it and a
+// test can put a double in its place.
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
+import { statSync } from "node:fs"
 
 export class NotARepositoryError extends Data.TaggedError("NotARepositoryError")<{
   readonly folder: string
@@ -49,64 +53,8 @@ export class InvalidRevisionError extends Data.TaggedError("InvalidRevisionError
 
 export type GitError = NotARepositoryError | UnknownRevisionError | ShallowCloneError | GitMissingError | GitFailedError
 
-const firstLine = (text: string): string =>
-  text
-    .split("\n")
-    .map((l) => l.replace(/^(fatal|error): /, "").trim())
-    .find((l) => l !== "") ?? "no message"
-
-const classify = (cwd: string, args: ReadonlyArray<string>, error: unknown): GitError => {
-  const text = error instanceof Error ? error.message : String(error)
-  if (/spawn \S+ ENOENT/.test(text)) return new GitMissingError()
-  if (/directory that does not exist/.test(text)) return new NotARepositoryError({ folder: cwd, reason: "does not exist" })
-  if (/not a git repository/i.test(text)) return new NotARepositoryError({ folder: cwd, reason: "is not inside a git repository" })
-  return new GitFailedError({ command: args[0] ?? "", detail: firstLine(text) })
-}
-
-/** Options for every call: names verbatim (no C-quoting), whatever the user's configuration. */
-const CONFIG = ["core.quotePath=false"]
-
-/** Runs one git command in `cwd` and returns its stdout (UTF-8). */
-export const runGit = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError> =>
-  Effect.tryPromise({
-    // simple-git loads on first use: commands that never touch git do not pay for it at start-up.
-    try: async (signal) => (await import("simple-git")).simpleGit({ baseDir: cwd, abort: signal, config: CONFIG }).raw([...args]),
-    catch: (e) => classify(cwd, args, e)
-  })
-
-/**
- * Reads many objects with one `git cat-file --batch` process. Returns object name -> bytes; a
- * missing object is simply absent.
- */
-export const readBlobs = (cwd: string, objects: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Uint8Array>, GitError> => {
-  const unique = [...new Set(objects)]
-  if (unique.length === 0) return Effect.succeed(new Map())
-  return Effect.tryPromise({
-    try: (signal) =>
-      new Promise<Buffer>((resolve, reject) => {
-        const child = spawn("git", ["-c", "core.quotePath=false", "cat-file", "--batch"], {
-          cwd,
-          signal,
-          stdio: ["pipe", "pipe", "pipe"]
-        })
-        const out: Buffer[] = []
-        const err: Buffer[] = []
-        child.stdout.on("data", (c: Buffer) => out.push(c))
-        child.stderr.on("data", (c: Buffer) => err.push(c))
-        child.on("error", reject)
-        child.on("close", (code) => {
-          if (code === 0) resolve(Buffer.concat(out))
-          else reject(new Error(Buffer.concat(err).toString("utf8") || `exit code ${code}`))
-        })
-        child.stdin.on("error", () => undefined)
-        child.stdin.end(unique.join("\n") + "\n")
-      }),
-    catch: (e) => classify(cwd, ["cat-file"], e)
-  }).pipe(Effect.flatMap((buffer) => Effect.try({ try: () => parseBatch(buffer), catch: (e) => classify(cwd, ["cat-file"], e) })))
-}
-
 /** `<object> SP <type> SP <size> LF <bytes> LF`, or `<name> SP missing LF`. */
-const parseBatch = (buffer: Buffer): Map<string, Uint8Array> => {
+export const parseBatch = (buffer: Buffer): Map<string, Uint8Array> => {
   const blobs = new Map<string, Uint8Array>()
   let at = 0
   while (at < buffer.length) {
@@ -121,3 +69,78 @@ const parseBatch = (buffer: Buffer): Map<string, Uint8Array> => {
   }
   return blobs
 }
+
+/** What one git process gave: its exit code, stdout bytes and stderr text. */
+export interface GitOutput {
+  readonly code: number
+  readonly stdout: Buffer
+  readonly stderr: string
+}
+
+/** Options for every call: names verbatim (no C-quoting), whatever the user's configuration. */
+const CONFIG = ["-c", "core.quotePath=false"]
+
+const firstLine = (text: string): string =>
+  text
+    .split("\n")
+    .map((l) => l.replace(/^(fatal|error): /, "").trim())
+    .find((l) => l !== "") ?? "no message"
+
+/** The tagged error for what git said on stderr. */
+export const classify = (cwd: string, command: string, text: string): GitError => {
+  if (/not a git repository/i.test(text)) return new NotARepositoryError({ folder: cwd, reason: "is not inside a git repository" })
+  return new GitFailedError({ command, detail: firstLine(text) })
+}
+
+const isFolder = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** Runs git once; fails only when it cannot start (no git, no such folder). */
+const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.Effect<GitOutput, GitError> =>
+  Effect.suspend(() =>
+    // spawn reports a missing cwd as a missing program: tell the two apart first.
+    !isFolder(cwd)
+      ? Effect.fail(new NotARepositoryError({ folder: cwd, reason: "does not exist" }))
+      : Effect.async<GitOutput, GitError>((resume, signal) => {
+          const child = spawn("git", [...CONFIG, ...args], { cwd, signal, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] })
+          const out: Buffer[] = []
+          const err: Buffer[] = []
+          child.stdout!.on("data", (c: Buffer) => out.push(c))
+          child.stderr!.on("data", (c: Buffer) => err.push(c))
+          child.on("error", (e: NodeJS.ErrnoException) => {
+            if (signal.aborted) return
+            resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
+          })
+          child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
+          if (input !== undefined && child.stdin !== null) {
+            child.stdin.on("error", () => undefined)
+            child.stdin.end(input)
+          }
+        })
+  )
+
+/**
+ * Runs one git command and gives its stdout as UTF-8. A non-zero exit with a message on stderr is
+ * a GitError; a silent non-zero exit (`rev-parse --verify --quiet`, `merge-base` without a common
+ * ancestor) gives the (empty) stdout, which the caller reads as "no such thing".
+ */
+const run = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError> =>
+  Effect.flatMap(exec(cwd, args), (o) =>
+    o.code !== 0 && o.stderr.trim() !== "" ? Effect.fail(classify(cwd, args[0] ?? "", o.stderr)) : Effect.succeed(o.stdout.toString("utf8"))
+  )
+
+/** stdout of a command that succeeded, or null for any failure (no repository, no git). */
+const attempt = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string | null> =>
+  exec(cwd, args).pipe(
+    Effect.map((o) => (o.code === 0 ? o.stdout.toString("utf8") : null)),
+    Effect.orElseSucceed(() => null)
+  )
+
+export class Git extends Effect.Service<Git>()("specbundle/Git", {
+  succeed: { exec, run, attempt } as const
+}) {}

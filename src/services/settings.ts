@@ -2,12 +2,11 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as nodePath from "node:path"
 import type { Config, Settings } from "../core/config.js"
 import { CONFIG_FILE, parseConfig, settingsFor } from "../core/config.js"
-import type { CommonArgs } from "./common.js"
-import { CliFailure } from "./errors.js"
+import type { CorpusRequest } from "./requests.js"
+import { RunFailure } from "./requests.js"
 
 export interface LoadedConfig {
   /** Absolute path of the file read, or null when none was. */
@@ -16,19 +15,19 @@ export interface LoadedConfig {
 }
 
 /** `--config FILE` (relative to the current folder) or `<root>/specbundle.config.json` when present; no upward search. */
-export const loadConfig = (args: CommonArgs) =>
+export const loadConfig = (request: CorpusRequest) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const named = Option.getOrUndefined(args.config)
-    const path = named !== undefined ? nodePath.resolve(named) : nodePath.resolve(args.root, CONFIG_FILE)
+    const named = request.config
+    const path = named !== undefined ? nodePath.resolve(named) : nodePath.resolve(request.root, CONFIG_FILE)
     const exists = yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false))
     if (!exists) {
-      if (named !== undefined) return yield* new CliFailure({ line: `${path}: configuration file not found` })
+      if (named !== undefined) return yield* new RunFailure({ line: `${path}: configuration file not found` })
       return { path: null, config: undefined } satisfies LoadedConfig
     }
-    const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new CliFailure({ line: `${path}: could not read (${e.message})` })))
+    const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new RunFailure({ line: `${path}: could not read (${e.message})` })))
     const parsed = parseConfig(text)
-    if (Either.isLeft(parsed)) return yield* new CliFailure({ line: `${path}: ${parsed.left}` })
+    if (Either.isLeft(parsed)) return yield* new RunFailure({ line: `${path}: ${parsed.left}` })
     return { path, config: parsed.right } satisfies LoadedConfig
   })
 
@@ -36,9 +35,9 @@ export const settingsOf = (
   loaded: LoadedConfig,
   profile: string | undefined,
   flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string }
-): Effect.Effect<Settings, CliFailure> => {
+): Effect.Effect<Settings, RunFailure> => {
   const merged = settingsFor(loaded.config, profile, flags)
   return Either.isLeft(merged)
-    ? Effect.fail(new CliFailure({ line: `${loaded.path ?? "--profile"}: ${merged.left}` }))
+    ? Effect.fail(new RunFailure({ line: `${loaded.path ?? "--profile"}: ${merged.left}` }))
     : Effect.succeed(merged.right)
 }

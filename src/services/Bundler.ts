@@ -1,0 +1,169 @@
+// The bundle use case: a BundleRequest in; the graph read, the scope settled (a changeset's
+// impacted Spec ids fill `specs` here), the composed value or a Stream of parts out, and the
+// manifest of a written set. Diagnostics are a typed failure; findings stay on the graph as data.
+// Nothing here writes to stdout or stderr: the entrances render.
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import * as nodePath from "node:path"
+import type { BundleParams, BundleResult } from "../core/bundle/index.js"
+import { isDiagnostics } from "../core/bundle/index.js"
+import { numericText, resolveBudget } from "../core/config.js"
+import { excludeProblem } from "../core/discover.js"
+import type { Manifest, PartRecord } from "../core/manifest.js"
+import { graphDigest } from "../core/manifest.js"
+import type { Graph } from "../core/model.js"
+import { Changes } from "./Changes.js"
+import { Composer } from "./Composer.js"
+import { GitDiff } from "./GitDiff.js"
+import type { FileHash } from "./GraphReader.js"
+import { GraphReader } from "./GraphReader.js"
+import type { BundleRequest, Diagnostic } from "./requests.js"
+import { RunFailure, problems } from "./requests.js"
+import { loadConfig, settingsOf } from "./settings.js"
+
+/** A request with its graph read and its parameters settled: what compose, parts and manifest take. */
+export interface PreparedBundle {
+  /** The root, absolute. */
+  readonly root: string
+  readonly graph: Graph
+  readonly files: ReadonlyArray<FileHash>
+  /** The composer's parameters (the scope, budget, declarations, part). */
+  readonly params: BundleParams
+  /** The scope as the manifest records it. */
+  readonly scope: unknown
+  /** The excludes used: the request's and the configuration's. */
+  readonly exclude: ReadonlyArray<string>
+  readonly configPath: string | null
+  /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
+  readonly builtFromCommit: string | null
+  /** Impacted ids the graph does not hold, left out of a changeset's scope (worth a warning). */
+  readonly dangling: ReadonlyArray<string>
+}
+
+/** One value: the bundle, a part, or budgetExceeded, and its compact JSON text (what the budget measured). */
+export interface BundleValue {
+  readonly value: BundleResult
+  readonly text: string
+}
+
+/** A part's compact text; `used` is null for the oversized value that stands in for the parts. */
+export interface PartText {
+  readonly text: string
+  readonly used: number | null
+}
+
+/** Problems the composer cannot see: how a request combines scopes and modes. */
+export const requestProblems = (request: BundleRequest): Diagnostic[] => {
+  const found: Diagnostic[] = []
+  for (const e of request.exclude ?? []) {
+    const p = excludeProblem(e)
+    if (p !== null) found.push({ scope: "exclude", problem: p })
+  }
+  const changesets = (request.changeset !== undefined ? 1 : 0) + (request.staged === true ? 1 : 0)
+  if (changesets > 1) found.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
+  if (changesets > 0 && (request.pack !== undefined || request.specs !== undefined)) {
+    found.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
+  }
+  if (request.parts === true && request.part !== undefined) found.push({ scope: "part", problem: "Give --part K or --parts, not both." })
+  return found
+}
+
+/** The scope as the manifest records it. */
+export const scopeOf = (params: BundleParams): unknown => {
+  if (params.pack !== undefined) return params.members !== undefined ? { pack: params.pack, members: params.members } : { pack: params.pack }
+  return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
+}
+
+export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
+  effect: Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const reader = yield* GraphReader
+    const changes = yield* Changes
+    const composer = yield* Composer
+    const git = yield* GitDiff
+
+    /** Checks the request, reads the configuration and the graph, settles the composer's parameters. */
+    const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest) {
+      const found = requestProblems(request)
+      if (found.length > 0) return yield* problems(found)
+      const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+      const settings = yield* settingsOf(loaded, request.profile, {
+        exclude: request.exclude ?? [],
+        budget: request.budget,
+        declarations: request.declarations
+      }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
+      for (const e of settings.exclude) {
+        const p = excludeProblem(e)
+        if (p !== null) return yield* new RunFailure({ line: `${loaded.path}: exclude: ${p}` })
+      }
+      const base: BundleParams = {
+        budget: resolveBudget(settings.budget, settings.tiers),
+        ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
+        ...(request.part !== undefined ? { part: numericText(request.part) } : {})
+      }
+      const root = nodePath.resolve(request.root)
+      const common = { root, exclude: settings.exclude, configPath: loaded.path }
+      if (request.changeset !== undefined || request.staged === true) {
+        const s = yield* changes.scope(request.root, request, settings.exclude)
+        const params: BundleParams = { ...base, specs: s.specs, changeset: s.label }
+        return { ...common, graph: s.graph, files: s.files, params, scope: scopeOf(params), builtFromCommit: s.builtFromCommit, dangling: s.dangling } satisfies PreparedBundle
+      }
+      const { graph, files } = yield* reader
+        .readTree({ root: request.root, exclude: settings.exclude })
+        .pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
+      const params: BundleParams = {
+        ...base,
+        ...(request.pack !== undefined ? { pack: request.pack } : {}),
+        ...(request.members !== undefined ? { members: request.members } : {}),
+        ...(request.specs !== undefined ? { specs: request.specs } : {})
+      }
+      return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
+    })
+
+    /** One value (the bundle, or the part the request named); diagnostics fail. */
+    const compose = Effect.fn("Bundler.compose")(function* (prepared: PreparedBundle) {
+      const { value, text } = yield* composer.compose(prepared.graph, prepared.params)
+      if (isDiagnostics(value)) return yield* problems(value.diagnostics)
+      return { value, text } satisfies BundleValue
+    })
+
+    /**
+     * Every part in order, each composed when the stream pulls it; `of` is the count (null when no
+     * split fits the budget: the stream then holds the one oversized value).
+     */
+    const parts = Effect.fn("Bundler.parts")(function* (prepared: PreparedBundle) {
+      const outcome = yield* composer.parts(prepared.graph, prepared.params)
+      if (outcome._tag === "Diagnostics") return yield* problems(outcome.value.diagnostics)
+      if (outcome._tag === "Oversized") return { of: null, parts: Stream.make<[PartText]>({ text: outcome.text, used: null }) }
+      return { of: outcome.of as number | null, parts: Stream.map(outcome.parts, (p): PartText => ({ text: p.text, used: p.used })) }
+    })
+
+    /** The manifest of a written set of parts: the scope, the parameters and what it was built from. */
+    const manifest = Effect.fn("Bundler.manifest")(function* (prepared: PreparedBundle, records: ReadonlyArray<PartRecord>) {
+      const state =
+        prepared.builtFromCommit !== null ? { commit: prepared.builtFromCommit, dirty: false } : yield* git.repoState(prepared.root)
+      return {
+        scope: prepared.scope,
+        budget: prepared.params.budget ?? null,
+        declarations: prepared.params.declarations ?? "whole",
+        parts: records,
+        builtFrom: {
+          root: prepared.root,
+          exclude: prepared.exclude,
+          config: prepared.configPath,
+          commit: state.commit,
+          dirty: state.dirty,
+          graphDigest: graphDigest(prepared.files),
+          files: prepared.files
+        }
+      } satisfies Manifest
+    })
+
+    /** The whole use case for one value: request in, the compact JSON text out. */
+    const bundle = (request: BundleRequest) => Effect.flatMap(prepare(request), compose)
+
+    return { prepare, compose, parts, manifest, bundle } as const
+  }),
+  dependencies: [GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default]
+}) {}

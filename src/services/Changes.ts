@@ -1,0 +1,93 @@
+// The impact use case: a changeset (as text, or the staged changes) over a root in, the impact
+// report and the new graph out. It also gives the bundle use case its scope: the impacted Spec ids
+// the graph holds. Runs the Impact service; a malformed revision is a parameter problem.
+import * as Effect from "effect/Effect"
+import type { Changeset } from "../core/changeset.js"
+import { changesetText } from "../core/changeset.js"
+import { excludeProblem } from "../core/discover.js"
+import type { ImpactReport } from "../core/impact.js"
+import type { Graph } from "../core/model.js"
+import { decodeChangeset } from "./GitDiff.js"
+import type { DiffResult } from "./GitDiff.js"
+import type { FileHash } from "./GraphReader.js"
+import { Impact } from "./Impact.js"
+import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
+import { ParameterProblems, RunFailure, problems } from "./requests.js"
+import { loadConfig, settingsOf } from "./settings.js"
+
+export interface ChangesetImpact {
+  readonly report: ImpactReport
+  /** The new graph (its findings are the caller's to show). */
+  readonly graph: Graph
+  readonly files: ReadonlyArray<FileHash>
+  /** The changeset as the caller gave it ("--staged" for the staged changes). */
+  readonly label: string
+  readonly diff: DiffResult
+}
+
+export interface ChangesetScope {
+  readonly graph: Graph
+  readonly files: ReadonlyArray<FileHash>
+  /** Impacted Spec ids the graph holds, in the report's (id) order. */
+  readonly specs: ReadonlyArray<string>
+  /** Impacted ids the graph does not hold (a dangling binding, a refused carrier): left out of the scope. */
+  readonly dangling: ReadonlyArray<string>
+  readonly label: string
+  /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
+  readonly builtFromCommit: string | null
+}
+
+const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterProblems> =>
+  request.staged === true
+    ? Effect.succeed({ _tag: "Staged" } as const)
+    : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: "changeset", problem: e.message }])))
+
+export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
+  effect: Effect.gen(function* () {
+    const impact = yield* Impact
+
+    /** The changeset's impact under settled excludes (no configuration read here). */
+    const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
+      const changeset = yield* decode(request)
+      const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
+      const result = yield* impact.run({ root, changeset, exclude, label }).pipe(
+        Effect.mapError((e) =>
+          e._tag === "InvalidRevisionError" ? problems([{ scope: "changeset", problem: e.message }]) : new RunFailure({ line: e.message })
+        )
+      )
+      return { ...result, label } satisfies ChangesetImpact
+    })
+
+    /** The impact report use case: checks the request, reads the configuration's excludes, runs. */
+    const report = Effect.fn("Changes.report")(function* (request: ImpactRequest) {
+      const exclude = request.exclude ?? []
+      const found: Diagnostic[] = exclude.flatMap((e) => {
+        const problem = excludeProblem(e)
+        return problem === null ? [] : [{ scope: "exclude", problem }]
+      })
+      if ((request.changeset === undefined) === (request.staged !== true)) {
+        found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
+      }
+      if (found.length > 0) return yield* problems(found)
+      const settings = yield* settingsOf(yield* loadConfig(request), undefined, { exclude })
+      return yield* run(request.root, request, settings.exclude)
+    })
+
+    /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */
+    const scope = Effect.fn("Changes.scope")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
+      const { report, graph, files, label, diff } = yield* run(root, request, exclude)
+      const ids = report.impactedSpecs.map((r) => r.id)
+      return {
+        graph,
+        files,
+        specs: ids.filter((id) => graph.specs.has(id)),
+        dangling: ids.filter((id) => !graph.specs.has(id)),
+        label,
+        builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null
+      } satisfies ChangesetScope
+    })
+
+    return { report, scope, run } as const
+  }),
+  dependencies: [Impact.Default]
+}) {}

@@ -1,0 +1,54 @@
+// The read-only use cases over a corpus: `check` (the graph and its findings) and the listing of
+// its Packs and Specs that the MCP server offers. The configuration's excludes apply as to bundle.
+import * as Effect from "effect/Effect"
+import { excludeProblem } from "../core/discover.js"
+import type { Graph } from "../core/model.js"
+import { byCodeUnits } from "../core/model.js"
+import type { FileHash } from "./GraphReader.js"
+import { GraphReader } from "./GraphReader.js"
+import type { CorpusRequest } from "./requests.js"
+import { RunFailure, problems } from "./requests.js"
+import { loadConfig, settingsOf } from "./settings.js"
+
+export interface CorpusRead {
+  readonly graph: Graph
+  readonly files: ReadonlyArray<FileHash>
+}
+
+/** What an agent needs to pick a scope: Packs with their members, Specs with kind and title, in id order. */
+export interface Listing {
+  readonly packs: ReadonlyArray<{ readonly id: string; readonly title: string; readonly members: ReadonlyArray<string> }>
+  readonly specs: ReadonlyArray<{ readonly id: string; readonly kind: string; readonly title: string; readonly file: string }>
+}
+
+export const listingOf = (graph: Graph): Listing => ({
+  packs: [...graph.packs.values()].sort((a, b) => byCodeUnits(a.id, b.id)).map((p) => ({ id: p.id, title: p.title, members: p.members })),
+  specs: [...graph.specs.values()].sort((a, b) => byCodeUnits(a.id, b.id)).map((s) => ({ id: s.id, kind: s.kind, title: s.title, file: s.file }))
+})
+
+/** The summary line `check` prints after the findings. */
+export const summaryOf = (graph: Graph): string =>
+  `${graph.specs.size} specs, ${graph.packs.size} packs, ${graph.anchors.size} anchors, ${graph.findings.length} findings`
+
+export class Corpus extends Effect.Service<Corpus>()("specbundle/Corpus", {
+  effect: Effect.gen(function* () {
+    const reader = yield* GraphReader
+
+    /** Reads the working tree under the root with the request's and the configuration's excludes. */
+    const read = Effect.fn("Corpus.read")(function* (request: CorpusRequest) {
+      const exclude = request.exclude ?? []
+      const found = exclude.map(excludeProblem).filter((p): p is string => p !== null)
+      if (found.length > 0) return yield* problems(found.map((problem) => ({ scope: "exclude", problem })))
+      const settings = yield* settingsOf(yield* loadConfig(request), undefined, { exclude })
+      const { graph, files } = yield* reader.readTree({ root: request.root, exclude: settings.exclude }).pipe(
+        Effect.mapError((e) => new RunFailure({ line: e.message }))
+      )
+      return { graph, files } satisfies CorpusRead
+    })
+
+    const list = (request: CorpusRequest) => Effect.map(read(request), ({ graph }) => listingOf(graph))
+
+    return { read, list } as const
+  }),
+  dependencies: [GraphReader.Default]
+}) {}

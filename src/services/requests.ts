@@ -1,0 +1,67 @@
+// The use cases' inputs and failures, as plain data: what every entrance (the CLI, the MCP server,
+// a program importing the library) builds from its own input. Text values stay text, as the user
+// gave them, so the composer's rules judge them the same way whichever entrance they came through.
+import * as Data from "effect/Data"
+
+/** Where the corpus is and how to read it; every request has these. */
+export interface CorpusRequest {
+  /** The extraction root (relative paths resolve against the current folder). */
+  readonly root: string
+  /** Root-relative paths to leave out (added to the configuration's). */
+  readonly exclude?: ReadonlyArray<string>
+  /** A configuration file; default `<root>/specbundle.config.json` when present. */
+  readonly config?: string
+}
+
+/** A changeset: REV, A..B or A...B as text, or the staged changes. */
+export interface ChangesetRequest {
+  readonly changeset?: string
+  readonly staged?: boolean
+}
+
+/** One scope (a Pack with optional members, a Specs list, or a changeset) and the composer's parameters. */
+export interface BundleRequest extends CorpusRequest, ChangesetRequest {
+  readonly pack?: string
+  readonly members?: ReadonlyArray<string>
+  readonly specs?: ReadonlyArray<string>
+  /** Code units or a tier name (S, M, L, or the configuration's). */
+  readonly budget?: string
+  /** A named set of parameters from the configuration file. */
+  readonly profile?: string
+  /** "whole" or "addresses". */
+  readonly declarations?: string
+  /** One 1-based part, as text. */
+  readonly part?: string
+  /** The caller wants every part (only checked against `part`). */
+  readonly parts?: boolean
+}
+
+export interface ImpactRequest extends CorpusRequest, ChangesetRequest {}
+
+export interface Diagnostic {
+  readonly scope: string
+  readonly problem: string
+}
+
+/** Wrong parameters (exit 2 in the CLI): the `{ diagnostics }` value. */
+export class ParameterProblems extends Data.TaggedError("ParameterProblems")<{ readonly diagnostics: ReadonlyArray<Diagnostic> }> {
+  /** The one line the CLI prints on stderr. */
+  override get message() {
+    return this.diagnostics.map((d) => `${d.scope}: ${d.problem}`).join("; ")
+  }
+  /** The value the CLI prints on stdout. */
+  get value(): string {
+    return JSON.stringify({ diagnostics: this.diagnostics })
+  }
+}
+
+/** Any other failure (git, the file system, a configuration file), as one line (exit 1 in the CLI). */
+export class RunFailure extends Data.TaggedError("RunFailure")<{ readonly line: string }> {
+  override get message() {
+    return this.line
+  }
+}
+
+export type UseCaseError = ParameterProblems | RunFailure
+
+export const problems = (diagnostics: ReadonlyArray<Diagnostic>) => new ParameterProblems({ diagnostics })
