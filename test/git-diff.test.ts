@@ -224,7 +224,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         const missing = yield* Effect.flip(git.diff(path.join(dir, "absent"), { _tag: "Rev", rev: "HEAD" }))
         expect(missing._tag).toBe("NotARepositoryError")
         expect(missing.message).toContain("does not exist")
-        expect(yield* git.repoState(dir)).toBeNull()
+        // One repoState (the manifest's): outside a repository both facts are null.
+        expect(yield* git.repoState(dir)).toEqual({ commit: null, dirty: null })
       }))
 
     it.effect("a revision starting with - is refused before git runs: --output=<file> creates no file", () =>

@@ -1,6 +1,7 @@
 // The impact use case: a changeset (as text, or the staged changes) over a root in, the impact
 // report and the new graph out. It also gives the bundle use case its scope: the impacted Spec ids
 // the graph holds. Runs the Impact service; a malformed revision is a parameter problem.
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import type { Changeset } from "../core/changeset.js"
 import { changesetText } from "../core/changeset.js"
@@ -45,6 +46,7 @@ const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterPr
 export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
   effect: Effect.gen(function* () {
     const impact = yield* Impact
+    const fs = yield* FileSystem.FileSystem
 
     /** The changeset's impact under settled excludes (no configuration read here). */
     const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
@@ -69,7 +71,7 @@ export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
         found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
       }
       if (found.length > 0) return yield* problems(found)
-      const settings = yield* settingsOf(yield* loadConfig(request), undefined, { exclude })
+      const settings = yield* settingsOf(yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs)), undefined, { exclude })
       return yield* run(request.root, request, settings.exclude)
     })
 

@@ -1,5 +1,6 @@
 // The read-only use cases over a corpus: `check` (the graph and its findings) and the listing of
 // its Packs and Specs that the MCP server offers. The configuration's excludes apply as to bundle.
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import { excludeProblem } from "../core/discover.js"
 import type { Graph } from "../core/model.js"
@@ -33,13 +34,14 @@ export const summaryOf = (graph: Graph): string =>
 export class Corpus extends Effect.Service<Corpus>()("specbundle/Corpus", {
   effect: Effect.gen(function* () {
     const reader = yield* GraphReader
+    const fs = yield* FileSystem.FileSystem
 
     /** Reads the working tree under the root with the request's and the configuration's excludes. */
     const read = Effect.fn("Corpus.read")(function* (request: CorpusRequest) {
       const exclude = request.exclude ?? []
       const found = exclude.map(excludeProblem).filter((p): p is string => p !== null)
       if (found.length > 0) return yield* problems(found.map((problem) => ({ scope: "exclude", problem })))
-      const settings = yield* settingsOf(yield* loadConfig(request), undefined, { exclude })
+      const settings = yield* settingsOf(yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs)), undefined, { exclude })
       const { graph, files } = yield* reader.readTree({ root: request.root, exclude: settings.exclude }).pipe(
         Effect.mapError((e) => new RunFailure({ line: e.message }))
       )
