@@ -20,6 +20,7 @@ const PAYLOAD = "bin/specbundle-main.cjs"
 const LOADER = "bin/specbundle.js"
 /** The worker threads' own bundle (src/worker.ts): the readers without the CLI. */
 const WORKER = "bin/specbundle-worker.cjs"
+const MCP = "bin/specbundle-mcp.cjs"
 
 const options = {
   bundle: true,
@@ -36,6 +37,9 @@ const options = {
 }
 const result = await build({ ...options, entryPoints: ["src/bin.ts"], outfile: PAYLOAD })
 await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
+// The MCP server (src/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
+// bundle and `--help` carry none of @effect/ai and @effect/rpc.
+await build({ ...options, entryPoints: ["src/mcp/main.ts"], outfile: MCP })
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
 const dynamic = Object.values(result.metafile.outputs)

@@ -1,5 +1,6 @@
 // Writing results and findings. stdout carries only the result; everything else goes to stderr.
 import * as Effect from "effect/Effect"
+import { formatFinding } from "../core/finding-text.js"
 import type { Finding } from "../core/model.js"
 import { StdoutClosed } from "./errors.js"
 
@@ -18,8 +19,7 @@ export const writeOut = (text: string): Effect.Effect<void, StdoutClosed> =>
 
 export const writeErr = (line: string): Effect.Effect<void> => Effect.sync(() => void process.stderr.write(line.endsWith("\n") ? line : line + "\n"))
 
-export const formatFinding = (f: Finding): string =>
-  `${f.file}:${f.line}: ${f.code}: ${f.severity === "warning" ? "warning: " : ""}${f.message}`
+export { formatFinding }
 
 export const writeFindings = (findings: ReadonlyArray<Finding>, quiet: boolean): Effect.Effect<void> =>
   Effect.sync(() => {

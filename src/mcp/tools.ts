@@ -1,0 +1,181 @@
+// The MCP entrance's tools: schema'd parameters in, the use cases run, and the result rendered as
+// the same bytes the CLI prints. A use case's parameter problems are a tool error holding the
+// CLI's `{ diagnostics }` value; any other failure a tool error holding its stderr line.
+import * as McpSchema from "@effect/ai/McpSchema"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as JSONSchema from "effect/JSONSchema"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { impactText } from "../cli/impact-run.js"
+import { formatFinding } from "../core/finding-text.js"
+import { Bundler } from "../services/Bundler.js"
+import { Changes } from "../services/Changes.js"
+import { Corpus, summaryOf } from "../services/Corpus.js"
+import type { BundleRequest, Diagnostic } from "../services/requests.js"
+import { ParameterProblems, RunFailure } from "../services/requests.js"
+
+const text = (description: string) => Schema.optional(Schema.String.annotations({ description }))
+const texts = (description: string) => Schema.optional(Schema.Array(Schema.String).annotations({ description }))
+
+const corpusFields = {
+  root: text("Extraction root: the corpus folder (may be a sub-folder of a git repository). Default: the server's current folder."),
+  exclude: texts("Root-relative paths to leave out, matched at segment boundaries."),
+  config: text("Configuration file (default: <root>/specbundle.config.json when present).")
+}
+
+const changesetFields = {
+  changeset: text("A changeset: REV (against the working tree), A..B or A...B."),
+  staged: Schema.optional(Schema.Boolean.annotations({ description: "The staged changes (the index against HEAD)." }))
+}
+
+export const BundleParameters = Schema.Struct({
+  ...corpusFields,
+  pack: text("Scope: a Pack id; members come in manifest order."),
+  members: texts("With pack: an ordered subset of its members."),
+  specs: texts("Scope: an ordered list of Spec ids."),
+  ...changesetFields,
+  budget: Schema.optional(
+    Schema.Union(Schema.String, Schema.Number).annotations({ description: "Hard limit in UTF-16 code units of the compact JSON, or a tier name (S, M, L). Default 100000." })
+  ),
+  profile: text("A named set of bundle parameters from the configuration file."),
+  declarations: text("whole (default) or addresses."),
+  part: Schema.optional(Schema.Union(Schema.String, Schema.Number).annotations({ description: "Return only this 1-based part of the split bundle." })),
+  count: Schema.optional(Schema.Boolean.annotations({ description: "Return the number of parts the bundle splits into, as {\"parts\":N}, instead of a value." }))
+})
+
+export const ImpactParameters = Schema.Struct({
+  ...corpusFields,
+  ...changesetFields,
+  format: Schema.optional(Schema.Literal("json", "text").annotations({ description: "json (default): the report as compact JSON; text: a report for people." }))
+})
+
+export const CorpusParameters = Schema.Struct(corpusFields)
+
+/** A tool's result: text content, as the CLI prints it. */
+const ok = (out: string) => new McpSchema.CallToolResult({ isError: false, content: [{ type: "text", text: out }] })
+
+const fail = (out: string, structured?: unknown) =>
+  new McpSchema.CallToolResult({ isError: true, content: [{ type: "text", text: out }], ...(structured === undefined ? {} : { structuredContent: structured }) })
+
+const diagnosticsResult = (diagnostics: ReadonlyArray<Diagnostic>) => fail(JSON.stringify({ diagnostics }) + "\n", { diagnostics })
+
+/** Renders the use case's failures; defects become one line too, never a stack. */
+const settle = <R>(self: Effect.Effect<McpSchema.CallToolResult, ParameterProblems | RunFailure, R>) =>
+  self.pipe(
+    Effect.catchAll((e) => Effect.succeed(e._tag === "ParameterProblems" ? diagnosticsResult(e.diagnostics) : fail(`specbundle: ${e.line}\n`))),
+    Effect.catchAllDefect((d) => Effect.succeed(fail(`specbundle: internal error: ${String((d as Error)?.message ?? d).split("\n")[0]}\n`)))
+  )
+
+/** Decodes the arguments; a mistake is a tool error with the `arguments` diagnostic, as the CLI's. */
+const decode = <A, I>(schema: Schema.Schema<A, I>, payload: unknown): Either.Either<A, McpSchema.CallToolResult> =>
+  Schema.decodeUnknownEither(schema, { onExcessProperty: "error" })(payload ?? {}).pipe(
+    // One diagnostic per issue, scoped by the parameter's name (as the CLI scopes by the flag).
+    Either.mapLeft((e) =>
+      diagnosticsResult(
+        ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => ({
+          scope: i.path.length > 0 ? i.path.map(String).join(".") : "arguments",
+          problem: i.message.replace(/\s*\n\s*/g, " ")
+        }))
+      )
+    )
+  )
+
+const asText = (v: string | number | undefined): string | undefined => (v === undefined ? undefined : String(v))
+
+export const bundleRequestOf = (p: typeof BundleParameters.Type): BundleRequest => ({
+  root: p.root ?? ".",
+  exclude: p.exclude,
+  config: p.config,
+  profile: p.profile,
+  pack: p.pack,
+  members: p.members,
+  specs: p.specs,
+  changeset: p.changeset,
+  staged: p.staged,
+  budget: asText(p.budget),
+  declarations: p.declarations,
+  part: asText(p.part),
+  parts: p.count
+})
+
+const runBundle = (p: typeof BundleParameters.Type) =>
+  Effect.gen(function* () {
+    const bundler = yield* Bundler
+    const prepared = yield* bundler.prepare(bundleRequestOf(p))
+    if (p.count === true) {
+      const { of, parts } = yield* bundler.parts(prepared)
+      // No split fits the budget: the value that says so, as `--parts` prints it.
+      if (of === null) return ok(Chunk.toArray(yield* Stream.runCollect(parts)).map((t) => t.text + "\n").join(""))
+      return ok(JSON.stringify({ parts: of }) + "\n")
+    }
+    const { text: out } = yield* bundler.compose(prepared)
+    return ok(out + "\n")
+  })
+
+const runImpact = (p: typeof ImpactParameters.Type) =>
+  Effect.gen(function* () {
+    const changes = yield* Changes
+    const { report } = yield* changes.report({ ...p, root: p.root ?? "." })
+    return ok(p.format === "text" ? impactText(report) : JSON.stringify(report) + "\n")
+  })
+
+const runCheck = (p: typeof CorpusParameters.Type) =>
+  Effect.gen(function* () {
+    const corpus = yield* Corpus
+    const { graph } = yield* corpus.read({ ...p, root: p.root ?? "." })
+    // What `check` prints on stderr: every finding, then the counts.
+    return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
+  })
+
+const runList = (p: typeof CorpusParameters.Type) =>
+  Effect.gen(function* () {
+    const corpus = yield* Corpus
+    return ok(JSON.stringify(yield* corpus.list({ ...p, root: p.root ?? "." })) + "\n")
+  })
+
+type Services = Bundler | Changes | Corpus
+
+interface ToolSpec {
+  readonly tool: McpSchema.Tool
+  readonly handle: (payload: unknown) => Effect.Effect<McpSchema.CallToolResult, never, Services>
+}
+
+const inputSchemaOf = (schema: Schema.Schema.Any): unknown => {
+  const { $schema: _, ...rest } = JSONSchema.make(schema) as { $schema?: unknown }
+  return rest
+}
+
+const define = <A, I>(
+  name: string,
+  description: string,
+  schema: Schema.Schema<A, I>,
+  run: (p: A) => Effect.Effect<McpSchema.CallToolResult, ParameterProblems | RunFailure, Services>
+): ToolSpec => ({
+  tool: new McpSchema.Tool({
+    name,
+    description,
+    inputSchema: inputSchemaOf(schema),
+    annotations: new McpSchema.ToolAnnotations({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
+  }),
+  handle: (payload) => Either.match(decode(schema, payload), { onLeft: Effect.succeed, onRight: (p) => settle(run(p)) })
+})
+
+export const tools: ReadonlyArray<ToolSpec> = [
+  define(
+    "bundle",
+    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count).",
+    BundleParameters,
+    runBundle
+  ),
+  define(
+    "impact",
+    "Report which Specs a changeset impacts: impacted Specs with reasons, Packs, removed Specs, one-hop risks, coverage unknown, unlinked code units.",
+    ImpactParameters,
+    runImpact
+  ),
+  define("check", "Read the corpus and return every finding as file:line: code: message, then the counts.", CorpusParameters, runCheck),
+  define("list", "List the corpus's Packs (with members) and Specs (with kind, title, file) in id order, to pick a bundle scope.", CorpusParameters, runList)
+]
