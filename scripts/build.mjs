@@ -21,6 +21,7 @@ const LOADER = "bin/specbundle.js"
 /** The worker threads' own bundle (src/worker.ts): the readers without the CLI. */
 const WORKER = "bin/specbundle-worker.cjs"
 const MCP = "bin/specbundle-mcp.cjs"
+const LIBRARY = "dist/index.js"
 
 const options = {
   bundle: true,
@@ -40,6 +41,19 @@ await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 // The MCP server (src/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
 // bundle and `--help` carry none of @effect/ai and @effect/rpc.
 await build({ ...options, entryPoints: ["src/mcp/main.ts"], outfile: MCP })
+// The library (src/index.ts): one ES module. effect and @effect/* stay external, shared with the
+// host program (peerDependencies); the rest is inlined. Its declarations: `npm run build:types`.
+await build({
+  ...options,
+  entryPoints: ["src/index.ts"],
+  outfile: LIBRARY,
+  format: "esm",
+  minify: false,
+  supported: {},
+  external: [...options.external, "effect", "@effect/*"],
+  // Inlined CommonJS packages call require() for Node's built-ins: give the module one.
+  banner: { js: 'import { createRequire as __specbundleRequire } from "node:module"\nconst require = __specbundleRequire(import.meta.url)' }
+})
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
 const dynamic = Object.values(result.metafile.outputs)

@@ -1,0 +1,55 @@
+// The library entrance: the use-case services, the services under them, their layers, and the
+// pure composer. An Effect program provides `layer` (or the services' own `Default` layers, or
+// doubles through `X.make`) and a FileSystem (NodeContext.layer, or `layerNode` here).
+import * as Layer from "effect/Layer"
+import { Bundler } from "./services/Bundler.js"
+import { Changes } from "./services/Changes.js"
+import { Corpus } from "./services/Corpus.js"
+import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
+
+// Use cases: requests as plain data in, typed values out, ParameterProblems / RunFailure as failures.
+export { Bundler, requestProblems, scopeOf } from "./services/Bundler.js"
+export type { BundleValue, PartText, PreparedBundle } from "./services/Bundler.js"
+export { Changes } from "./services/Changes.js"
+export type { ChangesetImpact, ChangesetScope } from "./services/Changes.js"
+export { Corpus, listingOf, summaryOf } from "./services/Corpus.js"
+export type { CorpusRead, Listing } from "./services/Corpus.js"
+export { ParameterProblems, RunFailure } from "./services/requests.js"
+export type { BundleRequest, ChangesetRequest, CorpusRequest, Diagnostic, ImpactRequest, UseCaseError } from "./services/requests.js"
+
+// The services under them.
+export { Composer } from "./services/Composer.js"
+export type { ComposedPart, ComposedValue, PartsOutcome } from "./services/Composer.js"
+export { GitDiff, decodeChangeset } from "./services/GitDiff.js"
+export type { DiffResult, NewSource, RepoLocation, RepoState } from "./services/GitDiff.js"
+export { GraphReader, ReadError } from "./services/GraphReader.js"
+export type { FileHash, ReadResult, TreeOptions } from "./services/GraphReader.js"
+export { Impact } from "./services/Impact.js"
+export type { ImpactOptions, ImpactResult } from "./services/Impact.js"
+export {
+  Git,
+  GitFailedError,
+  GitMissingError,
+  InvalidRevisionError,
+  NotARepositoryError,
+  ShallowCloneError,
+  UnknownRevisionError
+} from "./services/git.js"
+export type { GitError, GitOutput } from "./services/git.js"
+
+// The pure core: graph in, bundle out; no Effect, no I/O.
+export { composeBundle, composeBundleText, isDiagnostics, planParts, validateParams } from "./core/bundle/index.js"
+export type { BundleParams, BundleResult, Diagnostics } from "./core/bundle/index.js"
+export { factsOf } from "./core/facts.js"
+export { buildGraph, hasRefusal } from "./core/graph.js"
+export { impactReport } from "./core/impact.js"
+export type { ImpactReport } from "./core/impact.js"
+export type { Manifest, PartRecord } from "./core/manifest.js"
+export type { Finding, Graph, PackNode, SpecNode } from "./core/model.js"
+export { formatFinding } from "./core/finding-text.js"
+
+/** The three use cases with everything under them; needs a FileSystem. */
+export const layer = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default)
+
+/** Node's file system as the CLI uses it (synchronous reads, see NodeFileSystemSync.ts). */
+export const layerNode = layer.pipe(Layer.provide(NodeFileSystemSync.layer))
