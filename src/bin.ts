@@ -1,7 +1,8 @@
 // Entry point of the bundled CLI. Provides only what the CLI uses (FileSystem, Path, Terminal):
 // the full NodeContext also builds a command executor and worker manager that cost start-up time.
-// The services (GraphReader, Impact, Composer) are provided by each command's handler, which loads
-// on first use (src/cli/*-run.ts), so `--help` neither evaluates nor builds them; the Terminal
+// The services (the use cases Bundler, Changes, Corpus and those under them) are provided by each
+// command's handler, which loads on first use (src/cli/*-run.ts), so `--help` neither evaluates nor
+// builds them; `mcp` requires a bundle of its own (bin/specbundle-mcp.cjs). The Terminal
 // opens stdin only when a prompt reads it (src/cli/terminal.ts).
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as ValidationError from "@effect/cli/ValidationError"
