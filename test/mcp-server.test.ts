@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { spawnSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeRepo } from "./git-support.js"
 import { CLI, cleanEnv, runCli } from "./support/hostile.js"
@@ -113,4 +114,18 @@ describe("specbundle mcp", () => {
     // A stray write would have broken the client's parsing above; stderr stays free of stacks.
     expect(stderr).not.toMatch(/^\s+at /m)
   })
+
+  it("answers the calls a client wrote before closing stdin, then exits 0", () => {
+    const lines = [
+      { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1" } } }
+    ]
+    const run = spawnSync(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n", encoding: "utf8", timeout: 60_000 })
+    expect(run.status).toBe(0)
+    const answers = run.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+    expect(answers.map((a) => a.id)).toEqual([0, 1])
+    const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd)
+    expect(answers[1].result.content[0].text).toBe(cli.stdout)
+  }, 60_000)
 })

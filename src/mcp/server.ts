@@ -5,8 +5,13 @@
 import * as McpServer from "@effect/ai/McpServer"
 import * as NodeSink from "@effect/platform-node/NodeSink"
 import * as NodeStream from "@effect/platform-node/NodeStream"
+import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import * as Stream from "effect/Stream"
 import * as NodeFileSystemSync from "../services/NodeFileSystemSync.js"
 import { Bundler } from "../services/Bundler.js"
 import { Changes } from "../services/Changes.js"
@@ -15,32 +20,46 @@ import { tools } from "./tools.js"
 
 export const VERSION = "0.1.0"
 
+/** Tool calls still running: when stdin ends, the server waits for them to answer before it stops. */
+let inFlight = 0
+
 const registerTools = Effect.gen(function* () {
   const server = yield* McpServer.McpServer
   const context = yield* Effect.context<Bundler | Changes | Corpus>()
   for (const spec of tools) {
     // Each call runs its use case afresh: the graph is read per call (the corpus may change between calls).
-    yield* server.addTool({ tool: spec.tool, handle: (payload) => Effect.provide(spec.handle(payload), context) })
+    yield* server.addTool({
+      tool: spec.tool,
+      handle: (payload) =>
+        Effect.acquireUseRelease(
+          Effect.sync(() => inFlight++),
+          () => Effect.provide(spec.handle(payload), context),
+          () => Effect.sync(() => inFlight--)
+        )
+    })
   }
 })
 
 const UseCases = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default).pipe(Layer.provide(NodeFileSystemSync.layer))
 
+// A client that writes its requests and closes stdin still gets every answer: the protocol stops
+// the server when its stdin stream ends, so the stream ends only once the calls in flight have
+// answered (and a moment more for their lines to be written).
+const idle = Effect.suspend(() => (inFlight === 0 ? Effect.void : Effect.fail("busy"))).pipe(Effect.retry(Schedule.spaced(Duration.millis(20))))
+const stdin = Stream.concat(NodeStream.stdin, Stream.drain(Stream.fromEffect(Effect.sleep(Duration.millis(50)).pipe(Effect.zipRight(idle), Effect.zipRight(Effect.sleep(Duration.millis(50)))))))
+
 export const ServerLive = Layer.effectDiscard(registerTools).pipe(
-  Layer.provide(McpServer.layerStdio({ name: "specbundle", version: VERSION, stdin: NodeStream.stdin, stdout: NodeSink.stdout })),
+  Layer.provide(McpServer.layerStdio({ name: "specbundle", version: VERSION, stdin, stdout: NodeSink.stdout })),
   Layer.provide(UseCases)
 )
 
-/** Serves until the signal aborts (the CLI's fiber is interrupted) or stdin ends. */
+/** Serves until stdin ends or the signal aborts (the CLI's fiber is interrupted). */
 export const serve = (signal?: AbortSignal): Promise<void> => {
   // Anything that still reaches console.log must not corrupt the protocol.
   console.log = console.error
   console.info = console.error
-  const untilStdinEnds = Effect.async<void>((resume) => {
-    const done = () => resume(Effect.void)
-    process.stdin.once("end", done)
-    process.stdin.once("close", done)
+  // The protocol ends the server by interrupting it when stdin ends: that is a clean stop.
+  return Effect.runPromiseExit(Layer.launch(ServerLive), signal === undefined ? undefined : { signal }).then((exit) => {
+    if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) throw new Error(Cause.pretty(exit.cause).split("\n")[0])
   })
-  const program = Layer.launch(ServerLive).pipe(Effect.raceFirst(untilStdinEnds))
-  return Effect.runPromise(program, signal === undefined ? undefined : { signal })
 }
