@@ -18,8 +18,19 @@ const BIN = path.join(REPO, "bin", "specbundle.js")
 /** Never copied: the repository's install, its history, the build's outputs and scratch files. */
 const SKIP = new Set(["node_modules", ".git", ".scratch", "tmp"])
 
+/**
+ * The environment without what an outer `npm test` puts there for its own package: npm reads
+ * npm_config_local_prefix before the folder it runs in, and would pack the repository itself.
+ */
+const npmFreeEnv = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i.test(k) && k !== "INIT_CWD"
+    )
+  )
+
 const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => {
-  const r = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 240_000 })
+  const r = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 240_000, env: npmFreeEnv() })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
