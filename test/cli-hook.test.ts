@@ -230,6 +230,22 @@ describe("hooks survive specbundle moving", () => {
     expect(r.stderr).not.toMatch(/^\s+at |Cannot find module/m)
   })
 
+  it("when the Node that installed the hook is gone (an upgrade), the hook runs node from PATH", () => {
+    const dir = repo()
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    const file = path.join(dir, ".git", "hooks", "pre-commit")
+    // What an nvm upgrade leaves: the recorded Node path no longer exists.
+    const text = fs.readFileSync(file, "utf8").replace(`node=${process.execPath}\n`, "node=/nonexistent/node-v20.10.0/bin/node\n")
+    expect(text).toContain("node=/nonexistent/")
+    fs.writeFileSync(file, text)
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    git(dir, "add", "specs/broken.sdp.md")
+    const withNode = { ...env(), PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` }
+    const refused = spawnSync("git", [...IDENTITY, "commit", "-q", "-m", "broken"], { cwd: dir, encoding: "utf8", env: withNode })
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toMatch(/^specs\/broken\.sdp\.md:\d+: /m)
+  })
+
   it("a hook folder inside the work tree (core.hooksPath=.husky) gets no machine paths and runs specbundle from node_modules/.bin", () => {
     const dir = repo()
     git(dir, "config", "core.hooksPath", ".husky")

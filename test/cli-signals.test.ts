@@ -31,10 +31,10 @@ interface Ended {
 }
 
 /** Runs `bundle`; `after` ms after the start, sends `signal` (none: the run is left alone). */
-const run = (signal?: NodeJS.Signals, after = 0, env: NodeJS.ProcessEnv = process.env): Promise<Ended> =>
+const run = (signal?: NodeJS.Signals, after = 0, args: ReadonlyArray<string> = ARGS): Promise<Ended> =>
   new Promise((resolve) => {
     const start = Date.now()
-    const child = spawn(process.execPath, [BIN, ...ARGS], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore"] })
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: corpus, stdio: ["ignore", "pipe", "ignore"] })
     let stdout = ""
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
     if (signal !== undefined) setTimeout(() => child.kill(signal), after)
@@ -61,6 +61,13 @@ describe("signals during bundle", () => {
       expect(shellStatus(r), `${signal}: code ${r.code}, signal ${r.signal}`).toBe(code)
       nothingOrWhole(r.stdout)
     }
+  }, 120_000)
+
+  it("check interrupted mid-run exits 130, not 0", async () => {
+    const whole = await run(undefined, 0, ["check"])
+    expect(whole.code).toBe(0)
+    const r = await run("SIGINT", Math.round(whole.ms / 2), ["check"])
+    expect(shellStatus(r), `code ${r.code}, signal ${r.signal}`).toBe(130)
   }, 120_000)
 
   it("a cache folder that cannot be created (XDG_CACHE_HOME=/proc/x) is not used, and the run ends normally", async () => {
