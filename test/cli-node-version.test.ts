@@ -22,7 +22,7 @@ beforeAll(() => {
     PRELOAD,
     [
       "const v = process.env.FAKE_NODE_VERSION",
-      'Object.defineProperty(process, "version", { value: `v${v}` })',
+      'Object.defineProperty(process, "version", { value: "v" + v })',
       'Object.defineProperty(process, "versions", { value: { ...process.versions, node: v } })',
       ""
     ].join("\n")

@@ -98,7 +98,7 @@ export const runHook = (args: HookArgs) =>
     const cwd = process.cwd()
     if (args.action === "print") {
       const { rel } = yield* rootInRepo(cwd, args.root)
-      return yield* writeOut(hookCommandLine(args.hook, rel) + "\n")
+      return yield* writeOut(`${hookCommandLine(args.hook, rel)}\n`)
     }
     const fs = yield* FileSystem.FileSystem
     const dir = yield* hooksDir(cwd)
