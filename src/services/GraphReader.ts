@@ -164,6 +164,11 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const code: string[] = []
         const carriers: string[] = []
         const extra = new Map((options.extra ?? []).map((f) => [f.path, f.bytes]))
+        // A file held in memory (extra) or read from the disk.
+        const readBytes = (path: string) => {
+          const held = extra.get(path)
+          return held !== undefined ? Effect.succeed(held) : fs.readFile(prefix + path)
+        }
         const listed = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
         for (const path of listed) if (!ignored.has(path) || extra.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
         const ordered = [...code, ...carriers]
@@ -185,7 +190,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
           yield* Effect.forEach(
             ordered,
             (path) =>
-              (extra.has(path) ? Effect.succeed(extra.get(path)!) : fs.readFile(prefix + path)).pipe(
+              readBytes(path).pipe(
                 Effect.map((bytes) => session.add({ path, bytes })),
                 Effect.catchAll((e) =>
                   Effect.sync(() => {
