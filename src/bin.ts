@@ -96,7 +96,28 @@ function environmentProblem() {
 // Worker threads start on their own bundle next to this one (scripts/build.mjs, src/worker.ts).
 const workerEntry = nodePath.join(__dirname, "specbundle-worker.cjs")
 
+/**
+ * An interrupted run exits 128 + the signal's number (bundle-contract.md section 1), so
+ * `bundle > ctx.json && agent` never goes on after a cancel. runMain's own handler interrupts the
+ * program; what does not yield to that (a worker thread's parse, a long synchronous step) is cut
+ * off shortly after. stdout writes are synchronous, so stdout holds nothing or whole values.
+ * `watch` ends on Ctrl-C by design (exit 0) and keeps runMain's handling alone.
+ */
+const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+const GRACE_MS = 100
+let signalled: number | undefined
+const watchSignals = () => {
+  if (process.argv[2] === "watch") return
+  for (const [name, code] of Object.entries(SIGNAL_EXIT)) {
+    process.once(name, () => {
+      signalled ??= code
+      setTimeout(() => process.exit(code), GRACE_MS).unref()
+    })
+  }
+}
+
 if (!runExtractWorker()) {
+  watchSignals()
   enableWorkers(workerEntry)
   // The loader (bin/specbundle.js) offers its cache folder when the cache is on.
   enableParseCache((module as { specbundleCache?: CacheStore }).specbundleCache)
@@ -104,8 +125,9 @@ if (!runExtractWorker()) {
   disableErrorReporting: true,
   teardown: (exit, onExit) => {
     // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
-    process.exitCode = exitCodeOf(exit)
-    onExit(0)
+    // After a signal runMain exits at once, with the signal's code.
+    process.exitCode = signalled ?? exitCodeOf(exit)
+    onExit(signalled ?? 0)
   }
   })
 }

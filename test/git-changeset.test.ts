@@ -2,6 +2,7 @@ import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import {
   changesetText,
+  dropSkippedFolders,
   parseChangeset,
   parseLsFilesStageZ,
   parseLsTreeZ,
@@ -99,5 +100,27 @@ describe("rebaseChanges", () => {
     const rebased = rebaseChanges("", [{ path: "b", status: "untracked" }, { path: "a", status: "deleted" }])
     expect(rebased.files.map((f) => f.path)).toEqual(["a", "b"])
     expect(rebased.outsideRoot).toEqual([])
+  })
+})
+
+describe("dropSkippedFolders", () => {
+  it("drops files in folders the reader skips, keeps dot-files and the corpus side of a rename across the edge", () => {
+    expect(
+      dropSkippedFolders([
+        { path: ".specbundle/out/part-001.json", status: "untracked" },
+        { path: ".gitignore", status: "modified" },
+        { path: "a/node_modules/x.ts", status: "added" },
+        { path: "dist/x.sdp.md", status: "renamed", oldPath: "specs/x.sdp.md" },
+        { path: "specs/y.sdp.md", status: "renamed", oldPath: "generated/y.sdp.md" },
+        { path: "specs/z.sdp.md", status: "renamed", oldPath: "specs/old-z.sdp.md" },
+        { path: "src/coverage.ts", status: "modified" }
+      ])
+    ).toEqual([
+      { path: ".gitignore", status: "modified" },
+      { path: "specs/x.sdp.md", status: "deleted" },
+      { path: "specs/y.sdp.md", status: "added" },
+      { path: "specs/z.sdp.md", status: "renamed", oldPath: "specs/old-z.sdp.md" },
+      { path: "src/coverage.ts", status: "modified" }
+    ])
   })
 })

@@ -1,13 +1,16 @@
-// `specbundle hook install|uninstall pre-commit|pre-push`: hooks that run this very specbundle by
-// absolute path (no registry fallback). A hook specbundle did not write is never touched. The
-// handler loads from hook-run.ts when the command runs.
+// `specbundle hook install|uninstall|print|run pre-commit|pre-push`: hooks that run this very
+// specbundle (no registry fallback), the command line for hook managers, and what the hooks run.
+// A hook specbundle did not write is never touched. The handler loads from hook-run.ts when the
+// command runs.
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 
-const action = Args.choice([["install", "install"], ["uninstall", "uninstall"]] as const, { name: "ACTION" })
+const action = Args.choice([["install", "install"], ["uninstall", "uninstall"], ["print", "print"], ["run", "run"]] as const, { name: "ACTION" })
 const hookName = Args.choice([["pre-commit", "pre-commit"], ["pre-push", "pre-push"]] as const, { name: "HOOK" })
+// What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
+const gitArgs = Args.text({ name: "GIT_ARG" }).pipe(Args.repeated)
 const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))
 const root = Options.text("root").pipe(
   Options.withDescription("Corpus root the hook reads (default: the repository top)."),
@@ -15,16 +18,25 @@ const root = Options.text("root").pipe(
 )
 
 export interface HookArgs {
-  readonly action: "install" | "uninstall"
+  readonly action: "install" | "uninstall" | "print" | "run"
   readonly hook: "pre-commit" | "pre-push"
+  readonly gitArgs: ReadonlyArray<string>
   readonly force: boolean
   readonly root: string
 }
 
-export const hookCommand = Command.make("hook", { action, hook: hookName, force, root }, (args) =>
+export const hookCommand = Command.make("hook", { action, hook: hookName, gitArgs, force, root }, (args) =>
   Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))
 ).pipe(
   Command.withDescription(
-    "Install or remove a git hook that runs this specbundle. pre-commit refuses a commit whose staged carriers do not read; pre-push composes the bundle for the pushed range. Honours core.hooksPath. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup).\n\nExample: specbundle hook install pre-commit"
+    [
+      "install: write a git hook (into core.hooksPath when set) that runs this specbundle. pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup).",
+      "print: the hook's command line for hook managers (husky, lefthook, pre-commit), without machine paths.",
+      "run: what the hook runs (git's hook arguments and stdin are passed on).",
+      "",
+      "Examples:",
+      "  specbundle hook install pre-commit",
+      "  specbundle hook print pre-commit >> .husky/pre-commit"
+    ].join("\n")
   )
 )

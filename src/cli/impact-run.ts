@@ -27,6 +27,8 @@ export const impactText = (r: ImpactReport): string => {
   )
   section("impacted packs", r.impactedPacks.map((p) => `${p.id}  <- ${p.reasons.map((x) => x.file).join(", ")}`))
   section("removed specs", r.removedSpecs.map((s) => `${s.id}  (was in ${s.file})`))
+  section("removed packs", r.removedPacks.map((p) => `${p.id}  (was in ${p.file})`))
+  section("lost bindings", r.lostBindings.map((b) => `${b.spec}  <- ${b.anchor} no longer binds it (${b.file})`))
   section("at risk (one hop)", r.atRisk.map((a) => `${a.id} [${a.nodeType}]  ${a.reasons.map((x) => `${x.from} ${x.edgeType} ${x.to}`).join("; ")}`))
   section("coverage unknown", r.coverageUnknown)
   section("unlinked code units", r.unlinked.map((u) => `${u.id}  (${u.file})`))

@@ -31,7 +31,7 @@ export const impactCommand = Command.make("impact", options, (args) =>
 ).pipe(
   Command.withDescription(
     [
-      "Report which Specs a changeset impacts: impactedSpecs with reasons, impactedPacks, removedSpecs, atRisk (one hop), coverageUnknown, unlinked code units, and changed files outside the root.",
+      "Report which Specs a changeset impacts: impactedSpecs with reasons, impactedPacks, removedSpecs, removedPacks, lostBindings, atRisk (one hop), coverageUnknown, unlinked code units, and changed files outside the root.",
       "Exit 0 with the report; 2 for wrong parameters; 1 when git fails (not a repository, unknown revision, shallow clone); with --strict, 1 after the report when a carrier was refused.",
       "",
       "Examples:",

@@ -1,5 +1,6 @@
 // Changesets and git's NUL-separated listings, as plain data. Pure: GitDiff runs git and hands the
 // raw text here, so parsing and path rebasing test without a repository.
+import { isSkippedDirectory } from "./discover.js"
 import { byCodeUnits } from "./model.js"
 
 /** What `--changeset` / `--staged` name (bundle-contract.md section 1). */
@@ -174,3 +175,23 @@ export const rebaseChanges = (prefix: string, changes: ReadonlyArray<RepoChange>
   files.sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))
   return { files, outsideRoot: [...outside].sort(byCodeUnits) }
 }
+
+/** Whether a root-relative path lies in a folder the reader skips (dot-folders, node_modules, dist, ...). */
+export const inSkippedFolder = (path: string): boolean => {
+  const segments = path.split("/")
+  for (let i = 0; i < segments.length - 1; i++) if (isSkippedDirectory(segments[i])) return true
+  return false
+}
+
+/**
+ * Changes without files in folders the reader skips: they are not corpus files (specbundle's own
+ * `.specbundle/out`, node_modules). A rename across such a folder's edge keeps its corpus side.
+ */
+export const dropSkippedFolders = (files: ReadonlyArray<ChangedFile>): ChangedFile[] =>
+  files
+    .flatMap((f): ChangedFile[] => {
+      const skipped = inSkippedFolder(f.path)
+      if (f.oldPath === undefined || inSkippedFolder(f.oldPath) === skipped) return skipped ? [] : [f]
+      return skipped ? [{ path: f.oldPath, status: "deleted" }] : [{ path: f.path, status: "added" }]
+    })
+    .sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))

@@ -1,13 +1,26 @@
 // What a changeset changed, and where the new and old sides of it can be read. Git runs from the
 // repository's top; paths are rebased onto the extraction root (which may be a sub-folder).
 import * as Effect from "effect/Effect"
+import { lstatSync } from "node:fs"
+import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
 import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
-import { normalizePrefix, parseChangeset, parseLsFilesStageZ, parseLsTreeZ, parseNameStatusZ, rebaseChanges, revisionProblem, splitZ, underRoot } from "../core/changeset.js"
+import {
+  dropSkippedFolders,
+  normalizePrefix,
+  parseChangeset,
+  parseLsFilesStageZ,
+  parseLsTreeZ,
+  parseNameStatusZ,
+  rebaseChanges,
+  revisionProblem,
+  splitZ,
+  underRoot
+} from "../core/changeset.js"
 import type { GitError } from "./git.js"
-import { GitFailedError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, readBlobs, runGit } from "./git.js"
+import { GitFailedError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError, readBlobs, runGit } from "./git.js"
 
-export { GitFailedError, GitMissingError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError } from "./git.js"
+export { GitFailedError, GitMissingError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "./git.js"
 export type { GitError } from "./git.js"
 
 /** Where the extraction root sits in its repository. */
@@ -20,9 +33,12 @@ export interface RepoLocation {
   readonly prefix: string
 }
 
-/** Where the new graph comes from. */
+/**
+ * Where the new graph comes from. `sparse`: root-relative paths a sparse checkout left out of the
+ * working tree (skip-worktree); they are read at their index version, never taken as removed.
+ */
 export type NewSource =
-  | { readonly _tag: "WorkingTree" }
+  | { readonly _tag: "WorkingTree"; readonly sparse?: ReadonlyArray<string> }
   | { readonly _tag: "Tree"; readonly commit: string }
   | { readonly _tag: "Index" }
 
@@ -60,17 +76,24 @@ const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
 const isShallow = (top: string) =>
   runGit(top, ["rev-parse", "--is-shallow-repository"]).pipe(Effect.map((out) => out.trim() === "true"))
 
-/** Resolves a revision to a commit; the text was checked by parseChangeset, and `--end-of-options` guards anyway. */
+const verify = (top: string, rev: string) =>
+  runGit(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", rev]).pipe(Effect.map((out) => out.trim()))
+
+/**
+ * Resolves a revision to a commit; the text was checked by parseChangeset, and `--end-of-options`
+ * guards anyway. The revision is resolved as typed first and peeled after: a suffix appended to
+ * it would land inside a message search such as `:/fix the parser`.
+ */
 const resolve = (top: string, rev: string): Effect.Effect<string, GitError | InvalidRevisionError> =>
   Effect.gen(function* () {
     const problem = revisionProblem(rev)
     if (problem !== null) return yield* new InvalidRevisionError({ revision: rev, problem })
-    const sha = (yield* runGit(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`])).trim()
+    const object = yield* verify(top, rev)
+    const sha = object === "" ? "" : yield* verify(top, `${object}^{commit}`)
     if (sha !== "") return sha
     const base = baseOf(rev)
-    if (base !== rev && (yield* isShallow(top))) {
-      const exists = (yield* runGit(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${base}^{commit}`])).trim()
-      if (exists !== "") return yield* new ShallowCloneError({ revision: rev })
+    if (object === "" && !rev.startsWith(":/") && base !== rev && (yield* isShallow(top))) {
+      if ((yield* verify(top, `${base}^{commit}`)) !== "") return yield* new ShallowCloneError({ revision: rev })
     }
     return yield* new UnknownRevisionError({ revision: rev })
   })
@@ -96,6 +119,34 @@ const withUntracked = (changes: ReadonlyArray<RepoChange>, untracked: ReadonlyAr
   return out
 }
 
+/**
+ * Skip-worktree entries missing from the disk (a sparse checkout's paths outside its cone),
+ * repository-relative. Present files keep their disk version (a manual --skip-worktree).
+ */
+const sparseAbsent = (top: string) =>
+  runGit(top, ["ls-files", "-t", "-z"]).pipe(
+    Effect.map((out) =>
+      splitZ(out).flatMap((item) => {
+        if (!item.startsWith("S ")) return []
+        const path = item.slice(2)
+        try {
+          lstatSync(nodePath.join(top, path))
+          return []
+        } catch {
+          return [path]
+        }
+      })
+    )
+  )
+
+/** Unmerged index entries (an open conflict), repository-relative and unique. */
+const unmergedPaths = (top: string) =>
+  runGit(top, ["ls-files", "-u", "-z"]).pipe(Effect.map((out) => [...new Set(splitZ(out).map((item) => item.slice(item.indexOf("\t") + 1)))]))
+
+/** Intent-to-add entries (`git add -N`): the index names them with no content staged. */
+const intentToAdd = (top: string) =>
+  runGit(top, ["diff", "--name-only", "-z", "--diff-filter=A", "--no-relative", "--no-ext-diff"]).pipe(Effect.map((out) => new Set(splitZ(out))))
+
 const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
   const location = yield* locate(root)
   const { top } = location
@@ -108,7 +159,8 @@ const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Chang
       changes = parseNameStatusZ(yield* runGit(top, [...DIFF, from, "--"]))
       const untracked = splitZ(yield* runGit(top, ["ls-files", "--others", "--exclude-standard", "-z"]))
       changes = withUntracked(changes, untracked)
-      newSource = { _tag: "WorkingTree" }
+      const sparse = (yield* sparseAbsent(top)).flatMap((p) => underRoot(location.prefix, p) ?? [])
+      newSource = sparse.length === 0 ? { _tag: "WorkingTree" } : { _tag: "WorkingTree", sparse }
       oldCommit = from
       break
     }
@@ -129,12 +181,15 @@ const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Chang
       }
       changes = parseNameStatusZ(yield* runGit(top, [...DIFF, from, b, "--"]))
       const head = yield* headCommit(top)
-      const checkedOut = head === b && !(yield* isDirty(location))
+      // A sparse working tree lacks the paths outside its cone: B's tree is read from git objects.
+      const checkedOut = head === b && !(yield* isDirty(location)) && (yield* sparseAbsent(top)).length === 0
       newSource = checkedOut ? { _tag: "WorkingTree" } : { _tag: "Tree", commit: b }
       oldCommit = from
       break
     }
     case "Staged": {
+      const unmerged = yield* unmergedPaths(top)
+      if (unmerged.length > 0) return yield* new UnmergedPathError({ paths: unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
       // With no commit yet, `diff --cached` compares against the empty tree by itself.
       changes = parseNameStatusZ(yield* runGit(top, [...DIFF, "--cached", "--"]))
       newSource = { _tag: "Index" }
@@ -143,8 +198,16 @@ const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Chang
     }
   }
   const rebased = rebaseChanges(location.prefix, changes)
-  return { location, files: rebased.files, outsideRoot: rebased.outsideRoot, newSource, oldCommit } satisfies DiffResult
+  return { location, files: dropSkippedFolders(rebased.files), outsideRoot: rebased.outsideRoot, newSource, oldCommit } satisfies DiffResult
 })
+
+/** The index's staged blobs: merged (stage 0) entries, without intent-to-add placeholders. */
+const indexEntries = (top: string) =>
+  Effect.gen(function* () {
+    const entries = parseLsFilesStageZ(yield* runGit(top, ["ls-files", "-s", "-z"]))
+    const placeholders = yield* intentToAdd(top)
+    return placeholders.size === 0 ? entries : entries.filter((e) => !placeholders.has(e.path))
+  })
 
 /** Blob entries under the root of a commit's tree or of the index, with root-relative paths. */
 const listEntries = (loc: RepoLocation, source: { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" }) =>
@@ -152,7 +215,7 @@ const listEntries = (loc: RepoLocation, source: { readonly _tag: "Tree"; readonl
     const entries =
       source._tag === "Tree"
         ? parseLsTreeZ(yield* runGit(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", source.commit]))
-        : parseLsFilesStageZ(yield* runGit(loc.top, ["ls-files", "-s", "-z"]))
+        : yield* indexEntries(loc.top)
     return entries.flatMap((e) => {
       const path = underRoot(loc.prefix, e.path)
       return path === null ? [] : [{ path, object: e.object }]

@@ -36,6 +36,8 @@ export interface ReadResult {
 export interface TreeOptions {
   readonly root: string
   readonly exclude: ReadonlyArray<string>
+  /** Files absent from the disk but part of the tree (a sparse checkout's, from the index): read with the rest. */
+  readonly extra?: ReadonlyArray<SourceFile>
 }
 
 const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
@@ -161,7 +163,14 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // Code files first, then the carriers (see below), each group in path order; one pass.
         const code: string[] = []
         const carriers: string[] = []
-        for (const path of listing.files) if (!ignored.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
+        const extra = new Map((options.extra ?? []).map((f) => [f.path, f.bytes]))
+        // A file held in memory (extra) or read from the disk.
+        const readBytes = (path: string) => {
+          const held = extra.get(path)
+          return held !== undefined ? Effect.succeed(held) : fs.readFile(prefix + path)
+        }
+        const listed = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
+        for (const path of listed) if (!ignored.has(path) || extra.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
         const ordered = [...code, ...carriers]
         const problems = [...listing.problems]
         // Concatenated, not nodePath.join: join normalizes each path (~2 us, 60 ms on 30,000 files),
@@ -171,14 +180,17 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // parse from the front, this thread from the back (the Specs, whose results are the costly
         // ones to send between threads), and both read as they go (extractAll.ts).
         if (session.parallel) {
-          for (const path of ordered) session.add({ path, absolute: prefix + path })
+          for (const path of ordered) {
+            const bytes = extra.get(path)
+            session.add(bytes === undefined ? { path, absolute: prefix + path } : { path, bytes })
+          }
         } else {
           // In one thread, through the FileSystem service, one file after another: reads are
           // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
           yield* Effect.forEach(
             ordered,
             (path) =>
-              fs.readFile(prefix + path).pipe(
+              readBytes(path).pipe(
                 Effect.map((bytes) => session.add({ path, bytes })),
                 Effect.catchAll((e) =>
                   Effect.sync(() => {

@@ -49,15 +49,16 @@ const selfHostingOf = (files: ReadonlyArray<SourceFile>): boolean => {
 export const rootLabel = (location: RepoLocation): string => (location.prefix === "" ? "." : location.prefix.replace(/\/$/, ""))
 
 /**
- * Old-side paths: deleted files, the old path of renames, and modified carriers (so a Spec whose
- * id changed shows as removed). Only paths the reader would read at all.
+ * Old-side paths: deleted files, the old path of renames, modified carriers (so a Spec whose id
+ * changed shows as removed) and modified code files (the bindings they lost). Only paths the
+ * reader would read at all.
  */
 export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>): string[] =>
   diff.files
     .flatMap((f) => {
       if (f.status === "deleted") return [f.path]
       if (f.status === "renamed" && f.oldPath !== undefined) return [f.oldPath]
-      if (f.status === "modified" && (classifyPath(f.path) === "markdown" || classifyPath(f.path) === "gherkin")) return [f.path]
+      if (f.status === "modified" && classifyPath(f.path) !== null) return [f.path]
       return []
     })
     .filter((p) => shouldRead(p, exclude) !== null)
@@ -70,7 +71,10 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
     const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>) {
       const source = diff.newSource
       if (source._tag === "WorkingTree") {
-        const read = yield* reader.readTree({ root: diff.location.root, exclude })
+        // A sparse checkout's paths outside its cone are part of the tree at their index version.
+        const sparse = new Set(source.sparse ?? [])
+        const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
+        const read = yield* reader.readTree({ root: diff.location.root, exclude, extra })
         return { read, selfHosting: yield* reader.isSelfHosting(diff.location.root) }
       }
       // package.json rides along only to tell whether the corpus is the protocol package itself.
