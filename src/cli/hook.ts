@@ -10,7 +10,8 @@ const action = Args.choice([["install", "install"], ["uninstall", "uninstall"]] 
 const hookName = Args.choice([["pre-commit", "pre-commit"], ["pre-push", "pre-push"]] as const, { name: "HOOK" })
 const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))
 const root = Options.text("root").pipe(
-  Options.withDescription("Corpus root the hook reads (default: the repository top)."),
+  Options.withPseudoName("DIR"),
+  Options.withDescription("The corpus folder the hook reads (default: the repository top)."),
   Options.withDefault(".")
 )
 
@@ -25,6 +26,8 @@ export const hookCommand = Command.make("hook", { action, hook: hookName, force,
   Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))
 ).pipe(
   Command.withDescription(
-    "Install or remove a git hook that runs this specbundle. pre-commit refuses a commit whose staged carriers do not read; pre-push composes the bundle for the pushed range. Honours core.hooksPath. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup).\n\nExample: specbundle hook install pre-commit"
+    "Install or remove a git hook that runs this specbundle. pre-commit refuses a commit whose staged carriers do not read; pre-push composes the bundle for the pushed range. Honours core.hooksPath. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup)."
   )
 )
+
+export const hookExamples = ["specbundle hook install pre-commit", "specbundle hook uninstall pre-commit"]
