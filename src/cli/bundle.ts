@@ -62,5 +62,5 @@ export const bundleExamples = [
   "specbundle bundle --pack pack:rides-v1 --budget M",
   "specbundle bundle --specs spec:rides.ride-fare-rule --format pretty",
   "specbundle bundle --changeset HEAD~1 --parts --budget 20000",
-  "specbundle bundle --pack pack:docks-v1 --parts --budget S --out .specbundle/out"
+  "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out"
 ]
