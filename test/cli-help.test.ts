@@ -69,6 +69,12 @@ describe("help pages", () => {
     for (const o of ["--help", "--version", "--completions", "--wizard"]) expect(page).toContain(o)
   })
 
+  it("`specbundle` with no arguments prints the same top page", () => {
+    const bare = runCli([], tempDir("specbundle-help-"))
+    expect(bare.status).toBe(0)
+    expect(bare.stdout).toBe(help().stdout)
+  })
+
   it("`specbundle help`-style mistakes: a misspelt command gets a did-you-mean on one line, exit 2", () => {
     const r = runCli(["bundel", "--help"], tempDir("specbundle-help-"))
     expect(r.status).toBe(2)

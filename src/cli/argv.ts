@@ -41,6 +41,8 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     }
     break
   }
+  // No command at all: the top page (@effect/cli would print its own, unwrapped).
+  if (argv.length === 0) return { _tag: "TopHelp" }
   if (i >= tokens.length) return { _tag: "Parse" }
   const name = tokens[i]
   const command = root.subcommands.find((c) => c.name === name)
