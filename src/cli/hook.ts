@@ -6,8 +6,12 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 
-const action = Args.choice([["install", "install"], ["uninstall", "uninstall"]] as const, { name: "ACTION" })
-const hookName = Args.choice([["pre-commit", "pre-commit"], ["pre-push", "pre-push"]] as const, { name: "HOOK" })
+const action = Args.choice([["install", "install"], ["uninstall", "uninstall"]] as const, { name: "ACTION" }).pipe(
+  Args.withDescription("install writes the hook; uninstall removes one specbundle wrote (restoring a backup it finds).")
+)
+const hookName = Args.choice([["pre-commit", "pre-commit"], ["pre-push", "pre-push"]] as const, { name: "HOOK" }).pipe(
+  Args.withDescription("pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range.")
+)
 const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))
 const root = Options.text("root").pipe(
   Options.withPseudoName("DIR"),
