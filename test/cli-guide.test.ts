@@ -54,6 +54,10 @@ describe("argument mistakes say what is wrong", () => {
     expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--budget", "S", "--budget", "M"], root))).toBe('--budget is given twice ("S" and "M"); give it once.')
   })
 
+  it("a value a choice option does not take names the option and its choices", () => {
+    expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--format", "jsn"], root))).toBe(`--format takes json, pretty, ndjson, not "jsn". Did you mean 'json'?`)
+  })
+
   it("--exclude may repeat", () => {
     expect(runCli(["bundle", "--pack", "pack:rides-v1", "--exclude", "src", "--exclude", "test"], root).status).toBe(0)
   })

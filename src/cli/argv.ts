@@ -77,6 +77,10 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
         i += 1
       }
     }
+    if (option.choices !== null && !option.choices.includes(value)) {
+      const near = didYouMean(value, option.choices, quote)
+      return { _tag: "Problem", problem: `${option.flag} takes ${option.choices.join(", ")}, not ${JSON.stringify(value)}.${near}` }
+    }
     const before = seen.get(option.flag)
     if (before !== undefined && !option.repeatable) {
       const both = option.value === null ? "" : ` (${JSON.stringify(before)} and ${JSON.stringify(value)})`

@@ -9,6 +9,8 @@ export interface OptionModel {
   readonly aliases: ReadonlyArray<string>
   /** The value's placeholder (`N|TIER`, `json|pretty|ndjson`), or null for a flag that takes none. */
   readonly value: string | null
+  /** The values the parser accepts (a choice option), or null when any text is taken. */
+  readonly choices: ReadonlyArray<string> | null
   readonly description: string
   readonly repeatable: boolean
   readonly optional: boolean
@@ -74,6 +76,7 @@ const optionsOf = (node: Node, optional: boolean, repeatable: boolean): OptionMo
           flag: node.fullName,
           aliases: (node.aliases as string[]).map((a) => (a.length === 1 ? `-${a}` : `--${a}`)),
           value: placeholder(node.primitiveType, node.pseudoName),
+          choices: node.primitiveType._tag === "Choice" ? (node.primitiveType.alternatives as Array<[string, unknown]>).map(([name]) => name) : null,
           description: docText(node.description),
           repeatable,
           optional
