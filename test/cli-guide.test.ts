@@ -58,6 +58,11 @@ describe("argument mistakes say what is wrong", () => {
     expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--format", "jsn"], root))).toBe(`--format takes json, pretty, ndjson, not "jsn". Did you mean 'json'?`)
   })
 
+  it("a stray word says where an id would go", () => {
+    expect(problemOf(runCli(["bundle", "pack:rides-v1"], root))).toContain("(a Pack id goes after --pack: --pack pack:rides-v1)")
+    expect(problemOf(runCli(["list", "packs", "specs"], root))).toContain("unexpected argument 'specs'")
+  })
+
   it("--exclude may repeat", () => {
     expect(runCli(["bundle", "--pack", "pack:rides-v1", "--exclude", "src", "--exclude", "test"], root).status).toBe(0)
   })

@@ -22,6 +22,12 @@ const quote = (s: string) => `'${s}'`
 const findOption = (command: CommandModel, token: string): OptionModel | undefined =>
   command.options.find((o) => o.flag === token || o.aliases.includes(token))
 
+/** A word where the command takes no more: say so, and which option an id would go with. */
+const strayWord = (program: string, command: CommandModel, word: string): string => {
+  const hint = word.startsWith("pack:") && findOption(command, "--pack") ? ` (a Pack id goes after --pack: --pack ${word})` : word.startsWith("spec:") && findOption(command, "--specs") ? ` (Spec ids go after --specs: --specs ${word})` : ""
+  return `unexpected argument ${quote(word)} for ${program} ${command.name}${hint}. See ${program} ${command.name} --help.`
+}
+
 export const preflight = (program: string, root: CommandModel, argv: ReadonlyArray<string>, stdinIsTTY: boolean): Preflight => {
   const end = argv.indexOf("--")
   const tokens = end < 0 ? argv : argv.slice(0, end)
@@ -51,10 +57,15 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     return { _tag: "Problem", problem: `unknown command ${quote(name)}.${didYouMean(name, names, quote)} Commands: ${names.join(", ")}.` }
   }
   const seen = new Map<string, string>()
+  let words = 0
   for (i += 1; i < tokens.length; i++) {
     const t = tokens[i]
     if (HELP.has(t)) return { _tag: "CommandHelp", command }
-    if (!t.startsWith("-") || t === "-") continue
+    if (!t.startsWith("-") || t === "-") {
+      words += 1
+      if (words > command.args.length) return { _tag: "Problem", problem: strayWord(program, command, t) }
+      continue
+    }
     const eq = t.startsWith("--") ? t.indexOf("=") : -1
     const flag = eq > 0 ? t.slice(0, eq) : t
     const option = findOption(command, flag)
