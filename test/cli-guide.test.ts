@@ -1,9 +1,7 @@
 // End to end, through the built CLI on copies of the example corpus (examples/bike-dock): argument
 // mistakes say what is wrong, unknown ids get the known ones or a did-you-mean, `list`, excludes
 // (./, trailing /, globs, unmatched ones warned), budgetExceeded's stderr line, the finding cap,
-// impact's text summary, stale's exit codes and --root, the ticket over the file's bytes,
-// `--part K --out`, and a configuration error in words.
-import { createHash } from "node:crypto"
+// and impact's text summary. Stale, tickets and config errors: cli-stale-guide.test.ts.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -36,8 +34,6 @@ const problemOf = (r: CliRun): string => {
   const { diagnostics } = JSON.parse(r.stdout) as { diagnostics: Array<{ scope: string; problem: string }> }
   return diagnostics.map((d) => d.problem).join(" | ")
 }
-
-const sha256 = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex")
 
 describe("argument mistakes say what is wrong", () => {
   let root = ""
@@ -252,81 +248,5 @@ describe("impact --format text", () => {
     )
     expect(n("impactedSpecs")).toBe(2)
     expect(lines.findIndex((l) => l.startsWith("impacted specs ("))).toBeGreaterThan(1)
-  })
-})
-
-describe("--out and stale", () => {
-  it("the ticket is sha256 of the part file's exact bytes", () => {
-    const root = corpus()
-    const out = path.join(tempDir("specbundle-guide-out-"), "out")
-    expect(runCli(["bundle", "--pack", "pack:rides-v1", "--parts", "--budget", "M", "--out", out], root).status).toBe(0)
-    const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { parts: Array<{ file: string; hash: string }> }
-    expect(manifest.parts.length).toBeGreaterThan(0)
-    for (const p of manifest.parts) expect(p.hash).toBe(`sha256:${sha256(fs.readFileSync(path.join(out, p.file)))}`)
-  })
-
-  it("--part 2 --out DIR writes part-002.json, and the manifest lists only it", () => {
-    const root = corpus()
-    const out = path.join(tempDir("specbundle-guide-out-"), "out")
-    expect(runCli(["bundle", "--pack", "pack:rides-v1", "--parts", "--budget", "8000", "--out", out], root).status).toBe(0)
-    expect(fs.readdirSync(out).filter((n) => n.startsWith("part-")).length).toBeGreaterThan(2)
-    const r = runCli(["bundle", "--pack", "pack:rides-v1", "--part", "2", "--budget", "8000", "--out", out], root)
-    expect(r.status).toBe(0)
-    expect(fs.readdirSync(out).filter((n) => n.startsWith("part-"))).toEqual(["part-002.json"])
-    const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { parts: Array<{ file: string }> }
-    expect(manifest.parts.map((p) => p.file)).toEqual(["part-002.json"])
-    const value = JSON.parse(fs.readFileSync(path.join(out, "part-002.json"), "utf8")) as { part: { index: number } }
-    expect(value.part.index).toBe(2)
-  })
-
-  it("stale: 0 current, 1 stale, 2 could not tell (no manifest, root gone), --root checks a corpus elsewhere", () => {
-    const root = corpus()
-    const out = path.join(tempDir("specbundle-guide-out-"), "out")
-    const elsewhere = tempDir("specbundle-guide-cwd-")
-    expect(runCli(["bundle", "--pack", "pack:rides-v1", "--out", out], root).status).toBe(0)
-    expect(runCli(["stale", out], elsewhere).status).toBe(0)
-
-    // A copy of the corpus on "another machine": the recorded root is gone.
-    const copy = path.join(tempDir("specbundle-guide-copy-"), "bike-dock")
-    fs.cpSync(root, copy, { recursive: true })
-    fs.rmSync(root, { recursive: true })
-    const gone = runCli(["stale", out], elsewhere)
-    expect(gone.status).toBe(2)
-    expect(gone.stdout).toBe("")
-    expect(nonEmptyLines(gone.stderr)).toHaveLength(1)
-    expect(gone.stderr).toContain("--root")
-    expect(runCli(["stale", out, "--root", copy], elsewhere).status).toBe(0)
-
-    fs.appendFileSync(path.join(copy, "specs", "rides", "ride-fare-rule.sdp.md"), "\n")
-    const stale = runCli(["stale", out, "--root", copy], elsewhere)
-    expect(stale.status).toBe(1)
-    expect(stale.stdout).toBe("changed specs/rides/ride-fare-rule.sdp.md\n")
-
-    const none = runCli(["stale", path.join(elsewhere, "nothing-here")], elsewhere)
-    expect(none.status).toBe(2)
-    expect(nonEmptyLines(none.stderr)).toHaveLength(1)
-    fs.writeFileSync(path.join(out, "manifest.json"), "{ not json")
-    expect(runCli(["stale", out, "--root", copy], elsewhere).status).toBe(2)
-  })
-})
-
-describe("a configuration error in words", () => {
-  it("exclude given as a string: expected a list of paths, got a string", () => {
-    const root = corpus()
-    fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ exclude: "test" }))
-    const r = runCli(["check"], root)
-    expect(r.status).toBe(1)
-    const lines = nonEmptyLines(r.stderr)
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toContain('exclude: expected a list of paths, got a string ("test")')
-    expect(lines[0]).not.toContain("Root-relative paths")
-  })
-
-  it("a tier that is not a number, and a budget of the wrong kind", () => {
-    const root = corpus()
-    fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ tiers: { XL: "big" } }))
-    expect(runCli(["check"], root).stderr).toContain('tiers.XL: expected a positive integer, got a string ("big")')
-    fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ budget: true }))
-    expect(runCli(["check"], root).stderr).toContain("budget: expected a positive integer or a tier name, got true")
   })
 })
