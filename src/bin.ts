@@ -14,7 +14,9 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { cli } from "./cli/main.js"
+import { preflight } from "./cli/argv.js"
+import { renderCommandHelp, renderTopHelp } from "./cli/help.js"
+import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, cli, model } from "./cli/main.js"
 import * as LazyTerminal from "./cli/terminal.js"
 import { enableWorkers, forcedWorkers, runExtractWorker } from "./services/extractAll.js"
 import { failWithDiagnostics } from "./cli/diagnostics.js"
@@ -68,7 +70,29 @@ const plainConsole = (c: Console.Console): Console.Console => ({
   unsafe: { ...c.unsafe, log: (...args) => c.unsafe.log(...plainOut(args)), error: (...args) => c.unsafe.error(...plainErr(args)) }
 })
 
-const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => environmentProblem() ?? cli(process.argv)), plainConsole(c))).pipe(
+/**
+ * Help, version and the argument mistakes the parser would misname are answered here (argv.ts);
+ * everything else goes to @effect/cli.
+ */
+const answer = () => {
+  const root = model()
+  const pre = preflight(PROGRAM, root, process.argv.slice(2), process.stdin.isTTY === true)
+  switch (pre._tag) {
+    case "Parse":
+      return cli(process.argv)
+    case "Version":
+      return Effect.sync(() => void process.stdout.write(`${VERSION}\n`))
+    case "Problem":
+      return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
+    default: {
+      const tty = process.stdout.isTTY === true
+      const help = { program: PROGRAM, version: VERSION, root, examples: EXAMPLES, builtIns: BUILT_INS, width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80, bold: tty && !noColor }
+      return Effect.sync(() => void process.stdout.write(pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)))
+    }
+  }
+}
+
+const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => environmentProblem() ?? answer()), plainConsole(c))).pipe(
   Effect.catchIf(ValidationError.isValidationError, (e) =>
     // @effect/cli has printed its message to stderr; the parameters' diagnostics value goes to stdout.
     Effect.sync(() => {

@@ -72,8 +72,8 @@ describe("bundle --out", () => {
       expect(body).not.toContain("\n")
       const value = JSON.parse(body) as { used?: number }
       expect(JSON.stringify(value)).toBe(body)
-      // The ticket is sha256 of the compact text without its final newline.
-      expect(record.hash).toBe(`sha256:${sha256(body)}`)
+      // The ticket is sha256 of the file's exact bytes (the compact text and its final newline).
+      expect(record.hash).toBe(`sha256:${sha256(text)}`)
       if (typeof value.used === "number") expect(record.used).toBe(value.used)
     }
 
@@ -209,7 +209,7 @@ describe("stale DIR", () => {
     ["thousands of nested arrays in exclude", (built) => void (built.exclude = ["(deep)"])],
     ["a file entry without a hash", (built) => void delete built.files[0].hash]
   ]
-  it.each(edits)("a hand-edited manifest with %s is exit 1 with one line, not a stack trace", (_, edit) => {
+  it.each(edits)("a hand-edited manifest with %s is exit 2 (could not tell) with one line, not a stack trace", (_, edit) => {
     const { out, elsewhere } = setup()
     const file = path.join(out, "manifest.json")
     const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { builtFrom: Built }
@@ -217,13 +217,13 @@ describe("stale DIR", () => {
     edit(manifest.builtFrom)
     fs.writeFileSync(file, JSON.stringify(manifest).replace('"(deep)"', DEEP))
     const r = run(elsewhere, ["stale", out])
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.lines).toEqual([expect.stringContaining("manifest.json: not a specbundle manifest")])
   })
 
-  it("a folder without a manifest is exit 1 with one line", () => {
+  it("a folder without a manifest is exit 2 (could not tell) with one line", () => {
     const r = run(tempDir(), ["stale", "nowhere"])
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.lines).toHaveLength(1)
     expect(r.lines[0]).toContain("manifest.json")
   })

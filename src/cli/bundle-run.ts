@@ -3,10 +3,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
-import type { BundleParams } from "../core/bundle/index.js"
-import { isDiagnostics } from "../core/bundle/index.js"
+import type { BudgetExceeded, BundleParams, PartsExceeded } from "../core/bundle/index.js"
+import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../core/bundle/index.js"
 import { numericText, resolveBudget } from "../core/config.js"
-import { excludeProblem } from "../core/discover.js"
 import { hasRefusal } from "../core/graph.js"
 import type { Graph } from "../core/model.js"
 import { Composer } from "../services/Composer.js"
@@ -17,9 +16,10 @@ import type { BundleArgs } from "./bundle.js"
 import type { Diagnostic } from "./diagnostics.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { CliFailure, ExitWith } from "./errors.js"
+import { flagExcludes, settledExcludes, warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import type { Manifest, PartRecord } from "./out.js"
-import { MANIFEST, ensureDir, graphDigest, partFileName, removeStaleParts, ticket, writeAtomic } from "./out.js"
+import { MANIFEST, ensureDir, graphDigest, partFileName, removeOtherParts, ticket, writeAtomic } from "./out.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 import { readChangeset } from "./read-changeset.js"
@@ -30,11 +30,7 @@ const get = Option.getOrUndefined
 
 /** Problems the composer cannot see: how the command line combines scopes and modes. */
 const argumentProblems = (args: BundleArgs): Diagnostic[] => {
-  const problems: Diagnostic[] = []
-  for (const e of args.exclude) {
-    const p = excludeProblem(e)
-    if (p !== null) problems.push({ scope: "exclude", problem: p })
-  }
+  const problems: Diagnostic[] = [...flagExcludes(args.exclude).diagnostics]
   const changesets = (Option.isSome(args.changeset) ? 1 : 0) + (args.staged ? 1 : 0)
   if (changesets > 1) problems.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
   if (changesets > 0 && (Option.isSome(args.pack) || Option.isSome(args.specs))) {
@@ -61,37 +57,36 @@ export const loadBundleInput = (args: BundleArgs) =>
     if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const loaded = yield* loadConfig(args)
     const settings = yield* settingsOf(loaded, get(args.profile), {
-      exclude: args.exclude,
+      exclude: flagExcludes(args.exclude).paths,
       budget: get(args.budget),
       declarations: get(args.declarations)
     }).pipe(Effect.catchAll((e) => failWithDiagnostics([{ scope: "profile", problem: e.line }])))
-    for (const e of settings.exclude) {
-      const p = excludeProblem(e)
-      if (p !== null) return yield* new CliFailure({ line: `${loaded.path}: exclude: ${p}` })
-    }
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
     const base: BundleParams = {
       budget: resolveBudget(settings.budget, settings.tiers),
       ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
       ...(Option.isSome(args.part) ? { part: numericText(args.part.value) } : {})
     }
     if (Option.isSome(args.changeset) || args.staged) {
-      const { graph, files, specs, label, builtFromCommit } = yield* readChangeset(args, settings.exclude)
-      yield* writeFindings(graph.findings, args.quiet)
+      const { graph, files, specs, label, builtFromCommit } = yield* readChangeset(args, exclude)
+      yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
+      yield* warnUnmatched(exclude, args.root, args.quiet)
       const params: BundleParams = { ...base, specs, changeset: label }
-      return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit } satisfies Loaded
+      return { graph, files, params, exclude, configPath: loaded.path, builtFromCommit } satisfies Loaded
     }
     const reader = yield* GraphReader
-    const { graph, files } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
+    const { graph, files } = yield* withProgress(reader.readTree({ root: args.root, exclude }), `reading ${args.root}`, args.quiet).pipe(
       Effect.mapError((e) => new CliFailure({ line: e.message }))
     )
-    yield* writeFindings(graph.findings, args.quiet)
+    yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
+    yield* warnUnmatched(exclude, args.root, args.quiet)
     const params: BundleParams = {
       ...base,
       ...(Option.isSome(args.pack) ? { pack: args.pack.value } : {}),
       ...(Option.isSome(args.members) ? { members: list(args.members.value) } : {}),
       ...(Option.isSome(args.specs) ? { specs: list(args.specs.value) } : {})
     }
-    return { graph, files, params, exclude: settings.exclude, configPath: loaded.path, builtFromCommit: null } satisfies Loaded
+    return { graph, files, params, exclude, configPath: loaded.path, builtFromCommit: null } satisfies Loaded
   })
 
 const show = (compact: string, format: BundleArgs["format"]): string =>
@@ -102,10 +97,13 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
   Effect.gen(function* () {
     yield* ensureDir(dir)
     const records: PartRecord[] = []
+    // `--part K` writes part-00K.json: the part's own number (bundle-contract.md section 3).
+    const first = typeof input.params.part === "number" ? input.params.part : 1
     yield* Stream.runForEach(texts, ({ text, used }) => {
-      const file = partFileName(records.length + 1)
-      records.push({ file, hash: ticket(text), used })
-      return writeAtomic(dir, file, text + "\n")
+      const file = partFileName(first + records.length)
+      const bytes = text + "\n"
+      records.push({ file, hash: ticket(bytes), used })
+      return writeAtomic(dir, file, bytes)
     })
     const state = input.builtFromCommit !== null ? { commit: input.builtFromCommit, dirty: false } : yield* repoState(nodePath.resolve(args.root))
     const manifest: Manifest = {
@@ -124,7 +122,7 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
       }
     }
     yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
-    yield* removeStaleParts(dir, records.length)
+    yield* removeOtherParts(dir, records.map((r) => r.file))
     if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
     return records.length
   })
@@ -132,6 +130,28 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
 const scopeOf = (params: BundleParams): unknown => {
   if (params.pack !== undefined) return params.members !== undefined ? { pack: params.pack, members: params.members } : { pack: params.pack }
   return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
+}
+
+/**
+ * The one stderr line beside a budgetExceeded value (a value, exit 0): what would fit, so an agent
+ * loop is not handed an empty context in silence (bundle-contract.md section 1).
+ */
+export const exceededLine = (value: BudgetExceeded | PartsExceeded): string => {
+  if ("oversized" in value) {
+    const largest = value.oversized.reduce((m, o) => (o.length > m.length ? o : m), value.oversized[0])
+    return `specbundle: budgetExceeded: ${largest.item} alone needs ${largest.length} code units, over --budget ${value.budget} for one part; --budget ${fittingBudget(largest.length, value.budget)} or more fits`
+  }
+  return `specbundle: budgetExceeded: the fully cut bundle needs ${value.protectedLength} code units, over --budget ${value.budget}; --budget ${fittingBudget(value.protectedLength, value.budget)} or more fits, or --parts splits it`
+}
+
+/**
+ * The least budget a value measured at `length` under `budget` fits: the value quotes its own
+ * budget, so its length moves with the budget's digits (a fixed point, reached in a step or two).
+ */
+export const fittingBudget = (length: number, budget: number): number => {
+  let n = length
+  for (let i = 0; i < 4; i++) n = length - String(budget).length + String(n).length
+  return n
 }
 
 /**
@@ -146,6 +166,7 @@ export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
     if (args.parts) {
       const outcome = yield* composer.parts(input.graph, input.params)
       if (outcome._tag === "Diagnostics") return yield* failWithDiagnostics(outcome.value.diagnostics)
+      if (outcome._tag === "Oversized") yield* writeErr(exceededLine(outcome.value))
       const texts: Stream.Stream<{ text: string; used: number | null }> =
         outcome._tag === "Oversized" ? Stream.make({ text: outcome.text, used: null }) : outcome.parts
       if (out !== undefined) count = yield* writeOutDir(out, args, input, texts)
@@ -159,6 +180,7 @@ export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
     } else {
       const { value, text } = yield* composer.compose(input.graph, input.params)
       if (isDiagnostics(value)) return yield* failWithDiagnostics(value.diagnostics)
+      if (isBudgetExceeded(value) || isPartsExceeded(value)) yield* writeErr(exceededLine(value))
       const used = "used" in value ? (value.used as number) : null
       if (out !== undefined) yield* writeOutDir(out, args, input, Stream.make({ text, used }))
       else yield* writeOut(show(text, args.format))

@@ -3,9 +3,9 @@ import * as Effect from "effect/Effect"
 import { hasRefusal } from "../core/graph.js"
 import { GraphReader } from "../services/GraphReader.js"
 import type { CommonArgs } from "./common.js"
-import { excludeProblems } from "./common.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { CliFailure, ExitWith } from "./errors.js"
+import { flagExcludes, settledExcludes, warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings } from "./output.js"
 import { withProgress } from "./progress.js"
@@ -13,15 +13,19 @@ import { loadConfig, settingsOf } from "./settings.js"
 
 export const runCheck = (args: CommonArgs) =>
   Effect.gen(function* () {
-    const problems = excludeProblems(args)
-    if (problems.length > 0) return yield* failWithDiagnostics(problems.map((problem) => ({ scope: "exclude", problem })))
+    const flags = flagExcludes(args.exclude)
+    if (flags.diagnostics.length > 0) return yield* failWithDiagnostics(flags.diagnostics)
     // The configuration's excludes apply to check as to bundle and impact.
-    const settings = yield* settingsOf(yield* loadConfig(args), undefined, { exclude: args.exclude })
+    const loaded = yield* loadConfig(args)
+    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
     const reader = yield* GraphReader
-    const { graph } = yield* withProgress(reader.readTree({ root: args.root, exclude: settings.exclude }), `reading ${args.root}`, args.quiet).pipe(
+    const { graph } = yield* withProgress(reader.readTree({ root: args.root, exclude }), `reading ${args.root}`, args.quiet).pipe(
       Effect.mapError((e) => new CliFailure({ line: e.message }))
     )
-    yield* writeFindings(graph.findings, args.quiet)
+    // check is where every finding is listed: no cap.
+    yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })
+    yield* warnUnmatched(exclude, args.root, args.quiet)
     if (!args.quiet) {
       yield* writeErr(`${graph.specs.size} specs, ${graph.packs.size} packs, ${graph.anchors.size} anchors, ${graph.findings.length} findings`)
     }

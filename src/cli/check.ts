@@ -8,6 +8,8 @@ export const checkCommand = Command.make("check", common, (args) =>
   Effect.promise(() => import("./check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))
 ).pipe(
   Command.withDescription(
-    "Read the corpus and print every finding as file:line: code: message on stderr. Exit 1 when a carrier was refused, 0 otherwise.\n\nExample: specbundle check --root specs-repo --exclude test/fixtures"
+    "Read the corpus and print every finding as file:line: code: message on stderr, then a count line. Exit 1 when a carrier was refused, 0 otherwise."
   )
 )
+
+export const checkExamples = ["specbundle check", "specbundle check --exclude specs/decisions/ --quiet"]

@@ -15,7 +15,7 @@ import { loadConfig, settingsOf } from "./settings.js"
 /** The staged check: findings of staged carriers refuse the commit; the rest is one tally line. */
 export const runPreCommit = (root: string) =>
   Effect.gen(function* () {
-    const common = { root, exclude: [], config: Option.none(), strict: false, quiet: true }
+    const common = { root, exclude: [], config: Option.none(), strict: false, quiet: true, verbose: false }
     const settings = yield* settingsOf(yield* loadConfig(common), undefined, { exclude: [] })
     const { report, graph } = yield* runImpact({ root, changeset: Option.none(), staged: true, quiet: true }, settings.exclude)
     const staged = new Set(report.changedFiles.filter((f) => f.status !== "deleted").map((f) => f.path))

@@ -1,20 +1,25 @@
 // The `impact` handler, loaded when the command runs (impact.ts holds its definition, all `--help` needs).
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { excludeProblem } from "../core/discover.js"
 import { hasRefusal } from "../core/graph.js"
 import type { ImpactReport } from "../core/impact.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
+import { flagExcludes, settledExcludes, warnUnmatched } from "./excludes.js"
 import type { ImpactArgs } from "./impact.js"
 import { ServicesLive } from "./live.js"
 import { writeFindings, writeOut } from "./output.js"
 import { runImpact } from "./read-changeset.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
-/** The report for people: one section per class, one line per row. */
+/** The report for people: the counts first, then one section per class, one line per row. */
 export const impactText = (r: ImpactReport): string => {
-  const lines: string[] = [`changeset ${r.changeset} (root ${r.root})`, ""]
+  const lines: string[] = [
+    `changeset ${r.changeset} (root ${r.root})`,
+    `${r.impactedSpecs.length} impacted, ${r.impactedPacks.length} packs, ${r.removedSpecs.length} removed, ${r.atRisk.length} at risk, ${r.coverageUnknown.length} uncovered` +
+      ` (${r.changedFiles.length} changed files, ${r.unlinked.length} unlinked code units, ${r.outsideRoot.length} outside the root)`,
+    ""
+  ]
   const section = (title: string, rows: ReadonlyArray<string>) => {
     lines.push(`${title} (${rows.length})`)
     for (const row of rows) lines.push(`  ${row}`)
@@ -38,15 +43,18 @@ export const impactText = (r: ImpactReport): string => {
 
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {
-    const problems = args.exclude.map(excludeProblem).filter((p): p is string => p !== null).map((problem) => ({ scope: "exclude", problem }))
+    const flags = flagExcludes(args.exclude)
+    const problems = [...flags.diagnostics]
     if (Option.isNone(args.changeset) === !args.staged) {
       problems.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
     }
     if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const loaded = yield* loadConfig(args)
-    const settings = yield* settingsOf(loaded, undefined, { exclude: args.exclude })
-    const { report, graph } = yield* runImpact(args, settings.exclude)
-    yield* writeFindings(graph.findings, args.quiet)
+    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    const { report, graph } = yield* runImpact(args, exclude)
+    yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
+    yield* warnUnmatched(exclude, args.root, args.quiet)
     yield* writeOut(args.format === "text" ? impactText(report) : JSON.stringify(report) + "\n")
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
   }).pipe(Effect.withSpan("impact"), Effect.provide(ServicesLive))

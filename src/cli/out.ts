@@ -34,8 +34,8 @@ export interface Manifest {
   readonly builtFrom: BuiltFrom
 }
 
-/** The ticket beside a part: `sha256:` + hex of its compact JSON text. */
-export const ticket = (compactJson: string): string => `sha256:${sha256(compactJson)}`
+/** The ticket beside a part: `sha256:` + hex of the part file's exact bytes (compact JSON and its newline). */
+export const ticket = (fileText: string): string => `sha256:${sha256(fileText)}`
 
 export const graphDigest = (files: ReadonlyArray<FileHash>): string => sha256(JSON.stringify(files))
 
@@ -65,13 +65,12 @@ export const ensureDir = (dir: string) =>
     )
   })
 
-/** Removes part files of an earlier, longer set once the new set and its manifest are in place. */
-export const removeStaleParts = (dir: string, count: number) =>
+/** Removes part files the new manifest does not list (an earlier, longer set; another --part K). */
+export const removeOtherParts = (dir: string, kept: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const names = yield* fs.readDirectory(dir).pipe(Effect.orElseSucceed(() => [] as string[]))
     for (const name of names) {
-      const m = /^part-(\d{3,})\.json$/.exec(name)
-      if (m !== null && Number(m[1]) > count) yield* fs.remove(nodePath.join(dir, name)).pipe(Effect.ignore)
+      if (/^part-\d{3,}\.json$/.test(name) && !kept.includes(name)) yield* fs.remove(nodePath.join(dir, name)).pipe(Effect.ignore)
     }
   })

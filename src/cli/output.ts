@@ -21,8 +21,26 @@ export const writeErr = (line: string): Effect.Effect<void> => Effect.sync(() =>
 export const formatFinding = (f: Finding): string =>
   `${f.file}:${f.line}: ${f.code}: ${f.severity === "warning" ? "warning: " : ""}${f.message}`
 
-export const writeFindings = (findings: ReadonlyArray<Finding>, quiet: boolean): Effect.Effect<void> =>
+/** How many findings a bundle, impact or list run shows before the tally line. */
+export const FINDINGS_SHOWN = 10
+
+export interface FindingsMode {
+  /** Errors only (refusals); warnings are counted in the tally. */
+  readonly quiet: boolean
+  /** Every finding, no cap: `check` and `--verbose`. */
+  readonly all: boolean
+}
+
+/**
+ * The one sink for corpus findings, on stderr, and its cap rule: past FINDINGS_SHOWN lines, one
+ * tally line names how many more there are and where to see them all. `--quiet` shows only
+ * errors, under the same cap (the tally counts errors only then).
+ */
+export const writeFindings = (findings: ReadonlyArray<Finding>, mode: FindingsMode): Effect.Effect<void> =>
   Effect.sync(() => {
-    const shown = quiet ? findings.filter((f) => f.severity === "error") : findings
-    if (shown.length > 0) process.stderr.write(shown.map(formatFinding).join("\n") + "\n")
+    const shown = mode.quiet ? findings.filter((f) => f.severity === "error") : findings
+    const lines = (mode.all ? shown : shown.slice(0, FINDINGS_SHOWN)).map(formatFinding)
+    const more = shown.length - lines.length
+    if (more > 0) lines.push(`... and ${more} more ${more === 1 ? "finding" : "findings"}: specbundle check lists them all (or add --verbose)`)
+    if (lines.length > 0) process.stderr.write(lines.join("\n") + "\n")
   })

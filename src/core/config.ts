@@ -8,39 +8,64 @@ export const DEFAULT_BUDGET = 100_000
 export const DEFAULT_TIERS: Readonly<Record<string, number>> = { S: 16_000, M: 64_000, L: 200_000 }
 export const CONFIG_FILE = "specbundle.config.json"
 
+/** What a wrong value is, for "expected ..., got ...": the JSON kind, and a number's own text. */
+const kindOf = (value: unknown): string => {
+  if (value === null) return "null"
+  if (Array.isArray(value)) return "a list"
+  switch (typeof value) {
+    case "string":
+      return `a string (${JSON.stringify(value)})`
+    case "number":
+      return `the number ${value}`
+    case "boolean":
+      return String(value)
+    default:
+      return "an object"
+  }
+}
+
+/** The error a wrong value gets: what the key takes in words, never its description. */
+const expected = (what: string) => ({ message: (issue: ParseResult.ParseIssue) => ({ message: `expected ${what}, got ${kindOf(issue.actual)}`, override: false }) })
+
 // The JSON Schema is spelled out: the generated one puts the bound beside a $ref, which draft-07 ignores.
 const PositiveInt = Schema.Int.pipe(Schema.positive()).annotations({
+  ...expected("a positive integer"),
   description: "A positive integer, in UTF-16 code units.",
   jsonSchema: { type: "integer", exclusiveMinimum: 0, description: "A positive integer, in UTF-16 code units." }
 })
 const Budget = Schema.Union(PositiveInt, Schema.String.annotations({ description: "A tier name." })).annotations({
+  ...expected("a positive integer or a tier name"),
   description: "The budget: a positive integer of UTF-16 code units, or a tier name."
 })
 const Declarations = Schema.Literal("whole", "addresses").annotations({
+  ...expected('"whole" or "addresses"'),
   description: "\"addresses\" lets the last cut replace pinned declarations by their entry addresses."
 })
-const Exclude = Schema.Array(Schema.String).annotations({ description: "Root-relative paths to leave out, matched at segment boundaries." })
+const Exclude = Schema.Array(Schema.String.annotations(expected("a path"))).annotations({
+  ...expected("a list of paths"),
+  description: "Root-relative paths to leave out, matched at segment boundaries." })
 
 export const ProfileSchema = Schema.Struct({
   budget: Schema.optional(Budget),
   declarations: Schema.optional(Declarations),
   exclude: Schema.optional(Exclude)
-}).annotations({ identifier: "Profile", description: "A named set of bundle parameters, chosen with --profile NAME." })
+}).annotations({ ...expected("an object of budget, declarations and exclude"), identifier: "Profile", description: "A named set of bundle parameters, chosen with --profile NAME." })
 
 export const ConfigSchema = Schema.Struct({
-  $schema: Schema.optional(Schema.String),
+  $schema: Schema.optional(Schema.String.annotations(expected("the schema's path or URL as text"))),
   exclude: Schema.optional(Exclude),
   budget: Schema.optional(Budget),
   tiers: Schema.optional(
     Schema.Record({ key: Schema.String, value: PositiveInt }).annotations({
+      ...expected("an object of tier names and positive integers"),
       description: "Budget tiers by name, merged over S 16000, M 64000, L 200000."
     })
   ),
   declarations: Schema.optional(Declarations),
   profiles: Schema.optional(
-    Schema.Record({ key: Schema.String, value: ProfileSchema }).annotations({ description: "Named parameter sets, chosen with --profile NAME." })
+    Schema.Record({ key: Schema.String, value: ProfileSchema }).annotations({ ...expected("an object of named profiles"), description: "Named parameter sets, chosen with --profile NAME." })
   )
-}).annotations({ identifier: "SpecbundleConfig", title: "specbundle configuration", description: "specbundle.config.json" })
+}).annotations({ ...expected("an object"), identifier: "SpecbundleConfig", title: "specbundle configuration", description: "specbundle.config.json" })
 
 export type Config = typeof ConfigSchema.Type
 
@@ -73,6 +98,22 @@ const shapeProblem = (json: unknown): string | null => {
   return null
 }
 
+/** What a key takes, for the values whose schema is a union (its members' messages name only one branch). */
+const UNION_WORDS: Readonly<Record<string, string>> = {
+  budget: "a positive integer or a tier name",
+  declarations: '"whole" or "addresses"',
+  tiers: "a positive integer"
+}
+
+/** "expected <words>, got <kind>" for a wrong value under a union-typed key; null for the rest. */
+const wrongValue = (json: unknown, path: ReadonlyArray<PropertyKey>): string | null => {
+  const key = [...path].reverse().find((k) => typeof k === "string" && Object.prototype.hasOwnProperty.call(UNION_WORDS, k))
+  // `tiers` itself is an object (its own message); the words are for a tier's value.
+  if (key === undefined || (key === "tiers" && path[path.length - 1] === "tiers")) return null
+  const value = path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), json)
+  return `expected ${UNION_WORDS[key as string]}, got ${kindOf(value)}`
+}
+
 /** Parses and validates the file's text; the error is one line naming the key's path. */
 export const parseConfig = (text: string): Either.Either<Config, string> => {
   let json: unknown
@@ -86,7 +127,7 @@ export const parseConfig = (text: string): Either.Either<Config, string> => {
   return Either.mapLeft(decode(json), (error) => {
     const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
     const path = issue.path.map(String).join(".")
-    const message = issue.message.replace(/\s+/g, " ")
+    const message = wrongValue(json, issue.path) ?? issue.message.replace(/\s+/g, " ")
     return path === "" ? message : `${path}: ${issue._tag === "Unexpected" ? "unknown key" : message}`
   })
 }
