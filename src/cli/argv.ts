@@ -63,7 +63,7 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     if (HELP.has(t)) return { _tag: "CommandHelp", command }
     if (!t.startsWith("-") || t === "-") {
       words += 1
-      if (words > command.args.length) return { _tag: "Problem", problem: strayWord(program, command, t) }
+      if (words > command.args.length && command.args.at(-1)?.repeated !== true) return { _tag: "Problem", problem: strayWord(program, command, t) }
       continue
     }
     const eq = t.startsWith("--") ? t.indexOf("=") : -1

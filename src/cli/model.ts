@@ -19,6 +19,8 @@ export interface OptionModel {
 export interface ArgModel {
   readonly name: string
   readonly description: string
+  /** Takes any number of words (Args.repeated): `hook run pre-push <remote> <url>`. */
+  readonly repeated: boolean
 }
 
 export interface CommandModel {
@@ -108,12 +110,13 @@ const argsOf = (node: Node): ArgModel[] => {
       const primitive = node.primitiveType as Node
       const name =
         primitive._tag === "Choice" ? (primitive.alternatives as Array<[string, unknown]>).map(([n]) => n).join("|") : node.pseudoName._tag === "Some" ? node.pseudoName.value : node.name
-      return [{ name, description: docText(node.description) }]
+      return [{ name, description: docText(node.description), repeated: false }]
     }
+    case "Variadic":
+      return argsOf(node.args).map((a) => ({ ...a, name: `[${a.name}]...`, repeated: true }))
     case "Map":
     case "WithDefault":
     case "WithFallbackConfig":
-    case "Variadic":
       return argsOf(node.args)
     case "Both":
       return [...argsOf(node.left), ...argsOf(node.right)]
