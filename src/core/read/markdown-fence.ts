@@ -4,7 +4,7 @@ import type { Gwt } from "../model.js"
 import { CODES, Sink } from "./markdown-findings.js"
 import type { Located } from "./markdown-lines.js"
 
-const STEP = /^(Given|When|Then|And) (.+)$/
+const STEP = /^(Given|When|Then|And) (.+)$/s
 const PHASES = ["given", "when", "then"] as const
 
 export const parseGwtFence = (steps: ReadonlyArray<Located>, openLine: number, sink: Sink): Gwt | null => {
