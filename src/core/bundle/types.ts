@@ -48,6 +48,32 @@ export interface PackHeader {
   readonly framing: string
 }
 
+/** memberShape's keys in its order: every member row (whole, cut, missing, as text) is built by it. */
+export const MEMBER_KEYS = [
+  "id",
+  "file",
+  "title",
+  "specKind",
+  "altitude",
+  "statedReadiness",
+  "floorReached",
+  "statedNextRung",
+  "holds",
+  "narrative",
+  "sections",
+  "questions",
+  "footing",
+  "declarations",
+  "examples",
+  "design",
+  "decisions",
+  "implementedBy",
+  "referencedBy",
+  "verifiers"
+] as const
+
+export type MemberKey = (typeof MEMBER_KEYS)[number]
+
 /** A member row (memberShape); after cuts some fields hold cut forms, so fields are loosely typed. */
 export type MemberRow = { readonly [key: string]: Json }
 
@@ -123,29 +149,6 @@ export type PartsPlan = Diagnostics | PartsExceeded | PartsSplit
 export const TOKEN_METHOD = "UTF-16 code units divided by four, an estimate"
 
 export const DEFAULT_BUDGET = 100000
-
-/** The leftOut lines, verbatim, one per cut stage in cut order (stage k takes the first k). */
-export const LEFT_OUT_LINES: ReadonlyArray<string> = [
-  "Boundary details; ids kept per direction.",
-  "Footing details; ids kept per relation type.",
-  "Member narrative.",
-  "Example step text, including member sections and example-space vocabulary.",
-  "Non-blocking question text; addresses and links kept.",
-  "Section entry values other than pinned declarations; addresses and lines kept.",
-  "Pinned declaration text; entry addresses kept."
-]
-
-/** Cut stages: stage k applies every cut up to k. */
-export const STAGE = {
-  none: 0,
-  boundary: 1,
-  footing: 2,
-  narrative: 3,
-  example: 4,
-  question: 5,
-  section: 6,
-  declaration: 7
-} as const
 
 export const isDiagnostics = (r: unknown): r is Diagnostics =>
   typeof r === "object" && r !== null && "diagnostics" in r
