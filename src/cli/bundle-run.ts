@@ -19,7 +19,7 @@ import { failWithDiagnostics } from "./diagnostics.js"
 import { CliFailure, ExitWith } from "./errors.js"
 import { ServicesLive } from "./live.js"
 import type { Manifest, PartRecord } from "./out.js"
-import { MANIFEST, ensureDir, graphDigest, partFileName, removeStaleParts, ticket, writeAtomic } from "./out.js"
+import { MANIFEST, ensureDir, graphDigest, partFileName, removeStaleParts, ticket, writeAtomic, writeManifest } from "./out.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 import { readChangeset } from "./read-changeset.js"
@@ -123,7 +123,7 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
         files: input.files
       }
     }
-    yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
+    yield* writeManifest(dir, manifest)
     yield* removeStaleParts(dir, records.length)
     if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
     return records.length
