@@ -1,5 +1,6 @@
 // The values the context bundle returns (shared/seeds/context-bundle-recipe.txt, bundle-contract.md
 // section 2). Key order in these interfaces is the contract order; values are built in that order.
+import type { Diagnostics } from "../diagnostic.js"
 
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
 
@@ -25,14 +26,7 @@ export type Scope =
   | { readonly pack: string; readonly members: ReadonlyArray<string> }
   | { readonly specs: ReadonlyArray<string>; readonly changeset?: string }
 
-export interface Diagnostic {
-  readonly scope: string
-  readonly problem: string
-}
-
-export interface Diagnostics {
-  readonly diagnostics: ReadonlyArray<Diagnostic>
-}
+export type { Diagnostic, Diagnostics } from "../diagnostic.js"
 
 export interface TokenEstimate {
   readonly value: number

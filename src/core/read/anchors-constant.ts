@@ -1,10 +1,11 @@
 // The constant form of an anchor (sdp-format.md section 7.1): a top-level const initialized by
 // codeAnchor/specTest/specOracle bound to the protocol package (or, self-hosting, its own modules).
 import type { CallExpression, Expression, ObjectProperty, Program } from "oxc-parser"
+import { PROTOCOL_PACKAGE } from "../protocol-package.js"
 import { CODE_NAMESPACES } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
 
-export const PACKAGE = "@libar-dev/software-delivery-protocol"
+export const PACKAGE = PROTOCOL_PACKAGE
 const TRUSTED_SPECIFIERS = new Set([PACKAGE, `${PACKAGE}/anchors`])
 /** Self-hosting: the package's own builder modules (never the barrel src/index.ts). */
 const TRUSTED_SELF_MODULES = new Set(["src/ids.ts", "src/model/code-anchor.ts"])
