@@ -4,7 +4,7 @@
 // present at every stage the request permits. Outside Specs' titles name none: the boundary cut's
 // shape keeps ids only (docs/decisions.md).
 import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
+import { Either, FastCheck as fc } from "effect"
 import { addressesIn, maxStage } from "../src/core/bundle/index.js"
 import type { DeclarationMode, Json } from "../src/core/bundle/index.js"
 import { validateParams } from "../src/core/bundle/params.js"
@@ -91,8 +91,7 @@ const addressesOf = (value: Json, into = new Set<string>()): Set<string> => {
 describe("entry addresses survive every cut", () => {
   it.prop("every address in the uncut bundle is in the bundle at every permitted stage", [worldArb], ([w]) => {
     const facts = factsOf(graphOf(...nodesOf(w)))
-    const request = validateParams(facts.graph, { pack: "pack:m", declarations: w.declarations })
-    if ("diagnostics" in request) throw new Error(JSON.stringify(request))
+    const request = Either.getOrThrow(validateParams(facts.graph, { pack: "pack:m", declarations: w.declarations }))
     const c = composition(facts, request)
     expect(c.maxStage).toBe(maxStage(w.declarations))
     const at = (stage: number): Json => {

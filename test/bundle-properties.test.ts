@@ -119,7 +119,7 @@ describe("bundle properties", () => {
 
   it("leftOut is a prefix of the cut order, the seventh line only under addresses", () => {
     fc.assert(fc.property(worldArb, (w) => {
-      const { facts, params, maxStage, budget } = setup(w)
+      const { facts, params, maxStage } = setup(w)
       const { value } = composeBundleText(facts, params)
       const leftOut = (value as BundleValue).leftOut
       expect(leftOut).toEqual(LEFT_OUT_LINES.slice(0, leftOut.length))

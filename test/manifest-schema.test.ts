@@ -25,8 +25,9 @@ describe("manifest Schema", () => {
   })
 
   it("refuses a hand-edited manifest with one line naming the key", () => {
-    const edit = (f: (m: any) => void): string => {
-      const m = structuredClone(manifest) as any
+    type Loose = { [key: string]: any }
+    const edit = (f: (m: Loose) => void): string => {
+      const m: Loose = structuredClone(manifest)
       f(m)
       return left(parseManifest(JSON.stringify(m)))
     }

@@ -78,7 +78,7 @@ export const settingsFor = (
 ): Either.Either<Settings, string> => {
   // Own keys only: "constructor" or "__proto__" must not pick up Object.prototype's members.
   const profiles = config?.profiles
-  const chosen = profile === undefined || profiles === undefined || !Object.prototype.hasOwnProperty.call(profiles, profile) ? undefined : profiles[profile]
+  const chosen = profile === undefined || profiles === undefined || !Object.hasOwn(profiles, profile) ? undefined : profiles[profile]
   if (profile !== undefined && chosen === undefined) {
     const known = Object.keys(config?.profiles ?? {})
     return Either.left(`unknown profile "${profile}"${known.length > 0 ? ` (known: ${known.join(", ")})` : " (the configuration defines none)"}`)
@@ -97,7 +97,7 @@ export const settingsFor = (
  */
 export const resolveBudget = (budget: number | string | undefined, tiers: Readonly<Record<string, number>>): unknown => {
   if (budget === undefined || typeof budget === "number") return budget ?? DEFAULT_BUDGET
-  if (Object.prototype.hasOwnProperty.call(tiers, budget)) return tiers[budget]
+  if (Object.hasOwn(tiers, budget)) return tiers[budget]
   return numericText(budget)
 }
 

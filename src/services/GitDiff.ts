@@ -1,6 +1,7 @@
 // What a changeset changed, and where the new and old sides of it can be read. Git runs from the
 // repository's top; paths are rebased onto the extraction root (which may be a sub-folder).
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type { SourceFile } from "../core/discover.js"
 import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
 import { normalizePrefix, parseChangeset, parseLsFilesStageZ, parseLsTreeZ, parseNameStatusZ, rebaseChanges, revisionProblem, splitZ, underRoot } from "../core/changeset.js"
@@ -43,12 +44,11 @@ const DIFF = ["diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff"
 const baseOf = (rev: string): string => rev.replace(/(?:~\d*|\^\d*|\^\{[^}]*\})+$/, "")
 
 /** Parses a changeset text, refusing anything git could take for an option. */
-export const decodeChangeset = (text: string): Effect.Effect<Changeset, InvalidRevisionError> => {
-  const parsed = parseChangeset(text)
-  return parsed._tag === "Ok"
-    ? Effect.succeed(parsed.changeset)
-    : Effect.fail(new InvalidRevisionError({ revision: parsed.revision, problem: parsed.problem }))
-}
+export const decodeChangeset = (text: string): Effect.Effect<Changeset, InvalidRevisionError> =>
+  Either.match(parseChangeset(text), {
+    onLeft: (invalid) => Effect.fail(new InvalidRevisionError(invalid)),
+    onRight: Effect.succeed
+  })
 
 const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
   const top = (yield* runGit(root, ["rev-parse", "--show-toplevel"])).replace(/\n$/, "")

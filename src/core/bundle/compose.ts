@@ -35,6 +35,7 @@
 // - partsExceeded.part.index is the requested part (1 when planning every part).
 // - Diagnostics name the parameter in `scope` ("scope" when both or neither are given); only
 //   `undefined` counts as absent, so `null` is a wrong value.
+import * as Either from "effect/Either"
 import type { Facts } from "../model.js"
 import { bundleText, digits, leastBudget, listLength, maxBase, solveUsed } from "./measure.js"
 import { validateParams } from "./params.js"
@@ -42,7 +43,7 @@ import { planSplit } from "./parts.js"
 import type { Composition } from "./stages.js"
 import { composition } from "./stages.js"
 import type { BudgetExceeded, BundleParams, BundleResult, BundleValue, Diagnostics, PartsPlan } from "./types.js"
-import { TOKEN_METHOD, isDiagnostics } from "./types.js"
+import { TOKEN_METHOD } from "./types.js"
 
 export interface Composed {
   readonly value: BundleResult
@@ -92,12 +93,14 @@ const composed = (value: BundleResult): Composed => ({ value, text: JSON.stringi
 
 /** The result and its compact JSON text, built once (the text comes from cached item texts). */
 export const composeBundleText = (facts: Facts, params: BundleParams): Composed => {
-  const request = validateParams(facts.graph, params)
-  if (isDiagnostics(request)) return composed(request)
+  const validated = validateParams(facts.graph, params)
+  if (Either.isLeft(validated)) return composed(validated.left)
+  const request = validated.right
   const c = composition(facts, request)
   if (request.part === null) return wholeBundle(c)
-  const plan = planSplit(c)
-  if (!("render" in plan)) return composed(plan)
+  const planned = planSplit(c)
+  if (Either.isLeft(planned)) return composed(planned.left)
+  const plan = planned.right
   if (request.part > plan.of) {
     return composed({ diagnostics: [{ scope: "part", problem: `The bundle has ${plan.of} parts.` }] })
   }
@@ -114,8 +117,8 @@ export const composeBundle = (facts: Facts, params: BundleParams): BundleResult 
  */
 export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<number> | Diagnostics => {
   const request = validateParams(facts.graph, params)
-  if (isDiagnostics(request)) return request
-  const c = composition(facts, request)
+  if (Either.isLeft(request)) return request.left
+  const c = composition(facts, request.right)
   const lengths: number[] = []
   for (let stage = 0; stage <= c.maxStage; stage++) {
     const items = c.items(stage)
@@ -128,8 +131,5 @@ export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<
  * Every part, for streaming (`--parts`): diagnostics, the oversized result, or the split with a
  * lazy render. params.part is checked like any parameter but does not change the split.
  */
-export const planParts = (facts: Facts, params: BundleParams): PartsPlan => {
-  const request = validateParams(facts.graph, params)
-  if (isDiagnostics(request)) return request
-  return planSplit(composition(facts, request))
-}
+export const planParts = (facts: Facts, params: BundleParams): PartsPlan =>
+  Either.merge(Either.flatMap(validateParams(facts.graph, params), (request) => planSplit(composition(facts, request))))

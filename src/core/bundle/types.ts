@@ -138,11 +138,14 @@ export interface PartsSplit {
   renderText(index: number): string
 }
 
+/** The seed's values (diagnostics, the oversized result) told apart by their keys, or the split. */
 export type PartsPlan = Diagnostics | PartsExceeded | PartsSplit
 
 export const TOKEN_METHOD = "UTF-16 code units divided by four, an estimate"
 
 export const DEFAULT_BUDGET = 100000
+
+export const isPartsSplit = (r: PartsPlan): r is PartsSplit => "render" in r
 
 export const isDiagnostics = (r: unknown): r is Diagnostics =>
   typeof r === "object" && r !== null && "diagnostics" in r
@@ -153,4 +156,3 @@ export const isPartsExceeded = (r: unknown): r is PartsExceeded =>
 export const isBudgetExceeded = (r: unknown): r is BudgetExceeded =>
   typeof r === "object" && r !== null && "budgetExceeded" in r && !("oversized" in r)
 
-export const isPartsSplit = (r: PartsPlan): r is PartsSplit => "render" in r

@@ -4,7 +4,7 @@ import { ENTRY_KEY_RE } from "../ids.js"
 import { CODES } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
 import { parseGwtFence } from "./markdown-fence.js"
-import { KEYED, KEYED_RULE, refuseKey, refuseStray, splitLead, SpecDraft } from "./markdown-draft.js"
+import { KEYED, KEYED_RULE, refuseKey, refuseStray, splitLead, type SpecDraft } from "./markdown-draft.js"
 
 const INTENT_ONCE = ["actor", "problem", "outcome", "value"] as const
 const QUESTION = /^\[(blocking|non-blocking)(?: #([^\]]*))?\] [ \t]*(\S.*)$/s

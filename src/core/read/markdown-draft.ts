@@ -1,7 +1,7 @@
 // A mutable Spec body under construction, and the helpers every section reader shares. The draft
 // becomes the immutable `Sections` value (graph key order of sdp-format.md 6.2) in one step.
 import type { BehaviorRule, ConstraintEntry, Gwt, OpenQuestion, Sections, SpecKind } from "../model.js"
-import { CODES, RESERVED_KEYS, Sink } from "./markdown-findings.js"
+import { CODES, RESERVED_KEYS, type Sink } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
 import { normalizeProse } from "./markdown-lines.js"
 

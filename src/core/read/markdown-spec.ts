@@ -2,7 +2,7 @@
 // (sdp-format.md 4.1 to 4.3), each read by its own reader into one draft.
 import { nearest } from "../edit-distance.js"
 import type { Sections, SpecKind } from "../model.js"
-import { CODES, Sink } from "./markdown-findings.js"
+import { CODES, type Sink } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
 import { normalizeProse } from "./markdown-lines.js"
 import { buildSections, SpecDraft } from "./markdown-draft.js"
