@@ -32,7 +32,7 @@ describe("the cut table", () => {
     for (const [i, c] of CUTS.entries()) expect(LEFT_OUT_LINES.slice(0, STAGE[c.name])).toEqual(CONTRACT_LINES.slice(0, i + 1))
   })
 
-  it("permits the declaration cut only under declarations \"addresses\", as the last stage", () => {
+  it('permits the declaration cut only under declarations "addresses", as the last stage', () => {
     expect(maxStage("whole")).toBe(6)
     expect(maxStage("addresses")).toBe(7)
     expect(CUTS.filter((c) => "onlyUnder" in c).map((c) => [c.name, c.onlyUnder])).toEqual([["declaration", "addresses"]])
@@ -48,7 +48,10 @@ describe("the cut table", () => {
     const text = fs.readFileSync(CONTRACT, "utf8")
     const block = /^- Cuts:[\s\S]*?```\n([\s\S]*?)```/m.exec(text)
     expect(block).not.toBeNull()
-    const lines = block![1].split("\n").map((l) => l.trim()).filter((l) => l.length > 0)
+    const lines = block![1]
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0)
     expect(lines).toEqual(LEFT_OUT_LINES)
   })
 })

@@ -111,25 +111,32 @@ describe("departure 3: U+2028 in a keyed rule and an open question does not refu
 })
 
 describe("departure 4: an Intent that held only open questions", () => {
-  it("is left out of sections: an Intent of nothing but questions prints \"sections\":{} (docs/decisions.md)", () => {
-    const only = factsOf(graphOf(spec({
-      id: "spec:q.only",
-      sections: { intent: { openQuestions: [{ question: "Which?", blocking: true, key: "which" }] } }
-    })))
+  it('is left out of sections: an Intent of nothing but questions prints "sections":{} (docs/decisions.md)', () => {
+    const only = factsOf(
+      graphOf(
+        spec({
+          id: "spec:q.only",
+          sections: { intent: { openQuestions: [{ question: "Which?", blocking: true, key: "which" }] } }
+        })
+      )
+    )
     const v = composeBundle(only, { specs: ["spec:q.only"] }) as BundleValue
-    expect(JSON.stringify(v.members[0])).toContain("\"sections\":{},\"questions\":[{\"index\":0,\"question\":\"Which?\"")
+    expect(JSON.stringify(v.members[0])).toContain('"sections":{},"questions":[{"index":0,"question":"Which?"')
     expect(behavior(member(atStage(0), "spec:probe.b"))).toBeDefined()
     expect(Object.keys(member(atStage(0), "spec:probe.b").sections as object)).toEqual(["behavior"])
   })
 })
 
 describe("checkout-v1 (issue 17's case)", () => {
-  it.skipIf(!fs.existsSync(CHECKOUT_CORPUS))("budget 9267 names protectedLength 9268 and 9268 returns a bundle (skipped: ../shared/corpora/checkout-v1 is absent)", () => {
-    const args = ["--root", CHECKOUT_CORPUS, "--pack", "pack:checkout-v1", "--declarations", "addresses"]
-    const below = cli([...args, "--budget", "9267"]) as BudgetExceeded
-    expect(below.protectedLength).toBe(9268)
-    const at = cli([...args, "--budget", "9268"]) as BundleValue
-    expect(at.used).toBe(9268)
-    expect(at.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
-  })
+  it.skipIf(!fs.existsSync(CHECKOUT_CORPUS))(
+    "budget 9267 names protectedLength 9268 and 9268 returns a bundle (skipped: ../shared/corpora/checkout-v1 is absent)",
+    () => {
+      const args = ["--root", CHECKOUT_CORPUS, "--pack", "pack:checkout-v1", "--declarations", "addresses"]
+      const below = cli([...args, "--budget", "9267"]) as BudgetExceeded
+      expect(below.protectedLength).toBe(9268)
+      const at = cli([...args, "--budget", "9268"]) as BundleValue
+      expect(at.used).toBe(9268)
+      expect(at.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
+    }
+  )
 })

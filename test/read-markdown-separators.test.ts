@@ -7,16 +7,35 @@ const LS = "\u2028"
 const PS = "\u2029"
 
 describe("line and paragraph separators inside entries", () => {
-  for (const [name, ch] of [["U+2028", LS], ["U+2029", PS]] as const) {
+  for (const [name, ch] of [
+    ["U+2028", LS],
+    ["U+2029", PS]
+  ] as const) {
     it(`${name} reads in keyed rules, design entries, open questions and model terms`, () => {
-      const spec = onlySpec(specText([
-        "", "## Intent", `- outcome: out${ch}come`,
-        "### Open questions", `- [non-blocking #later] ask${ch}later?`, `- [blocking] must${ch}we?`,
-        "## Behavior", `- rule.cap: cap${ch}rule`, `- rule: plain${ch}rule`,
-        "## Model", `- **cart** — a${ch}cart`,
-        "## Example space", "```gwt-vocabulary", `Given a${ch}cart`, "When it is paid", "Then it is closed", "```",
-        "## Design", `- loanService: \`x()\`${ch}records`, `- description: prose${ch}here`
-      ]))
+      const spec = onlySpec(
+        specText([
+          "",
+          "## Intent",
+          `- outcome: out${ch}come`,
+          "### Open questions",
+          `- [non-blocking #later] ask${ch}later?`,
+          `- [blocking] must${ch}we?`,
+          "## Behavior",
+          `- rule.cap: cap${ch}rule`,
+          `- rule: plain${ch}rule`,
+          "## Model",
+          `- **cart** — a${ch}cart`,
+          "## Example space",
+          "```gwt-vocabulary",
+          `Given a${ch}cart`,
+          "When it is paid",
+          "Then it is closed",
+          "```",
+          "## Design",
+          `- loanService: \`x()\`${ch}records`,
+          `- description: prose${ch}here`
+        ])
+      )
       expect(spec.sections.intent!.outcome).toBe(`out${ch}come`)
       expect(spec.sections.intent!.openQuestions).toEqual([
         { question: `ask${ch}later?`, blocking: false, key: "later" },

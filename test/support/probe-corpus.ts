@@ -50,7 +50,15 @@ export const PROBE_FILES: Readonly<Record<string, string>> = {
   ].join("\n"),
   // A member example: its steps sit in its own member row.
   "specs/probe/a.inside.sdp.md": [
-    ...front(["id: spec:probe.a.inside", "kind: example", "altitude: story", "readiness: defined", "relations:", "  refines: spec:probe.a", "  verifies: spec:probe.a"]),
+    ...front([
+      "id: spec:probe.a.inside",
+      "kind: example",
+      "altitude: story",
+      "readiness: defined",
+      "relations:",
+      "  refines: spec:probe.a",
+      "  verifies: spec:probe.a"
+    ]),
     "# A triangle is drawn",
     "",
     "## Intent",

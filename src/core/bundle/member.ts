@@ -105,16 +105,22 @@ export const memberBase = (facts: Facts, spec: SpecNode, inBundle: ReadonlySet<s
 }
 
 const LIST_FIELDS: ReadonlySet<MemberKey> = new Set([
-  "holds", "questions", "footing", "declarations", "examples", "decisions", "implementedBy", "referencedBy", "verifiers"
+  "holds",
+  "questions",
+  "footing",
+  "declarations",
+  "examples",
+  "decisions",
+  "implementedBy",
+  "referencedBy",
+  "verifiers"
 ])
 
 /** A manifest member the graph lacks: its id, lists empty, every other field null. */
-export const missingMember = (id: string): MemberRow =>
-  Object.fromEntries(MEMBER_KEYS.map((k) => [k, k === "id" ? id : LIST_FIELDS.has(k) ? [] : null]))
+export const missingMember = (id: string): MemberRow => Object.fromEntries(MEMBER_KEYS.map((k) => [k, k === "id" ? id : LIST_FIELDS.has(k) ? [] : null]))
 
 /** The member row at a stage, in memberShape's key order. */
-export const rowAt = (base: MemberBase, stage: number): MemberRow =>
-  Object.fromEntries(MEMBER_KEYS.map((k) => [k, fieldAt(k, base.uncut(k), base, stage)]))
+export const rowAt = (base: MemberBase, stage: number): MemberRow => Object.fromEntries(MEMBER_KEYS.map((k) => [k, fieldAt(k, base.uncut(k), base, stage)]))
 
 const boundaryRow = (r: BoundaryRow): Json => ({
   id: r.id,

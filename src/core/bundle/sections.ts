@@ -99,9 +99,7 @@ export const declarationCut = (sections: Json, owner: SectionsOwner): Json => {
   const { spec, pinned } = owner
   const design: JsonObject = {}
   for (const [key, value] of Object.entries(sections.design)) {
-    design[key] = pinned.has(key) && typeof value === "string"
-      ? cutEntry(value, entryAddress(spec.id, "design", key), spec.locations[`design.${key}`])
-      : value
+    design[key] = pinned.has(key) && typeof value === "string" ? cutEntry(value, entryAddress(spec.id, "design", key), spec.locations[`design.${key}`]) : value
   }
   return { ...sections, design }
 }
