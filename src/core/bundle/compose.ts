@@ -12,7 +12,6 @@
 //   without a form of its own: section values, keyed rules, design/ui values, declarations, and
 //   the example cut's entries, whose text is every step written in them (a member's
 //   behavior.examples entry, its example space, an outside example row's steps).
-// - An Intent that held only open questions is left out of sections (docs/decisions.md).
 // - Section entries are the string leaves of `sections` (intent fields, risks[i], behavior
 //   description, rules[i], flows[i], each constraint field, model terms, decision fields and
 //   lists, verification mode and criteria[i], design/ui values and descriptions). A keyed rule

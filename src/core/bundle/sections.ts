@@ -33,8 +33,6 @@ const rewrite = (value: unknown, path: string, at: (path: string, node: unknown)
   return value as Json
 }
 
-const copy = (value: unknown, path: string): Json => rewrite(value, path, () => undefined)
-
 /** Every string written in a value (an example's steps), joined so that no two run into one token. */
 const textOf = (value: unknown): string => {
   if (typeof value === "string") return value
@@ -55,12 +53,13 @@ export const sectionsOf = (spec: SpecNode): Json => {
   const out: JsonObject = {}
   for (const [name, value] of Object.entries(spec.sections)) {
     if (value === undefined) continue
+    // Shared with the graph, not copied: cuts rebuild what they change and nothing writes to a row.
     if (name !== "intent") {
-      out[name] = copy(value, name)
+      out[name] = value as Json
       continue
     }
     const intent: JsonObject = {}
-    for (const [k, v] of Object.entries(value)) if (k !== "openQuestions" && v !== undefined) intent[k] = copy(v, `intent.${k}`)
+    for (const [k, v] of Object.entries(value)) if (k !== "openQuestions" && v !== undefined) intent[k] = v as Json
     // An Intent left with no field (its questions are in questions) is left out (docs/decisions.md).
     if (Object.keys(intent).length > 0) out.intent = intent
   }
