@@ -1,3 +1,4 @@
+import * as Either from "effect/Either"
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import {
@@ -13,24 +14,20 @@ import {
 
 describe("parseChangeset", () => {
   it("reads REV, A..B and A...B, an empty side meaning HEAD", () => {
-    expect(parseChangeset("HEAD~1")).toEqual({ _tag: "Ok", changeset: { _tag: "Rev", rev: "HEAD~1" } })
-    expect(parseChangeset("main..feature")).toEqual({ _tag: "Ok", changeset: { _tag: "Range", from: "main", to: "feature" } })
-    expect(parseChangeset("origin/main...HEAD")).toEqual({
-      _tag: "Ok",
-      changeset: { _tag: "MergeBase", from: "origin/main", to: "HEAD" }
-    })
-    expect(parseChangeset("v1..")).toEqual({ _tag: "Ok", changeset: { _tag: "Range", from: "v1", to: "HEAD" } })
-    expect(parseChangeset("...topic")).toEqual({ _tag: "Ok", changeset: { _tag: "MergeBase", from: "HEAD", to: "topic" } })
+    expect(parseChangeset("HEAD~1")).toEqual(Either.right({ _tag: "Rev", rev: "HEAD~1" }))
+    expect(parseChangeset("main..feature")).toEqual(Either.right({ _tag: "Range", from: "main", to: "feature" }))
+    expect(parseChangeset("origin/main...HEAD")).toEqual(Either.right({ _tag: "MergeBase", from: "origin/main", to: "HEAD" }))
+    expect(parseChangeset("v1..")).toEqual(Either.right({ _tag: "Range", from: "v1", to: "HEAD" }))
+    expect(parseChangeset("...topic")).toEqual(Either.right({ _tag: "MergeBase", from: "HEAD", to: "topic" }))
   })
 
   it("refuses values git could read as an option, on either side", () => {
     for (const value of ["--output=/tmp/x", "-p", "HEAD..--output=x", "-x...HEAD", "a..-b"]) {
-      const parsed = parseChangeset(value)
-      expect(parsed._tag).toBe("Invalid")
+      expect(Either.isLeft(parseChangeset(value))).toBe(true)
     }
     expect(revisionProblem("")).not.toBeNull()
     expect(revisionProblem("a\nb")).not.toBeNull()
-    expect(parseChangeset("a..b..c")._tag).toBe("Invalid")
+    expect(parseChangeset("a..b..c")).toEqual(Either.left({ revision: "a..b..c", problem: '"a..b..c" is not REV, A..B or A...B' }))
   })
 
   it("writes a changeset back as typed", () => {

@@ -19,7 +19,7 @@ import { CliFailure, ExitWith } from "./errors.js"
 import { flagExcludes, settledExcludes, warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import type { Manifest, PartRecord } from "./out.js"
-import { MANIFEST, ensureDir, graphDigest, partFileName, removeOtherParts, ticket, writeAtomic } from "./out.js"
+import { MANIFEST, ensureDir, graphDigest, partFileName, removeOtherParts, ticket, writeAtomic, writeManifest } from "./out.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 import { readChangeset } from "./read-changeset.js"
@@ -121,7 +121,7 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
         files: input.files
       }
     }
-    yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
+    yield* writeManifest(dir, manifest)
     yield* removeOtherParts(dir, records.map((r) => r.file))
     if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
     return records.length
@@ -141,7 +141,8 @@ export const exceededLine = (value: BudgetExceeded | PartsExceeded): string => {
     const largest = value.oversized.reduce((m, o) => (o.length > m.length ? o : m), value.oversized[0])
     return `specbundle: budgetExceeded: ${largest.item} alone needs ${largest.length} code units, over --budget ${value.budget} for one part; --budget ${fittingBudget(largest.length, value.budget)} or more fits`
   }
-  return `specbundle: budgetExceeded: the fully cut bundle needs ${value.protectedLength} code units, over --budget ${value.budget}; --budget ${fittingBudget(value.protectedLength, value.budget)} or more fits, or --parts splits it`
+  // protectedLength is already the least budget that returns a bundle (contract section 2).
+  return `specbundle: budgetExceeded: the fully cut bundle needs ${value.protectedLength} code units, over --budget ${value.budget}; --budget ${value.protectedLength} or more fits, or --parts splits it`
 }
 
 /**

@@ -4,34 +4,22 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
 import { sha256 } from "../core/discover.js"
+import * as Either from "effect/Either"
+import type { Manifest as CoreManifest } from "../core/manifest.js"
+import { MANIFEST, manifestText } from "../core/manifest.js"
 import type { FileHash } from "../services/GraphReader.js"
 import { CliFailure } from "./errors.js"
 
 export const partFileName = (index: number): string => `part-${String(index).padStart(3, "0")}.json`
-export const MANIFEST = "manifest.json"
+export { MANIFEST } from "../core/manifest.js"
 
-export interface PartRecord {
-  readonly file: string
-  readonly hash: string
-  readonly used: number | null
-}
+export type PartRecord = CoreManifest["parts"][number]
 
-export interface BuiltFrom {
-  readonly root: string
-  readonly exclude: ReadonlyArray<string>
-  readonly config: string | null
-  readonly commit: string | null
-  readonly dirty: boolean | null
-  readonly graphDigest: string
-  readonly files: ReadonlyArray<FileHash>
-}
-
-export interface Manifest {
+/** The manifest as the CLI builds it: scope, budget and declarations as it holds them; the Schema checks all. */
+export interface Manifest extends Omit<CoreManifest, "scope" | "budget" | "declarations"> {
   readonly scope: unknown
   readonly budget: unknown
   readonly declarations: unknown
-  readonly parts: ReadonlyArray<PartRecord>
-  readonly builtFrom: BuiltFrom
 }
 
 /** The ticket beside a part: `sha256:` + hex of the part file's exact bytes (compact JSON and its newline). */
@@ -55,6 +43,13 @@ export const writeAtomic = (dir: string, name: string, text: string) =>
       Effect.tapError(() => fs.remove(temp).pipe(Effect.ignore)),
       Effect.mapError((e) => new CliFailure({ line: `could not write ${target}: ${describe(e)}` }))
     )
+  })
+
+/** Writes DIR/manifest.json, encoded by the manifest Schema (src/core/manifest.ts). */
+export const writeManifest = (dir: string, manifest: Manifest) =>
+  Either.match(manifestText(manifest), {
+    onLeft: (problem) => Effect.fail(new CliFailure({ line: `could not write ${nodePath.join(dir, MANIFEST)}: ${problem}` })),
+    onRight: (text) => writeAtomic(dir, MANIFEST, text)
   })
 
 export const ensureDir = (dir: string) =>

@@ -1,6 +1,7 @@
 // The `stale` handler, loaded when the command runs (stale.ts holds its definition, all `--help` needs).
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as nodePath from "node:path"
 import { byCodeUnits } from "../core/model.js"
@@ -8,8 +9,7 @@ import { GraphReader } from "../services/GraphReader.js"
 import { CliFailure, ExitWith } from "./errors.js"
 import type { StaleArgs } from "./stale.js"
 import { ServicesLive } from "./live.js"
-import type { Manifest } from "./out.js"
-import { MANIFEST } from "./out.js"
+import { MANIFEST, parseManifest } from "../core/manifest.js"
 import { writeErr, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -38,24 +38,9 @@ const readManifest = (dir: string) =>
     const text = yield* fs.readFileString(path).pipe(
       Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` }))
     )
-    const manifest = yield* Effect.try({
-      try: () => JSON.parse(text) as Manifest,
-      catch: () => new CliFailure({ line: `${path}: not a specbundle manifest (invalid JSON)` })
-    })
-    const built = manifest?.builtFrom
-    // Checked all the way down: a hand-edited value reaches the reader's excludes and the comparison.
-    if (typeof built?.root !== "string" || !isTextList(built.exclude) || !isFileList(built.files)) {
-      return yield* new CliFailure({
-        line: `${path}: not a specbundle manifest (builtFrom needs root as text, exclude as a list of paths, files as a list of path and hash)`
-      })
-    }
-    return manifest
+    // Decoded all the way down: a hand-edited value reaches the reader's excludes and the comparison.
+    return yield* Either.mapLeft(parseManifest(text), (problem) => new CliFailure({ line: `${path}: not a specbundle manifest (${problem})` }))
   })
-
-const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string")
-
-const isFileList = (value: unknown): value is Array<{ path: string; hash: string }> =>
-  Array.isArray(value) && value.every((f) => typeof f?.path === "string" && typeof f?.hash === "string")
 
 /** Could not tell (diff(1)'s "trouble"): one stderr line, exit 2. */
 const cannotTell = (line: string) => writeErr(`specbundle: stale: ${line}`).pipe(Effect.zipRight(Effect.fail(new ExitWith({ code: 2 }))))

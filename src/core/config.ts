@@ -1,10 +1,11 @@
 // The configuration file: data, validated on load, never code. Flags override the file, the file
 // overrides the defaults (shared/docs/bundle-contract.md section 4).
 import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { DEFAULT_BUDGET } from "./bundle/types.js"
+import { schemaLine, shapeProblem } from "./schema-line.js"
 
-export const DEFAULT_BUDGET = 100_000
 export const DEFAULT_TIERS: Readonly<Record<string, number>> = { S: 16_000, M: 64_000, L: 200_000 }
 export const CONFIG_FILE = "specbundle.config.json"
 
@@ -71,32 +72,8 @@ export type Config = typeof ConfigSchema.Type
 
 const decode = Schema.decodeUnknownEither(ConfigSchema, { onExcessProperty: "error", errors: "first" })
 
-/**
- * Far deeper than any valid configuration (`profiles.NAME.tiers.KEY` is four levels), checked
- * before the schema: its messages print the refused value recursively, and thousands of nested
- * arrays overflowed the stack (an internal error instead of a line naming the key).
- */
+/** Far deeper than any valid configuration (`profiles.NAME.tiers.KEY` is four levels). */
 const MAX_CONFIG_DEPTH = 32
-
-/**
- * What the parsed JSON's shape alone refuses, before the schema sees it, as a message naming the
- * path; null when nothing: a `__proto__` key anywhere (no merge may reach a prototype), or a value
- * nested deeper than MAX_CONFIG_DEPTH. One walk, with a stack of its own.
- */
-const shapeProblem = (json: unknown): string | null => {
-  const stack: Array<[unknown, string, number]> = [[json, "", 0]]
-  while (stack.length > 0) {
-    const [value, at, depth] = stack.pop()!
-    if (value === null || typeof value !== "object") continue
-    if (depth >= MAX_CONFIG_DEPTH) return `${at}: nests deeper than ${MAX_CONFIG_DEPTH} levels; no key takes more than four`
-    for (const [key, child] of Object.entries(value)) {
-      const path = at === "" ? key : `${at}.${key}`
-      if (key === "__proto__") return `${path}: "__proto__" is not allowed as a key`
-      stack.push([child, path, depth + 1])
-    }
-  }
-  return null
-}
 
 /** What a key takes, for the values whose schema is a union (its members' messages name only one branch). */
 const UNION_WORDS: Readonly<Record<string, string>> = {
@@ -122,14 +99,9 @@ export const parseConfig = (text: string): Either.Either<Config, string> => {
   } catch (e) {
     return Either.left(`not valid JSON (${(e as Error).message})`)
   }
-  const problem = shapeProblem(json)
+  const problem = shapeProblem(json, MAX_CONFIG_DEPTH)
   if (problem !== null) return Either.left(problem)
-  return Either.mapLeft(decode(json), (error) => {
-    const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
-    const path = issue.path.map(String).join(".")
-    const message = wrongValue(json, issue.path) ?? issue.message.replace(/\s+/g, " ")
-    return path === "" ? message : `${path}: ${issue._tag === "Unexpected" ? "unknown key" : message}`
-  })
+  return Either.mapLeft(decode(json), (error) => schemaLine(error, (path) => wrongValue(json, path)))
 }
 
 export interface Settings {
@@ -148,7 +120,7 @@ export const settingsFor = (
 ): Either.Either<Settings, string> => {
   // Own keys only: "constructor" or "__proto__" must not pick up Object.prototype's members.
   const profiles = config?.profiles
-  const chosen = profile === undefined || profiles === undefined || !Object.prototype.hasOwnProperty.call(profiles, profile) ? undefined : profiles[profile]
+  const chosen = profile === undefined || profiles === undefined || !Object.hasOwn(profiles, profile) ? undefined : profiles[profile]
   if (profile !== undefined && chosen === undefined) {
     const known = Object.keys(config?.profiles ?? {})
     return Either.left(`unknown profile "${profile}"${known.length > 0 ? ` (known: ${known.join(", ")})` : " (the configuration defines none)"}`)
@@ -167,7 +139,7 @@ export const settingsFor = (
  */
 export const resolveBudget = (budget: number | string | undefined, tiers: Readonly<Record<string, number>>): unknown => {
   if (budget === undefined || typeof budget === "number") return budget ?? DEFAULT_BUDGET
-  if (Object.prototype.hasOwnProperty.call(tiers, budget)) return tiers[budget]
+  if (Object.hasOwn(tiers, budget)) return tiers[budget]
   return numericText(budget)
 }
 

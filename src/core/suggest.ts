@@ -40,3 +40,17 @@ export const didYouMean = (word: string, candidates: Iterable<string>, quote = (
   const shown = near.map(quote)
   return ` Did you mean ${shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(", ")} or ${shown[shown.length - 1]}`}?`
 }
+
+/** The candidate nearest to `text` within `below` edits (exclusive), the first on ties; null when none. */
+export const nearest = (text: string, candidates: ReadonlyArray<string>, below: number): string | null => {
+  let best: string | null = null
+  let bestDistance = below
+  for (const candidate of candidates) {
+    const distance = editDistance(text, candidate)
+    if (distance < bestDistance) {
+      best = candidate
+      bestDistance = distance
+    }
+  }
+  return best
+}

@@ -3,6 +3,7 @@
 import * as Effect from "effect/Effect"
 import { lstatSync } from "node:fs"
 import * as nodePath from "node:path"
+import * as Either from "effect/Either"
 import type { SourceFile } from "../core/discover.js"
 import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
 import {
@@ -59,12 +60,11 @@ const DIFF = ["diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff"
 const baseOf = (rev: string): string => rev.replace(/(?:~\d*|\^\d*|\^\{[^}]*\})+$/, "")
 
 /** Parses a changeset text, refusing anything git could take for an option. */
-export const decodeChangeset = (text: string): Effect.Effect<Changeset, InvalidRevisionError> => {
-  const parsed = parseChangeset(text)
-  return parsed._tag === "Ok"
-    ? Effect.succeed(parsed.changeset)
-    : Effect.fail(new InvalidRevisionError({ revision: parsed.revision, problem: parsed.problem }))
-}
+export const decodeChangeset = (text: string): Effect.Effect<Changeset, InvalidRevisionError> =>
+  Either.match(parseChangeset(text), {
+    onLeft: (invalid) => Effect.fail(new InvalidRevisionError(invalid)),
+    onRight: Effect.succeed
+  })
 
 const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
   const top = (yield* runGit(root, ["rev-parse", "--show-toplevel"])).replace(/\n$/, "")

@@ -13,6 +13,7 @@ import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
+import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { CarrierRead, Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 
@@ -40,7 +41,6 @@ export interface TreeOptions {
   readonly extra?: ReadonlyArray<SourceFile>
 }
 
-const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
 
 
 interface Listing {
@@ -123,13 +123,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
 
     const isSelfHosting = (root: string) =>
       fs.readFileString(nodePath.join(root, "package.json")).pipe(
-        Effect.map((text) => {
-          try {
-            return (JSON.parse(text) as { name?: unknown }).name === PROTOCOL_PACKAGE
-          } catch {
-            return false
-          }
-        }),
+        Effect.map(isProtocolPackageJson),
         Effect.orElseSucceed(() => false)
       )
 

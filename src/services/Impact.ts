@@ -9,6 +9,7 @@ import { classifyPath, shouldRead } from "../core/discover.js"
 import type { ImpactReport } from "../core/impact.js"
 import { carrierReadsOf, impactReport } from "../core/impact.js"
 import type { CarrierRead, Graph } from "../core/model.js"
+import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { DiffResult, RepoLocation } from "./GitDiff.js"
 import { GitDiff } from "./GitDiff.js"
 import type { FileHash } from "./GraphReader.js"
@@ -33,16 +34,9 @@ export interface ImpactResult {
   readonly diff: DiffResult
 }
 
-const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
-
 const selfHostingOf = (files: ReadonlyArray<SourceFile>): boolean => {
   const pkg = files.find((f) => f.path === "package.json")
-  if (pkg === undefined) return false
-  try {
-    return (JSON.parse(Buffer.from(pkg.bytes).toString("utf8")) as { name?: unknown }).name === PROTOCOL_PACKAGE
-  } catch {
-    return false
-  }
+  return pkg !== undefined && isProtocolPackageJson(Buffer.from(pkg.bytes).toString("utf8"))
 }
 
 /** The root as the report names it: relative to the repository, "." at the top. */
