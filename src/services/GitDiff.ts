@@ -177,6 +177,18 @@ const readSource = Effect.fn("GitDiff.readSource")(function* (
   return yield* readEntries(loc, entries)
 })
 
+/** Entries under the root of a commit's tree or of the index that `wanted` accepts: root-relative path and object id. */
+const listSource = Effect.fn("GitDiff.listSource")(function* (
+  loc: RepoLocation,
+  source: { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" },
+  wanted: (path: string) => boolean
+) {
+  return (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
+})
+
+/** The bytes of entries listed by listSource (an object git no longer has is left out). */
+const readObjects = (loc: RepoLocation, entries: ReadonlyArray<{ readonly path: string; readonly object: string }>) => readEntries(loc, entries)
+
 /** The old side of root-relative paths at a commit; paths the commit lacks are left out. */
 const readOld = Effect.fn("GitDiff.readOld")(function* (loc: RepoLocation, commit: string, paths: ReadonlyArray<string>) {
   if (paths.length === 0) return [] as SourceFile[]
@@ -195,5 +207,5 @@ const repoState = Effect.fn("GitDiff.repoState")(function* (root: string) {
 })
 
 export class GitDiff extends Effect.Service<GitDiff>()("specbundle/GitDiff", {
-  succeed: { diff, readSource, readOld, repoState, locate } as const
+  succeed: { diff, readSource, listSource, readObjects, readOld, repoState, locate } as const
 }) {}
