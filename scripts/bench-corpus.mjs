@@ -68,8 +68,7 @@ const touch = (dir, file, n) => {
  * first commit, a second commit changing a Spec and a code file, then another Spec and code file
  * changed and staged (what a pre-commit hook sees). Returns the folder.
  */
-export const gitHosted = (source) => {
-  const dir = `${source}-git`
+export const gitHosted = (source, dir = `${source}-git`) => {
   const done = path.join(dir, ".git", "specbundle-bench-ready")
   if (existsSync(done)) return dir
   log(`committing ${source} into a git repository`)
