@@ -28,7 +28,7 @@ export const enableParseCache = (offered: CacheStore | undefined): void => {
 
 /** What one file gave in an earlier run. */
 export interface CacheEntry {
-  /** `size:mtime:ctime:inode` (nanoseconds) when the file was safely older than that run; null: hash before trusting. */
+  /** `size:mtime:ctime:inode` (fractional milliseconds) when the file was safely older than that run; null: hash before trusting. */
   readonly stat: string | null
   /** SHA-256 of the bytes. */
   readonly hash: string
