@@ -240,11 +240,33 @@ const readSource = Effect.fn("GitDiff.readSource")(function* (
   return yield* readEntries(loc, entries)
 })
 
+/** Entries under the root of a commit's tree or of the index that `wanted` accepts: root-relative path and object id. */
+const listSource = Effect.fn("GitDiff.listSource")(function* (
+  loc: RepoLocation,
+  source: { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" },
+  wanted: (path: string) => boolean
+) {
+  return (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
+})
+
+/** The bytes of entries listed by listSource (an object git no longer has is left out). */
+const readObjects = (loc: RepoLocation, entries: ReadonlyArray<{ readonly path: string; readonly object: string }>) => readEntries(loc, entries)
+
+const OLD_SIDE_PATHSPECS = 200
+
 /** The old side of root-relative paths at a commit; paths the commit lacks are left out. */
 const readOld = Effect.fn("GitDiff.readOld")(function* (loc: RepoLocation, commit: string, paths: ReadonlyArray<string>) {
   if (paths.length === 0) return [] as SourceFile[]
   const want = new Set(paths)
-  const entries = (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
+  // A few paths (a commit's usual old side): named to ls-tree, not the whole tree listed (30,000 entries, ~0.2 s).
+  const entries =
+    paths.length <= OLD_SIDE_PATHSPECS
+      ? parseLsTreeZ(yield* runGit(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit, "--", ...paths.map((p) => `:(literal)${loc.prefix}${p}`)]))
+          .flatMap((e) => {
+            const path = underRoot(loc.prefix, e.path)
+            return path === null || !want.has(path) ? [] : [{ path, object: e.object }]
+          })
+      : (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
   return yield* readEntries(loc, entries)
 })
 
@@ -258,5 +280,5 @@ const repoState = Effect.fn("GitDiff.repoState")(function* (root: string) {
 })
 
 export class GitDiff extends Effect.Service<GitDiff>()("specbundle/GitDiff", {
-  succeed: { diff, readSource, readOld, repoState, locate } as const
+  succeed: { diff, readSource, listSource, readObjects, readOld, repoState, locate } as const
 }) {}

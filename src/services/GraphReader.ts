@@ -4,6 +4,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { spawn } from "node:child_process"
 import { readdir } from "node:fs/promises"
 import * as nodePath from "node:path"
@@ -11,6 +12,7 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
 import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
+import type { SavedEntry } from "./parseCache.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
@@ -32,6 +34,12 @@ export interface ReadResult {
   readonly graph: Graph
   /** Every file the reader used (carriers and anchor candidates), root-relative, sorted, with SHA-256. */
   readonly files: ReadonlyArray<FileHash>
+}
+
+/** A file of the index: root-relative path and the object id its entry names. */
+export interface IndexedFile {
+  readonly path: string
+  readonly object: string
 }
 
 export interface TreeOptions {
@@ -91,31 +99,33 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
     return { files, problems }
   })
 
-/** The code files the parse cache keeps: path, hash of the bytes, what the file gave. */
-const reusable = (extracted: ReadonlyArray<Extracted>): Array<readonly [string, string, CarrierRead]> =>
-  extracted.flatMap((e) => (e.code === true && e.hash !== null && e.read !== null ? [[e.path, e.hash, e.read] as const] : []))
+/** What the parse cache keeps: every file read, with its stat data and hashes, and what code files gave. */
+const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
+  extracted.flatMap((e): SavedEntry[] => {
+    if (e.hash === null || e.stat === undefined) return []
+    return e.code === true ? [[e.path, e.stat, e.hash, e.oid ?? null, e.read]] : [[e.path, e.stat, e.hash, e.oid ?? null]]
+  })
 
-/** Paths git ignores (one `git check-ignore` process); nothing outside a work tree or without git. */
-const gitIgnored = (root: string, paths: ReadonlyArray<string>): Effect.Effect<ReadonlySet<string>> =>
-  paths.length === 0
-    ? Effect.succeed(new Set())
-    : Effect.async<ReadonlySet<string>>((resume) => {
-        const child = spawn("git", ["-c", "core.quotePath=false", "check-ignore", "--stdin", "-z"], {
-          cwd: root,
-          stdio: ["pipe", "pipe", "ignore"]
-        })
-        const chunks: Buffer[] = []
-        child.stdout.on("data", (c: Buffer) => chunks.push(c))
-        child.on("error", () => resume(Effect.succeed(new Set())))
-        child.on("close", (code) => {
-          // 0: some ignored, 1: none ignored, 128: not a repository (nothing to ignore by).
-          if (code !== 0) return resume(Effect.succeed(new Set()))
-          resume(Effect.succeed(new Set(Buffer.concat(chunks).toString("utf8").split("\0").filter((p) => p !== ""))))
-        })
-        child.stdin.on("error", () => undefined)
-        child.stdin.end(paths.join("\0") + "\0")
-        return Effect.sync(() => child.kill())
-      })
+/**
+ * Every path under `root` git does not ignore, from one `git ls-files` (tracked files, and untracked
+ * ones its exclude rules let through; git's untracked cache serves the latter): a walked file not
+ * listed is ignored. null outside a work tree or without git: nothing is ignored. Asking
+ * `git check-ignore` path by path cost seconds on 30,000 files (docs/decisions.md).
+ */
+const gitListed = (root: string): Effect.Effect<ReadonlySet<string> | null> =>
+  Effect.async<ReadonlySet<string> | null>((resume) => {
+    // -z: names verbatim, whatever core.quotePath says; paths come relative to the root (cwd).
+    const child = spawn("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] })
+    const chunks: Buffer[] = []
+    child.stdout.on("data", (c: Buffer) => chunks.push(c))
+    child.on("error", () => resume(Effect.succeed(null)))
+    child.on("close", (code) => {
+      // 128: not a repository (or a .git folder we may not read): nothing to ignore by.
+      if (code !== 0) return resume(Effect.succeed(null))
+      resume(Effect.succeed(new Set(Buffer.concat(chunks).toString("utf8").split("\0"))))
+    })
+    return Effect.sync(() => child.kill())
+  })
 
 export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {
   effect: Effect.gen(function* () {
@@ -149,22 +159,24 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
         if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
         const selfHosting = yield* isSelfHosting(root)
-        const cache = openParseCache(root, selfHosting)
-        const session = new ExtractSession(0, { selfHosting, known: cache?.known })
-        // Worker threads (a large corpus) start loading while the walk is still counting.
+        const cache = openParseCache(root, selfHosting, "tree")
+        const session = new ExtractSession(0, { selfHosting, known: cache?.known, since: Date.now() })
+        // git lists its files while the walk runs (the two meet below); worker threads (a large
+        // corpus) start loading while the walk is still counting.
+        const listedByGit = yield* Effect.fork(gitListed(root))
         const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
-        const ignored = yield* gitIgnored(root, listing.files)
+        const listed = yield* Fiber.join(listedByGit)
         // Code files first, then the carriers (see below), each group in path order; one pass.
         const code: string[] = []
         const carriers: string[] = []
         const extra = new Map((options.extra ?? []).map((f) => [f.path, f.bytes]))
-        // A file held in memory (extra) or read from the disk.
+        // A file held in memory (extra: outside a sparse checkout's cone) or read from the disk.
         const readBytes = (path: string) => {
           const held = extra.get(path)
           return held !== undefined ? Effect.succeed(held) : fs.readFile(prefix + path)
         }
-        const listed = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
-        for (const path of listed) if (!ignored.has(path) || extra.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
+        const paths = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
+        for (const path of paths) if (extra.has(path) || listed === null || listed.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
         const ordered = [...code, ...carriers]
         const problems = [...listing.problems]
         // Concatenated, not nodePath.join: join normalizes each path (~2 us, 60 ms on 30,000 files),
@@ -172,8 +184,9 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
         // With worker threads, every file is queued unread, code files first: the workers read and
         // parse from the front, this thread from the back (the Specs, whose results are the costly
-        // ones to send between threads), and both read as they go (extractAll.ts).
-        if (session.parallel) {
+        // ones to send between threads), and both read as they go (extractAll.ts). With a parse
+        // cache, files are queued unread too: a file whose stat data match is not read at all.
+        if (session.parallel || cache !== undefined) {
           for (const path of ordered) {
             const bytes = extra.get(path)
             session.add(bytes === undefined ? { path, absolute: prefix + path } : { path, bytes })
@@ -201,6 +214,41 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         return assemble(extracted, problems)
       })
 
-    return { readTree, readFiles, isSelfHosting } as const
+    /**
+     * Reads the index's files under `root` (root-relative paths, with their object ids) from the
+     * working tree wherever the bytes there are the index's (checked by object id, or by the parse
+     * cache's stat data for an id checked before), and the rest through `fetch` (git's object
+     * store): the same bytes as reading every blob from git, at the cost of reading the tree.
+     */
+    const readIndexed = <E>(
+      options: { readonly root: string; readonly entries: ReadonlyArray<IndexedFile>; readonly selfHosting: boolean },
+      fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
+    ) =>
+      Effect.gen(function* () {
+        const root = nodePath.resolve(options.root)
+        const { selfHosting } = options
+        const cache = openParseCache(root, selfHosting, "index")
+        const session = new ExtractSession(options.entries.length, { selfHosting, known: cache?.known, since: Date.now() })
+        const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
+        const code = options.entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
+        const carriers = options.entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
+        for (const e of [...code, ...carriers]) session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
+        const extracted = yield* Effect.promise(() => session.finish())
+        const stale = new Map<string, number>()
+        extracted.forEach((e, i) => e.stale === true && stale.set(e.path, i))
+        if (stale.size > 0) {
+          const wanted = options.entries.filter((e) => stale.has(e.path))
+          const files = yield* fetch(wanted)
+          const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting }))
+          for (const e of fromIndex) extracted[stale.get(e.path)!] = e
+          // A blob git could not give (gone meanwhile) contributes nothing, as when every blob came from git.
+          const given = new Set(files.map((f) => f.path))
+          for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
+        }
+        cache?.save(reusable(extracted))
+        return assemble(extracted, [])
+      })
+
+    return { readTree, readFiles, readIndexed, isSelfHosting } as const
   })
 }) {}

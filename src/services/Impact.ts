@@ -71,6 +71,16 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
         const read = yield* reader.readTree({ root: diff.location.root, exclude, extra })
         return { read, selfHosting: yield* reader.isSelfHosting(diff.location.root) }
       }
+      if (source._tag === "Index") {
+        // The index's files are read from the working tree where they hold the same bytes (most
+        // of them); package.json only tells whether the corpus is the protocol package itself.
+        const listed = yield* git.listSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
+        const pkg = listed.filter((e) => e.path === "package.json")
+        const selfHosting = selfHostingOf(pkg.length === 0 ? [] : yield* git.readObjects(diff.location, pkg))
+        const entries = listed.filter((e) => shouldRead(e.path, exclude) !== null)
+        const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting }, (stale) => git.readObjects(diff.location, stale))
+        return { read, selfHosting }
+      }
       // package.json rides along only to tell whether the corpus is the protocol package itself.
       const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
       const selfHosting = selfHostingOf(files)
