@@ -10,7 +10,7 @@ export const MAX_TEXT = 200
 // which inline text never is here.
 const BACKSLASHED = /[\\`*_[\]|~]/g
 // Entities where a backslash is not enough: raw HTML, entity references, @mentions (which would
-// notify people from a bot comment), #references.
+// notify people from a bot comment), #references, and the `://` and `www.` that GFM autolinks.
 const ENTITIES: Readonly<Record<string, string>> = { "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "@": "&#64;", "#": "&#35;" }
 
 /** One line, no control characters (a newline would end the table row). */
@@ -30,6 +30,8 @@ export const mdText = (text: string, max = MAX_TEXT): string =>
   cut(oneLine(text), max)
     .replace(BACKSLASHED, (c) => `\\${c}`)
     .replace(/[<>&"@#]/g, (c) => ENTITIES[c])
+    .replace(/:\/\//g, "&#58;//")
+    .replace(/(^|[^A-Za-z0-9])(www)\./gi, "$1$2&#46;")
 
 /** A code span for short plain text (a changeset label), else the text escaped. */
 export const mdCode = (text: string): string =>
