@@ -115,6 +115,40 @@ describe("impact --format markdown with hostile titles", () => {
   })
 })
 
+describe("impact --format markdown on a large changeset", () => {
+  it("stays under a GitHub comment's size, keeps the first rows whole and says how many it cut", () => {
+    const repo = makeRepo()
+    const n = 600
+    const ids = Array.from({ length: n }, (_, i) => `spec:big.s${String(i).padStart(4, "0")}`)
+    const write = (suffix: string) =>
+      ids.forEach((id, i) => repo.write(`specs/s${i}.sdp.md`, specCarrier(id, `A title long enough | <b>${"w".repeat(120)}</b> ${i}`) + suffix))
+    write("")
+    repo.commit("many specs")
+    write("\nChanged.\n")
+    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.length).toBeLessThanOrEqual(60_000)
+    const rows = tableRows(r.stdout)
+    expect(rows.length).toBeGreaterThan(25)
+    expect(rows.length).toBeLessThan(n)
+    expect(rows.map((row) => row[0].text)).toEqual(ids.slice(0, rows.length))
+    const note = /_Cut to stay under 60000 characters: (\d+) more rows not shown\./.exec(r.stdout)
+    // Every impacted Spec and changed file is either a row or counted as cut.
+    const items = allTokens(lex(r.stdout)).filter((t) => t.type === "list_item").length
+    expect(Number(note![1]) + rows.length + items).toBe(2 * n)
+    expect(r.stdout.split("<details>").length).toBe(r.stdout.split("</details>").length)
+  })
+
+  it("refuses --link-base without --format markdown (exit 2, { diagnostics })", () => {
+    const repo = makeRepo()
+    repo.write("specs/a.sdp.md", specCarrier("spec:a.one"))
+    repo.commit("one")
+    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--link-base", "https://x.example/"])
+    expect(r.status).toBe(2)
+    expect(JSON.parse(r.stdout).diagnostics[0].scope).toBe("link-base")
+  })
+})
+
 describe("impact --findings github", () => {
   it("writes the corpus findings as workflow commands on stderr, the report alone on stdout", () => {
     const repo = makeRepo()

@@ -50,6 +50,9 @@ export const runImpactCommand = (args: ImpactArgs) =>
     if (Option.isNone(args.changeset) === !args.staged) {
       problems.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
     }
+    if (Option.isSome(args.linkBase) && args.format !== "markdown") {
+      problems.push({ scope: "link-base", problem: "--link-base goes with --format markdown." })
+    }
     if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const loaded = yield* loadConfig(args)
     const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
