@@ -1,5 +1,5 @@
 // The graph facts the Markdown impact report shows beside the report: titles, stated readiness and
-// the floor reached (evaluated for the impacted Specs only), and the lines of carriers and anchors
+// the floor reached (evaluated for the rows shown only), and the lines of carriers and anchors
 // the reasons link to. Pure.
 import type { Graph } from "../model.js"
 import { evaluateFloor } from "../readiness.js"
@@ -7,11 +7,16 @@ import type { ImpactMarkdownFacts, Located, SpecFacts } from "./impact-markdown.
 import type { ImpactReport } from "../impact.js"
 
 export const impactMarkdownFacts = (report: ImpactReport, graph: Graph): ImpactMarkdownFacts => {
-  const specs = new Map<string, SpecFacts>()
-  for (const row of report.impactedSpecs) {
-    const s = graph.specs.get(row.id)
-    if (s === undefined) continue
-    specs.set(row.id, { title: s.title, stated: s.readiness, floor: evaluateFloor(s, graph).floorReached, file: s.file, line: s.line })
+  // The floor is evaluated when a row asks for it: a capped text shows a few hundred of maybe thousands.
+  const memo = new Map<string, SpecFacts | undefined>()
+  const specs = {
+    get: (id: string): SpecFacts | undefined => {
+      if (memo.has(id)) return memo.get(id)
+      const s = graph.specs.get(id)
+      const facts = s === undefined ? undefined : { title: s.title, stated: s.readiness, floor: evaluateFloor(s, graph).floorReached, file: s.file, line: s.line }
+      memo.set(id, facts)
+      return facts
+    }
   }
   const packs = new Map<string, Located>()
   for (const row of report.impactedPacks) {

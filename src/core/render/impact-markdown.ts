@@ -38,7 +38,8 @@ export interface Located {
 
 /** What the report does not carry and the table shows: titles, readiness, the lines of carriers and anchors. */
 export interface ImpactMarkdownFacts {
-  readonly specs: ReadonlyMap<string, SpecFacts>
+  /** Asked only for the rows the text shows (a Map will do). */
+  readonly specs: { get(id: string): SpecFacts | undefined }
   readonly packs: ReadonlyMap<string, Located>
   readonly anchors: ReadonlyMap<string, Located>
 }
@@ -53,6 +54,17 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 
 /** Room kept for the closing tags and the note that says what was cut. */
 const RESERVE = 400
+
+/** Rows rendered on demand: `at(i)` for i in [0, count). */
+interface Rows {
+  readonly count: number
+  at(i: number): string
+}
+
+const rowsOf = <T>(items: ReadonlyArray<T>, render: (item: T) => string, from = 0, to = items.length): Rows => ({
+  count: Math.max(0, Math.min(to, items.length) - from),
+  at: (i) => render(items[from + i])
+})
 
 /** Appends blocks while they fit; counts the rows it had to leave out. */
 class CappedText {
@@ -72,21 +84,25 @@ class CappedText {
     this.length += text.length
     return true
   }
-  /** A block of rows between `head` and `tail`; leaves the block out whole when not even one row fits. */
-  block(head: string, rows: ReadonlyArray<string>, tail: string): void {
-    if (rows.length === 0) return
-    if (this.full || !this.fits(head + rows[0], tail.length)) {
-      this.omitted += rows.length
+  /**
+   * A block of rows between `head` and `tail`, each row rendered only when it is reached (a report
+   * may list tens of thousands); leaves the block out whole when not even one row fits.
+   */
+  block(head: string, rows: Rows, tail: string): void {
+    if (rows.count === 0) return
+    if (this.full || !this.fits(head + rows.at(0), tail.length)) {
+      this.omitted += rows.count
       return
     }
     this.add(head)
-    for (let i = 0; i < rows.length; i++) {
-      if (!this.fits(rows[i], tail.length)) {
-        this.omitted += rows.length - i
+    for (let i = 0; i < rows.count; i++) {
+      const row = rows.at(i)
+      if (!this.fits(row, tail.length)) {
+        this.omitted += rows.count - i
         break
       }
-      this.parts.push(rows[i])
-      this.length += rows[i].length
+      this.parts.push(row)
+      this.length += row.length
     }
     this.parts.push(tail)
     this.length += tail.length
@@ -136,46 +152,44 @@ export const impactMarkdown = (report: ImpactReportView, facts: ImpactMarkdownFa
     const below = s.floor === "none" || RUNGS.indexOf(s.floor) < RUNGS.indexOf(s.stated)
     return `${s.stated}, floor ${s.floor}${below ? " ⚠" : ""}`
   }
-  const specRows = report.impactedSpecs.map((row) => {
+  const specRow = (row: ImpactReportView["impactedSpecs"][number]): string => {
     const s = facts.specs.get(row.id)
     const title = s === undefined ? "(not in the corpus)" : mdText(s.title)
     return `| ${mdId(row.id)} | ${title} | ${s === undefined ? "–" : readiness(s)} | ${reasonsCell(row.reasons, s)} |\n`
-  })
-  if (specRows.length === 0) doc.add("No Spec is impacted.\n\n")
-  doc.block(TABLE_HEAD, specRows.slice(0, OPEN_ROWS), "\n")
-  doc.block(`${details(`${specRows.length - OPEN_ROWS} more impacted Specs`)}${TABLE_HEAD}`, specRows.slice(OPEN_ROWS), DETAILS_END)
+  }
+  const specs = report.impactedSpecs
+  if (specs.length === 0) doc.add("No Spec is impacted.\n\n")
+  doc.block(TABLE_HEAD, rowsOf(specs, specRow, 0, OPEN_ROWS), "\n")
+  doc.block(`${details(`${specs.length - OPEN_ROWS} more impacted Specs`)}${TABLE_HEAD}`, rowsOf(specs, specRow, OPEN_ROWS), DETAILS_END)
 
   /** A called-out list: the first items open under a bold title, the rest folded. */
-  const callout = (title: string, items: ReadonlyArray<string>) => {
-    doc.block(`**${title} (${items.length})**\n\n`, items.slice(0, OPEN_ITEMS), "\n")
-    doc.block(details(`${items.length - OPEN_ITEMS} more`), items.slice(OPEN_ITEMS), DETAILS_END)
+  const callout = <T>(title: string, items: ReadonlyArray<T>, render: (item: T) => string) => {
+    doc.block(`**${title} (${items.length})**\n\n`, rowsOf(items, render, 0, OPEN_ITEMS), "\n")
+    doc.block(details(`${items.length - OPEN_ITEMS} more`), rowsOf(items, render, OPEN_ITEMS), DETAILS_END)
   }
   /** A list folded whole: context a reviewer opens when they want it. */
-  const folded = (title: string, items: ReadonlyArray<string>) => doc.block(details(`${title} (${items.length})`), items, DETAILS_END)
+  const folded = <T>(title: string, items: ReadonlyArray<T>, render: (item: T) => string) =>
+    doc.block(details(`${title} (${items.length})`), rowsOf(items, render), DETAILS_END)
 
-  callout("Removed Specs", report.removedSpecs.map((r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`))
-  callout("Removed Packs", removedPacks.map((r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`))
-  callout(
-    "Lost bindings",
-    lostBindings.map((b) => `- ${mdId(b.spec)} lost ${mdId(b.anchor)} (${mdText(b.claim)}) in ${link(b.file, null)}\n`)
-  )
-  folded(
-    "Impacted Packs",
-    report.impactedPacks.map((row) => {
-      const p = facts.packs.get(row.id)
-      return `- ${mdId(row.id)}${p?.title === undefined ? "" : ` ${mdText(p.title)}`}: ${row.reasons.map((r) => reasonText(r, p)).join(", ")}\n`
-    })
-  )
+  callout("Removed Specs", report.removedSpecs, (r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`)
+  callout("Removed Packs", removedPacks, (r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`)
+  callout("Lost bindings", lostBindings, (b) => `- ${mdId(b.spec)} lost ${mdId(b.anchor)} (${mdText(b.claim)}) in ${link(b.file, null)}\n`)
+  folded("Impacted Packs", report.impactedPacks, (row) => {
+    const p = facts.packs.get(row.id)
+    return `- ${mdId(row.id)}${p?.title === undefined ? "" : ` ${mdText(p.title)}`}: ${row.reasons.map((r) => reasonText(r, p)).join(", ")}\n`
+  })
   folded(
     "At risk, one hop",
-    report.atRisk.map((a) => `- ${mdId(a.id)} (${a.nodeType}): ${a.reasons.map((r) => `${mdId(r.from)} ${r.edgeType} ${mdId(r.to)}`).join("; ")}\n`)
+    report.atRisk,
+    (a) => `- ${mdId(a.id)} (${a.nodeType}): ${a.reasons.map((r) => `${mdId(r.from)} ${r.edgeType} ${mdId(r.to)}`).join("; ")}\n`
   )
-  folded("Uncovered files: changed, and no Spec speaks for them", report.coverageUnknown.map((f) => `- ${link(f, null)}\n`))
-  folded("Unlinked code units", report.unlinked.map((u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`))
-  folded("Changed files outside the root", report.outsideRoot.map((f) => `- ${mdText(f, 400)}\n`))
+  folded("Uncovered files: changed, and no Spec speaks for them", report.coverageUnknown, (f) => `- ${link(f, null)}\n`)
+  folded("Unlinked code units", report.unlinked, (u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`)
+  folded("Changed files outside the root", report.outsideRoot, (f) => `- ${mdText(f, 400)}\n`)
   folded(
     "Changed files",
-    report.changedFiles.map((f) => `- ${f.status}: ${f.oldPath === undefined ? "" : `${mdText(f.oldPath, 400)} → `}${link(f.path, null)}\n`)
+    report.changedFiles,
+    (f) => `- ${f.status}: ${f.oldPath === undefined ? "" : `${mdText(f.oldPath, 400)} → `}${link(f.path, null)}\n`
   )
   let text = doc.text().trimEnd() + "\n"
   if (doc.omitted > 0) {

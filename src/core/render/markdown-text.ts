@@ -42,9 +42,11 @@ export const mdId = (id: string): string => (isId(id) ? `\`${id}\`` : mdText(id)
 
 /** A link destination: every byte outside a safe set percent-encoded (spaces, parentheses, <>). */
 export const urlPath = (path: string): string =>
-  [...new TextEncoder().encode(path)]
-    .map((b) => {
-      const c = String.fromCharCode(b)
-      return /[A-Za-z0-9._~/-]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`
-    })
-    .join("")
+  /^[A-Za-z0-9._~/-]*$/.test(path)
+    ? path
+    : [...new TextEncoder().encode(path)]
+        .map((b) => {
+          const c = String.fromCharCode(b)
+          return /[A-Za-z0-9._~/-]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`
+        })
+        .join("")
