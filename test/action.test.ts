@@ -191,4 +191,54 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     expect(noBase.status).toBe(2)
     expect(noBase.stderr.trimEnd().split("\n")).toEqual(["specbundle action: no base: give the `base` input (outside a pull_request event there is no GITHUB_BASE_REF)"])
   })
+
+  it("finds its comment past the first page of 100 and edits it, leaving the others alone", () => {
+    const ws = pullRequestClone()
+    const ghDir = tempDir("specbundle-fake-gh-")
+    fs.writeFileSync(path.join(ghDir, "gh"), FAKE_GH, { mode: 0o755 })
+    const marker = "<!-- specbundle-impact root=. -->"
+    const seeded = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, body: i === 120 ? `${marker}\nold report` : `comment ${i}` }))
+    fs.writeFileSync(path.join(ghDir, "comments.json"), JSON.stringify(seeded))
+    const env = {
+      ...cleanEnv(),
+      PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
+      FAKE_GH_DIR: ghDir,
+      GITHUB_ACTION_PATH: REPO,
+      GITHUB_REPOSITORY: "octo/bikes",
+      GITHUB_BASE_REF: "main",
+      RUNNER_TEMP: tempDir("specbundle-runner-"),
+      PR_NUMBER: "9"
+    }
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    const calls = fs.readFileSync(path.join(ghDir, "calls.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l))
+    expect(calls.map((c) => `${c.method} ${c.endpoint}`)).toEqual([
+      "GET repos/octo/bikes/issues/9/comments?per_page=100&page=1",
+      "GET repos/octo/bikes/issues/9/comments?per_page=100&page=2",
+      "PATCH repos/octo/bikes/issues/comments/121"
+    ])
+    const after = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
+    expect(after).toHaveLength(150)
+    expect(after.filter((c: { body: string }, i: number) => c.body !== seeded[i].body).map((c: { id: number }) => c.id)).toEqual([121])
+    expect(after[120].body.startsWith(`${marker}\n**specbundle impact** of \`origin/main...HEAD\`: 2 impacted Specs`)).toBe(true)
+  })
+
+  it("warns and still succeeds when the comment cannot be posted (a fork's read-only token)", () => {
+    const ws = pullRequestClone()
+    const ghDir = tempDir("specbundle-fake-gh-")
+    fs.writeFileSync(path.join(ghDir, "gh"), "#!/bin/sh\necho 'HTTP 403: Resource not accessible by integration' >&2\nexit 1\n", { mode: 0o755 })
+    const env = {
+      ...cleanEnv(),
+      PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
+      GITHUB_ACTION_PATH: REPO,
+      GITHUB_REPOSITORY: "octo/bikes",
+      GITHUB_BASE_REF: "main",
+      RUNNER_TEMP: tempDir("specbundle-runner-"),
+      PR_NUMBER: "9"
+    }
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toContain("::warning title=specbundle::could not post the pull-request comment: HTTP 403: Resource not accessible by integration")
+    expect(r.stdout).toMatch(/^manifest=.*manifest\.json$/m)
+  })
 })
