@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest"
 import type { ImpactRow } from "../src/core/impact.js"
 import type { ImpactMarkdownFacts, ImpactReportView, SpecFacts } from "../src/core/render/impact-markdown.js"
-import { DEFAULT_MAX_CHARS, OPEN_ROWS, impactMarkdown } from "../src/core/render/impact-markdown.js"
+import { DEFAULT_MAX_CHARS, MAX_REASONS, OPEN_ROWS, impactMarkdown } from "../src/core/render/impact-markdown.js"
 import { MAX_TEXT } from "../src/core/render/markdown-text.js"
 import { allTokens, lex, tableRows, tables } from "./support/markdown.js"
 
@@ -126,6 +126,24 @@ describe("impact markdown: shape", () => {
       ["`spec:kept` lost `impl:moved` (anchored) in [src/a.ts](src/a.ts)"]
     ])
     for (const title of ["Removed Specs (1)", "Removed Packs (1)", "Lost bindings (1)"]) expect(md).toContain(`**${title}**`)
+  })
+
+  it("shows the first reasons of a row and counts the rest", () => {
+    const reasons = Array.from({ length: MAX_REASONS + 3 }, (_, i) => ({
+      file: `src/f${i}.ts`,
+      via: { id: `impl:x.f${i}`, edgeType: "satisfies" as const, claim: "anchored" as const }
+    }))
+    const report: ImpactReportView = { ...emptyReport(), impactedSpecs: [{ id: "spec:hub", reasons }] }
+    const facts: ImpactMarkdownFacts = {
+      ...factsFor([["spec:hub", "Hub"]]),
+      anchors: new Map(reasons.map((r, i) => [r.via.id, { file: r.file, line: 10 + i }]))
+    }
+    const md = impactMarkdown(report, facts)
+    const cell = tableRows(md)[0][3]
+    expect(cell.text.split("\n")).toEqual([
+      ...reasons.slice(0, MAX_REASONS).map((r, i) => `${r.file}:${10 + i} ${r.via.id} satisfies`),
+      "and 3 more"
+    ])
   })
 
   it("folds the table's rows past the first ones into <details>, keeping every row", () => {

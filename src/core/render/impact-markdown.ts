@@ -13,7 +13,7 @@ export const DEFAULT_MAX_CHARS = 60_000
 /** Rows of a table or list shown before the rest is folded into <details>. */
 export const OPEN_ROWS = 25
 export const OPEN_ITEMS = 10
-/** Reasons shown in one table cell; the rest are counted. */
+/** Reasons shown in one table cell or list item; the rest are counted. */
 export const MAX_REASONS = 5
 
 /** The keys issue 15 adds to the report (bundle-contract.md section 5); optional until every report has them. */
@@ -142,11 +142,14 @@ export const impactMarkdown = (report: ImpactReportView, facts: ImpactMarkdownFa
     const anchor = facts.anchors.get(r.via.id)
     return `${link(r.file, anchor?.file === r.file ? anchor.line : null)} ${mdId(r.via.id)} ${r.via.edgeType}`
   }
-  const reasonsCell = (reasons: ReadonlyArray<ImpactReason>, own: Located | undefined): string => {
-    const shown = reasons.slice(0, MAX_REASONS).map((r) => reasonText(r, own))
+  /** The first MAX_REASONS, then a count: one hub Spec must not fill the text alone. */
+  const firstReasons = <T>(reasons: ReadonlyArray<T>, render: (r: T) => string): string[] => {
+    const shown = reasons.slice(0, MAX_REASONS).map(render)
     if (reasons.length > MAX_REASONS) shown.push(`and ${reasons.length - MAX_REASONS} more`)
-    return shown.join("<br>")
+    return shown
   }
+  const reasonsCell = (reasons: ReadonlyArray<ImpactReason>, own: Located | undefined): string =>
+    firstReasons(reasons, (r) => reasonText(r, own)).join("<br>")
   const readiness = (s: SpecFacts): string => {
     if (s.floor === s.stated) return s.stated
     const below = s.floor === "none" || RUNGS.indexOf(s.floor) < RUNGS.indexOf(s.stated)
@@ -176,12 +179,12 @@ export const impactMarkdown = (report: ImpactReportView, facts: ImpactMarkdownFa
   callout("Lost bindings", lostBindings, (b) => `- ${mdId(b.spec)} lost ${mdId(b.anchor)} (${mdText(b.claim)}) in ${link(b.file, null)}\n`)
   folded("Impacted Packs", report.impactedPacks, (row) => {
     const p = facts.packs.get(row.id)
-    return `- ${mdId(row.id)}${p?.title === undefined ? "" : ` ${mdText(p.title)}`}: ${row.reasons.map((r) => reasonText(r, p)).join(", ")}\n`
+    return `- ${mdId(row.id)}${p?.title === undefined ? "" : ` ${mdText(p.title)}`}: ${firstReasons(row.reasons, (r) => reasonText(r, p)).join(", ")}\n`
   })
   folded(
     "At risk, one hop",
     report.atRisk,
-    (a) => `- ${mdId(a.id)} (${a.nodeType}): ${a.reasons.map((r) => `${mdId(r.from)} ${r.edgeType} ${mdId(r.to)}`).join("; ")}\n`
+    (a) => `- ${mdId(a.id)} (${a.nodeType}): ${firstReasons(a.reasons, (r) => `${mdId(r.from)} ${r.edgeType} ${mdId(r.to)}`).join("; ")}\n`
   )
   folded("Uncovered files: changed, and no Spec speaks for them", report.coverageUnknown, (f) => `- ${link(f, null)}\n`)
   folded("Unlinked code units", report.unlinked, (u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`)
