@@ -144,6 +144,21 @@ describe("check --format", () => {
   })
 })
 
+describe("bundle --findings github", () => {
+  it("writes the findings as workflow commands on stderr and the value alone on stdout", () => {
+    const { root, refused } = brokenCorpus()
+    const list = JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]
+    const r = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout).pack.id).toBe("pack:rides-v1")
+    const parsed = r.stderr.trimEnd().split("\n").map(parseCommand)
+    expect(parsed.map((p) => `${p.command} ${p.properties.file}:${p.properties.line ?? 0} ${p.data}`)).toEqual(
+      list.map((f) => `${f.severity} ${f.file}:${f.line} ${f.code}: ${f.message}`)
+    )
+    expect(parsed.some((p) => p.properties.file === refused)).toBe(true)
+  })
+})
+
 describe("bundle --fail-on-exceeded", () => {
   it("exits 3 after printing a budgetExceeded value, 0 without the flag, 0 when the bundle fits", () => {
     const root = tempDir("specbundle-exceeded-")
