@@ -88,6 +88,23 @@ describe("impact --format markdown on the bike-dock example", () => {
   })
 })
 
+describe("impact --format markdown: lost bindings", () => {
+  it("calls out the bindings a modified code file dropped, as the JSON report names them", () => {
+    const dir = bikeDock()
+    const file = path.join(dir, "src/rides/fare.ts")
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(" * @sdpSatisfies spec:rides.ride-fare-rule\n", ""))
+    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD"]).stdout)
+    expect(report.lostBindings.length).toBeGreaterThan(0)
+    const md = cli(dir, ["impact", "--changeset", "HEAD", "--format", "markdown"]).stdout
+    expect(md.split("\n")[0]).toContain(` · ${report.lostBindings.length} lost binding`)
+    expect(md).toContain(`**Lost bindings (${report.lostBindings.length})**`)
+    const lists = lex(md).filter((t) => t.type === "list") as Array<{ items: Array<{ text: string }> }>
+    expect(lists[0].items.map((i) => i.text)).toEqual(
+      report.lostBindings.map((b: { spec: string; anchor: string; claim: string; file: string }) => `\`${b.spec}\` lost \`${b.anchor}\` (${b.claim}) in [${b.file}](${b.file})`)
+    )
+  })
+})
+
 describe("impact --format markdown with hostile titles", () => {
   const TITLES = [
     "Pipes | and `ticks` <script>alert(1)</script> @octocat",

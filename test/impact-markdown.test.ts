@@ -2,19 +2,21 @@
 // titles cannot break the table or inject HTML, long lists fold, and the size cap holds and says
 // what it cut. Every assertion reads the text back with marked's lexer (GFM).
 import { describe, expect, it } from "vitest"
-import type { ImpactRow } from "../src/core/impact.js"
-import type { ImpactMarkdownFacts, ImpactReportView, SpecFacts } from "../src/core/render/impact-markdown.js"
+import type { ImpactReport, ImpactRow } from "../src/core/impact.js"
+import type { ImpactMarkdownFacts, SpecFacts } from "../src/core/render/impact-markdown.js"
 import { DEFAULT_MAX_CHARS, MAX_REASONS, OPEN_ROWS, impactMarkdown } from "../src/core/render/impact-markdown.js"
 import { MAX_TEXT } from "../src/core/render/markdown-text.js"
 import { allTokens, lex, tableRows, tables } from "./support/markdown.js"
 
-const emptyReport = (): ImpactReportView => ({
+const emptyReport = (): ImpactReport => ({
   changeset: "origin/main...HEAD",
   root: ".",
   changedFiles: [],
   impactedSpecs: [],
   impactedPacks: [],
   removedSpecs: [],
+  removedPacks: [],
+  lostBindings: [],
   atRisk: [],
   coverageUnknown: [],
   unlinked: [],
@@ -48,7 +50,7 @@ const expectedTitle = (title: string): string => {
 
 describe("impact markdown: hostile titles", () => {
   const ids = HOSTILE.map((_, i) => `spec:hostile.t${i}`)
-  const report: ImpactReportView = { ...emptyReport(), impactedSpecs: ids.map((id, i) => specRow(id, `specs/s${i}.sdp.md`)) }
+  const report: ImpactReport = { ...emptyReport(), impactedSpecs: ids.map((id, i) => specRow(id, `specs/s${i}.sdp.md`)) }
   const md = impactMarkdown(report, factsFor(ids.map((id, i) => [id, HOSTILE[i]])))
 
   it("keeps one table with one four-cell row per Spec, in report order", () => {
@@ -87,7 +89,7 @@ describe("impact markdown: hostile titles", () => {
   })
 
   it("links through --link-base and the root, percent-encoding the path", () => {
-    const r: ImpactReportView = { ...emptyReport(), root: "pkg/a", impactedSpecs: [specRow("spec:x", "specs/we ird(1).sdp.md")] }
+    const r: ImpactReport = { ...emptyReport(), root: "pkg/a", impactedSpecs: [specRow("spec:x", "specs/we ird(1).sdp.md")] }
     const facts: ImpactMarkdownFacts = {
       specs: new Map([["spec:x", { title: "X", stated: "ready", floor: "ready", file: "specs/we ird(1).sdp.md", line: 7 }]]),
       packs: new Map(),
@@ -110,8 +112,8 @@ describe("impact markdown: shape", () => {
     expect(tables(md)).toHaveLength(0)
   })
 
-  it("calls out removed Specs and Packs and lost bindings (issue 15's keys) when the report has them", () => {
-    const report: ImpactReportView = {
+  it("calls out removed Specs, removed Packs and lost bindings", () => {
+    const report: ImpactReport = {
       ...emptyReport(),
       removedSpecs: [{ id: "spec:gone", file: "specs/gone.sdp.md" }],
       removedPacks: [{ id: "pack:old", file: "packs/old.pack.md" }],
@@ -133,7 +135,7 @@ describe("impact markdown: shape", () => {
       file: `src/f${i}.ts`,
       via: { id: `impl:x.f${i}`, edgeType: "satisfies" as const, claim: "anchored" as const }
     }))
-    const report: ImpactReportView = { ...emptyReport(), impactedSpecs: [{ id: "spec:hub", reasons }] }
+    const report: ImpactReport = { ...emptyReport(), impactedSpecs: [{ id: "spec:hub", reasons }] }
     const facts: ImpactMarkdownFacts = {
       ...factsFor([["spec:hub", "Hub"]]),
       anchors: new Map(reasons.map((r, i) => [r.via.id, { file: r.file, line: 10 + i }]))
@@ -148,7 +150,7 @@ describe("impact markdown: shape", () => {
 
   it("folds the table's rows past the first ones into <details>, keeping every row", () => {
     const ids = Array.from({ length: OPEN_ROWS + 7 }, (_, i) => `spec:many.s${String(i).padStart(3, "0")}`)
-    const report: ImpactReportView = { ...emptyReport(), impactedSpecs: ids.map((id) => specRow(id, "specs/a.sdp.md")) }
+    const report: ImpactReport = { ...emptyReport(), impactedSpecs: ids.map((id) => specRow(id, "specs/a.sdp.md")) }
     const md = impactMarkdown(report, factsFor(ids.map((id) => [id, "T"])))
     const found = tables(md)
     expect(found.map((t) => t.rows.length)).toEqual([OPEN_ROWS, 7])
@@ -159,7 +161,7 @@ describe("impact markdown: shape", () => {
 })
 
 describe("impact markdown: the size cap", () => {
-  const big = (n: number): ImpactReportView => ({
+  const big = (n: number): ImpactReport => ({
     ...emptyReport(),
     impactedSpecs: Array.from({ length: n }, (_, i) => specRow(`spec:big.s${String(i).padStart(5, "0")}`, `specs/big/s${i}.sdp.md`)),
     atRisk: Array.from({ length: 50 }, (_, i) => ({
@@ -169,7 +171,7 @@ describe("impact markdown: the size cap", () => {
     })),
     coverageUnknown: Array.from({ length: 20 }, (_, i) => `docs/notes-${i}.md`)
   })
-  const titles = (r: ImpactReportView): Array<[string, string]> => r.impactedSpecs.map((s) => [s.id, `A long title | with <b>markup</b> ${"y".repeat(150)}`])
+  const titles = (r: ImpactReport): Array<[string, string]> => r.impactedSpecs.map((s) => [s.id, `A long title | with <b>markup</b> ${"y".repeat(150)}`])
 
   for (const cap of [DEFAULT_MAX_CHARS, 5_000]) {
     it(`stays under ${cap} characters, closes what it opened and counts what it cut`, () => {

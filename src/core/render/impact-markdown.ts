@@ -16,12 +16,6 @@ export const OPEN_ITEMS = 10
 /** Reasons shown in one table cell or list item; the rest are counted. */
 export const MAX_REASONS = 5
 
-/** The keys issue 15 adds to the report (bundle-contract.md section 5); optional until every report has them. */
-export interface ImpactReportView extends ImpactReport {
-  readonly removedPacks?: ReadonlyArray<{ readonly id: string; readonly file: string }>
-  readonly lostBindings?: ReadonlyArray<{ readonly spec: string; readonly anchor: string; readonly claim: string; readonly file: string }>
-}
-
 export interface SpecFacts {
   readonly title: string
   readonly stated: Rung
@@ -117,15 +111,14 @@ const TABLE_HEAD = "| Spec | Title | Readiness | Reasons |\n| --- | --- | --- | 
 const details = (summary: string): string => `<details><summary>${summary}</summary>\n\n`
 const DETAILS_END = "\n</details>\n\n"
 
-export const impactMarkdown = (report: ImpactReportView, facts: ImpactMarkdownFacts, options: ImpactMarkdownOptions = {}): string => {
+export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts, options: ImpactMarkdownOptions = {}): string => {
   const base = options.linkBase ?? ""
   const cap = options.maxChars ?? DEFAULT_MAX_CHARS
   const prefix = report.root === "." || report.root === "" ? "" : `${report.root.replace(/\/+$/, "")}/`
   const link = (file: string, line: number | null): string =>
     `[${mdText(line === null ? file : `${file}:${line}`, 400)}](${base}${urlPath(prefix + file)}${line === null ? "" : `#L${line}`})`
 
-  const removedPacks = report.removedPacks ?? []
-  const lostBindings = report.lostBindings ?? []
+  const { removedPacks, lostBindings } = report
   const doc = new CappedText(cap)
   const summary = [
     plural(report.impactedSpecs.length, "impacted Spec"),
@@ -155,7 +148,7 @@ export const impactMarkdown = (report: ImpactReportView, facts: ImpactMarkdownFa
     const below = s.floor === "none" || RUNGS.indexOf(s.floor) < RUNGS.indexOf(s.stated)
     return `${s.stated}, floor ${s.floor}${below ? " ⚠" : ""}`
   }
-  const specRow = (row: ImpactReportView["impactedSpecs"][number]): string => {
+  const specRow = (row: ImpactReport["impactedSpecs"][number]): string => {
     const s = facts.specs.get(row.id)
     const title = s === undefined ? "(not in the corpus)" : mdText(s.title)
     return `| ${mdId(row.id)} | ${title} | ${s === undefined ? "–" : readiness(s)} | ${reasonsCell(row.reasons, s)} |\n`
