@@ -28,4 +28,4 @@ export const checkCommand = Command.make("check", options, (args) =>
   )
 )
 
-export const checkExamples = ["specbundle check", "specbundle check --exclude specs/decisions/ --quiet", "specbundle check --format sarif > specbundle.sarif"]
+export const checkExamples = ["specbundle check", "specbundle check --exclude specs/decisions/ --quiet", "specbundle check --format sarif"]
