@@ -159,6 +159,27 @@ describe("bundle --findings github", () => {
   })
 })
 
+describe("--findings github under the finding cap", () => {
+  it("annotates the first findings and makes the tally a notice; --verbose annotates all", () => {
+    const root = tempDir("specbundle-findings-cap-")
+    copyInto(BIKE_DOCK, root)
+    const bad = Object.fromEntries(
+      Array.from({ length: 12 }, (_, i) => [`specs/bad/b${String(i).padStart(2, "0")}.sdp.md`, `---\nid: spec:bad.b${i}\nkind: glossary\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Bad\n`])
+    )
+    writeFiles(root, bad)
+    const total = (JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]).length
+    expect(total).toBeGreaterThan(10)
+    const capped = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
+    expect(capped.status).toBe(0)
+    const parsed = capped.stderr.trimEnd().split("\n").filter((l) => l.startsWith("::")).map(parseCommand)
+    expect(parsed.slice(0, -1).map((p) => p.command)).toEqual(Array(10).fill("error"))
+    expect(parsed.at(-1)!.command).toBe("notice")
+    expect(parsed.at(-1)!.data).toContain(`${total - 10} more findings`)
+    const all = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github", "--verbose"])
+    expect(all.stderr.trimEnd().split("\n").filter((l) => l.startsWith("::error")).length).toBe(total)
+  })
+})
+
 describe("bundle --fail-on-exceeded", () => {
   it("exits 3 after printing a budgetExceeded value, 0 without the flag, 0 when the bundle fits", () => {
     const root = tempDir("specbundle-exceeded-")
