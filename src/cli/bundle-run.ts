@@ -69,7 +69,7 @@ export const loadBundleInput = (args: BundleArgs) =>
     }
     if (Option.isSome(args.changeset) || args.staged) {
       const { graph, files, specs, label, builtFromCommit } = yield* readChangeset(args, exclude)
-      yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
+      yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
       yield* warnUnmatched(exclude, args.root, args.quiet)
       const params: BundleParams = { ...base, specs, changeset: label }
       return { graph, files, params, exclude, configPath: loaded.path, builtFromCommit } satisfies Loaded
@@ -78,7 +78,7 @@ export const loadBundleInput = (args: BundleArgs) =>
     const { graph, files } = yield* withProgress(reader.readTree({ root: args.root, exclude }), `reading ${args.root}`, args.quiet).pipe(
       Effect.mapError((e) => new CliFailure({ line: e.message }))
     )
-    yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
+    yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)
     const params: BundleParams = {
       ...base,
@@ -164,10 +164,12 @@ export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
     const composer = yield* Composer
     const out = get(args.out)
     let count = 1
+    let exceeded = false
     if (args.parts) {
       const outcome = yield* composer.parts(input.graph, input.params)
       if (outcome._tag === "Diagnostics") return yield* failWithDiagnostics(outcome.value.diagnostics)
       if (outcome._tag === "Oversized") yield* writeErr(exceededLine(outcome.value))
+      exceeded = outcome._tag === "Oversized"
       const texts: Stream.Stream<{ text: string; used: number | null }> =
         outcome._tag === "Oversized" ? Stream.make({ text: outcome.text, used: null }) : outcome.parts
       if (out !== undefined) count = yield* writeOutDir(out, args, input, texts)
@@ -181,12 +183,20 @@ export const composeAndWrite = (args: BundleArgs, input: Loaded) =>
     } else {
       const { value, text } = yield* composer.compose(input.graph, input.params)
       if (isDiagnostics(value)) return yield* failWithDiagnostics(value.diagnostics)
-      if (isBudgetExceeded(value) || isPartsExceeded(value)) yield* writeErr(exceededLine(value))
+      if (isBudgetExceeded(value) || isPartsExceeded(value)) {
+        exceeded = true
+        yield* writeErr(exceededLine(value))
+      }
       const used = "used" in value ? (value.used as number) : null
       if (out !== undefined) yield* writeOutDir(out, args, input, Stream.make({ text, used }))
       else yield* writeOut(show(text, args.format))
     }
     if (args.strict && hasRefusal(input.graph)) return yield* new ExitWith({ code: 1 })
+    // 3, not 1: a gate can tell "did not fit" from "failed"; the value is already written.
+    if (exceeded && args.failOnExceeded === true) {
+      yield* writeErr(`the bundle did not fit the budget (${input.params.budget ?? "default"}): budgetExceeded, exit 3 (--fail-on-exceeded)`)
+      return yield* new ExitWith({ code: 3 })
+    }
     return count
   })
 

@@ -45,15 +45,28 @@ export interface BundleArgs extends CommonArgs {
   readonly parts: boolean
   readonly format: "json" | "pretty" | "ndjson"
   readonly out: Option.Option<string>
+  /** `bundle` only (watch shares these arguments): how findings are written on stderr. */
+  readonly findings?: "text" | "github"
+  /** `bundle` only: exit 3 after the value when it is budgetExceeded. */
+  readonly failOnExceeded?: boolean
 }
 
-export const bundleCommand = Command.make("bundle", bundleOptions, (args) =>
+/** Options of `bundle` alone: a CI job's gate and annotations. */
+const ciOptions = {
+  findings: Options.choice("findings", ["text", "github"]).pipe(
+    Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
+    Options.withDefault("text" as const)
+  ),
+  failOnExceeded: flag("fail-on-exceeded", "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate.")
+} as const
+
+export const bundleCommand = Command.make("bundle", { ...bundleOptions, ...ciOptions }, (args) =>
   Effect.promise(() => import("./bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))
 ).pipe(
   Command.withDescription(
     [
       "Compose the context bundle for one scope (--pack, --specs, or a change) within a hard budget and print it on stdout as compact JSON, the text the budget measures. Corpus findings go to stderr: the first few, then a tally.",
-      "Exit 0 when a value was produced (budgetExceeded and oversized results are values: a stderr line says what would fit), 2 for wrong parameters ({ diagnostics } on stdout), 1 for any other failure."
+      "Exit 0 when a value was produced (budgetExceeded and oversized results are values: a stderr line says what would fit), 2 for wrong parameters ({ diagnostics } on stdout), 1 for any other failure; with --fail-on-exceeded, 3 after a budgetExceeded value."
     ].join("\n")
   )
 )

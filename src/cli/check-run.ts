@@ -2,16 +2,18 @@
 import * as Effect from "effect/Effect"
 import { hasRefusal } from "../core/graph.js"
 import { GraphReader } from "../services/GraphReader.js"
-import type { CommonArgs } from "./common.js"
+import { findingsGithub, findingsJson, findingsSarif } from "../core/render/findings.js"
+import type { CheckArgs } from "./check.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { CliFailure, ExitWith } from "./errors.js"
 import { flagExcludes, settledExcludes, warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
-import { writeErr, writeFindings } from "./output.js"
+import { VERSION } from "./main.js"
+import { findingsPrefix, writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
-export const runCheck = (args: CommonArgs) =>
+export const runCheck = (args: CheckArgs) =>
   Effect.gen(function* () {
     const flags = flagExcludes(args.exclude)
     if (flags.diagnostics.length > 0) return yield* failWithDiagnostics(flags.diagnostics)
@@ -23,8 +25,12 @@ export const runCheck = (args: CommonArgs) =>
     const { graph } = yield* withProgress(reader.readTree({ root: args.root, exclude }), `reading ${args.root}`, args.quiet).pipe(
       Effect.mapError((e) => new CliFailure({ line: e.message }))
     )
-    // check is where every finding is listed: no cap.
-    yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })
+    // check is where every finding is listed: no cap. The machine formats are the result (stdout).
+    const prefix = findingsPrefix(args.root)
+    if (args.format === "text") yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })
+    else if (args.format === "json") yield* writeOut(findingsJson(graph.findings) + "\n")
+    else if (args.format === "github") yield* writeOut(findingsGithub(graph.findings, prefix))
+    else yield* writeOut(JSON.stringify(findingsSarif(graph.findings, { version: VERSION }, prefix), null, 2) + "\n")
     yield* warnUnmatched(exclude, args.root, args.quiet)
     if (!args.quiet) {
       yield* writeErr(`${graph.specs.size} specs, ${graph.packs.size} packs, ${graph.anchors.size} anchors, ${graph.findings.length} findings`)

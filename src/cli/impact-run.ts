@@ -3,6 +3,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { hasRefusal } from "../core/graph.js"
 import type { ImpactReport } from "../core/impact.js"
+import { impactMarkdownFacts } from "../core/render/impact-facts.js"
+import { impactMarkdown } from "../core/render/impact-markdown.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { flagExcludes, settledExcludes, warnUnmatched } from "./excludes.js"
@@ -48,13 +50,23 @@ export const runImpactCommand = (args: ImpactArgs) =>
     if (Option.isNone(args.changeset) === !args.staged) {
       problems.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
     }
+    if (Option.isSome(args.linkBase) && args.format !== "markdown") {
+      problems.push({ scope: "link-base", problem: "--link-base goes with --format markdown." })
+    }
     if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const loaded = yield* loadConfig(args)
     const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
     const exclude = yield* settledExcludes(settings.exclude, loaded.path)
     const { report, graph } = yield* runImpact(args, exclude)
-    yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
+    yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)
-    yield* writeOut(args.format === "text" ? impactText(report) : JSON.stringify(report) + "\n")
+    const linkBase = Option.getOrElse(args.linkBase, () => "")
+    const text =
+      args.format === "text"
+        ? impactText(report)
+        : args.format === "markdown"
+          ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase })
+          : JSON.stringify(report) + "\n"
+    yield* writeOut(text)
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
   }).pipe(Effect.withSpan("impact"), Effect.provide(ServicesLive))

@@ -11,16 +11,23 @@ const options = {
   ...common,
   changeset: valueOption("changeset", "REV", "The change: REV (against the working tree, untracked files included), A..B, or A...B (from the merge base)."),
   staged: flag("staged", "The change is the index against HEAD (for a pre-commit hook)."),
-  format: Options.choice("format", ["json", "text"]).pipe(
-    Options.withDescription("json: compact JSON on one line; text: a summary of the counts, then the detail, for people."),
+  format: Options.choice("format", ["json", "text", "markdown"]).pipe(
+    Options.withDescription("json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment."),
     Options.withDefault("json" as const)
+  ),
+  linkBase: valueOption("link-base", "URL", "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link."),
+  findings: Options.choice("findings", ["text", "github"]).pipe(
+    Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
+    Options.withDefault("text" as const)
   )
 } as const
 
 export interface ImpactArgs extends CommonArgs {
   readonly changeset: Option.Option<string>
   readonly staged: boolean
-  readonly format: "json" | "text"
+  readonly format: "json" | "text" | "markdown"
+  readonly linkBase: Option.Option<string>
+  readonly findings: "text" | "github"
 }
 
 export const impactCommand = Command.make("impact", options, (args) =>
@@ -34,4 +41,8 @@ export const impactCommand = Command.make("impact", options, (args) =>
   )
 )
 
-export const impactExamples = ["specbundle impact --changeset HEAD~1 --format text", "specbundle impact --staged --strict"]
+export const impactExamples = [
+  "specbundle impact --changeset HEAD~1 --format text",
+  "specbundle impact --staged --strict",
+  "specbundle impact --changeset HEAD~1 --format markdown --findings github"
+]
