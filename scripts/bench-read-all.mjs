@@ -8,7 +8,10 @@ let bytes = 0
 const walk = (dir) => {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) walk(full)
+    if (entry.isDirectory()) {
+      // A repository's own store is not the corpus.
+      if (entry.name !== ".git") walk(full)
+    }
     else if (entry.isFile()) {
       bytes += readFileSync(full, "utf8").length
       files++

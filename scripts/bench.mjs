@@ -4,16 +4,17 @@
 // interleaved with its baseline; medians over >= 5 runs (3 with --quick). Prints one Markdown table.
 // Always exits 0: it is a report, and misses are listed under the table.
 //
-//   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE]
-// --cli FILE measures another build of the CLI (and implies --no-build).
-import { createHash } from "node:crypto"
-import { existsSync, mkdtempSync, readdirSync, renameSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+//   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE] [--git-only]
+// --cli FILE measures another build of the CLI (and implies --no-build); --git-only prints only
+// the git-hosted rows (scripts/bench-git.mjs).
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { gitRows } from "./bench-git.mjs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { buildComposerProgram } from "./bench-composer.mjs"
 import { measure, median, runs as runMany } from "./bench-run.mjs"
-import { generateCorpus } from "./gen-corpus.mjs"
+import { corpus, gitHosted } from "./bench-corpus.mjs"
 import { printReport } from "./bench-table.mjs"
 
 const SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
@@ -29,35 +30,6 @@ const runsArg = argv.indexOf("--runs")
 const runsValue = runsArg >= 0 ? Number(argv[runsArg + 1]) : NaN
 const RUNS = Number.isInteger(runsValue) && runsValue > 0 ? runsValue : quick ? 3 : 5
 const log = (line) => process.stderr.write(`bench: ${line}\n`)
-
-/** The generator's own source is part of the cache key: a changed generator builds new corpora. */
-const generatorKey = () =>
-  ["gen-corpus.mjs", "bench-gen-specs.mjs", "bench-gen-ts.mjs", "bench-gen-words.mjs"]
-    .map((f) => readFileSync(path.join(SCRIPTS, f), "utf8"))
-    .join("\0")
-
-const hashText = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12)
-
-/** A corpus cached under os.tmpdir()/specbundle-bench-<hash>, built once per parameters and generator. */
-const corpus = async (params) => {
-  const key = hashText(JSON.stringify(params) + generatorKey())
-  const dir = path.join(os.tmpdir(), `specbundle-bench-${params.shape}-${params.specs}-${key}`)
-  const summaryFile = `${dir}.json`
-  if (existsSync(dir) && existsSync(summaryFile)) return { dir, ...JSON.parse(readFileSync(summaryFile, "utf8")) }
-  // Corpora of an older generator or other parameters of the same size are dropped, not hoarded.
-  const prefix = `specbundle-bench-${params.shape}-${params.specs}-`
-  for (const name of readdirSync(os.tmpdir())) {
-    if (name.startsWith(prefix)) rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
-  }
-  log(`generating ${params.specs} specs (${params.shape}) into ${dir}`)
-  const tmp = `${dir}.tmp-${process.pid}`
-  rmSync(tmp, { recursive: true, force: true })
-  const summary = generateCorpus(tmp, params)
-  rmSync(dir, { recursive: true, force: true })
-  renameSync(tmp, dir)
-  writeFileSync(summaryFile, JSON.stringify(summary))
-  return { dir, ...summary }
-}
 
 const build = () => {
   if ((argv.includes("--no-build") || cliArg >= 0) && existsSync(CLI)) return null
@@ -123,6 +95,13 @@ const runAll = async () => {
   const cliError = buildError ?? (existsSync(CLI) ? null : "bin/specbundle.js missing")
   const sizeLabel = (c) => `${c.specs.toLocaleString("en-US")} Specs, ${c.tsFiles.toLocaleString("en-US")} TS files`
 
+  if (cliError === null && argv.includes("--git-only")) {
+    // Only the git-hosted rows (a quicker look while working on them).
+    const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
+    rows.push(...gitRows({ cliRow, readAll, big: cBig, small: c200, sizeLabel, repo: REPO, gitHosted, tmp: os.tmpdir(), log }))
+    printReport(rows, notes, { quick, runs: RUNS, corpora: [cBig, c200] })
+    return
+  }
   if (cliError !== null) {
     for (const name of ["start-up: --help", "bundle one Pack (large)", "bundle one Pack (small)", "growth large/small", "reference-shaped corpus"]) {
       rows.push({ name, error: cliError })
@@ -158,6 +137,9 @@ const runAll = async () => {
     rows.push(rRefCold.error !== undefined
       ? { ...rRefCold, ...refTarget, baseline: "reference (documented) 2.5 s" }
       : { ...rRefCold, ...refTarget, note: undefined, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRefCold.ms / REFERENCE_MS })
+    log("git-hosted corpora")
+    const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
+    rows.push(...gitRows({ cliRow, readAll, big: cBig, small: c200, sizeLabel, repo: REPO, gitHosted, tmp: os.tmpdir(), log }))
     for (const r of rows) if (r.note !== undefined) notes.push(r.note)
   }
 

@@ -15,7 +15,9 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { cli } from "./cli/main.js"
+import { preflight } from "./cli/argv.js"
+import { renderCommandHelp, renderTopHelp } from "./cli/help.js"
+import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, cli, model } from "./cli/main.js"
 import * as LazyTerminal from "./cli/terminal.js"
 import { enableWorkers, forcedWorkers, runExtractWorker } from "./services/extractAll.js"
 import { failWithDiagnostics } from "./cli/diagnostics.js"
@@ -69,7 +71,29 @@ const plainConsole = (c: Console.Console): Console.Console => ({
   unsafe: { ...c.unsafe, log: (...args) => c.unsafe.log(...plainOut(args)), error: (...args) => c.unsafe.error(...plainErr(args)) }
 })
 
-const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => environmentProblem() ?? cli(process.argv)), plainConsole(c))).pipe(
+/**
+ * Help, version and the argument mistakes the parser would misname are answered here (argv.ts);
+ * everything else goes to @effect/cli.
+ */
+const answer = () => {
+  const root = model()
+  const pre = preflight(PROGRAM, root, process.argv.slice(2), process.stdin.isTTY === true)
+  switch (pre._tag) {
+    case "Parse":
+      return cli(process.argv)
+    case "Version":
+      return Effect.sync(() => void process.stdout.write(`${VERSION}\n`))
+    case "Problem":
+      return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
+    default: {
+      const tty = process.stdout.isTTY === true
+      const help = { program: PROGRAM, version: VERSION, root, examples: EXAMPLES, builtIns: BUILT_INS, width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80, bold: tty && !noColor }
+      return Effect.sync(() => void process.stdout.write(pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)))
+    }
+  }
+}
+
+const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => environmentProblem() ?? answer()), plainConsole(c))).pipe(
   Effect.catchIf(ValidationError.isValidationError, (e) =>
     // @effect/cli has printed its message to stderr; the parameters' diagnostics value goes to stdout.
     Effect.sync(() => {
@@ -97,7 +121,28 @@ function environmentProblem() {
 // Worker threads start on their own bundle next to this one (scripts/build.mjs, src/worker.ts).
 const workerEntry = nodePath.join(__dirname, "specbundle-worker.cjs")
 
+/**
+ * An interrupted run exits 128 + the signal's number (bundle-contract.md section 1), so
+ * `bundle > ctx.json && agent` never goes on after a cancel. runMain's own handler interrupts the
+ * program; what does not yield to that (a worker thread's parse, a long synchronous step) is cut
+ * off shortly after. stdout writes are synchronous, so stdout holds nothing or whole values.
+ * `watch` ends on Ctrl-C by design (exit 0) and keeps runMain's handling alone.
+ */
+const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+const GRACE_MS = 100
+let signalled: number | undefined
+const watchSignals = () => {
+  if (process.argv[2] === "watch") return
+  for (const [name, code] of Object.entries(SIGNAL_EXIT)) {
+    process.once(name, () => {
+      signalled ??= code
+      setTimeout(() => process.exit(code), GRACE_MS).unref()
+    })
+  }
+}
+
 if (!runExtractWorker()) {
+  watchSignals()
   enableWorkers(workerEntry)
   // The loader (bin/specbundle.js) offers its cache folder when the cache is on.
   enableParseCache((module as { specbundleCache?: CacheStore }).specbundleCache)
@@ -105,8 +150,9 @@ if (!runExtractWorker()) {
   disableErrorReporting: true,
   teardown: (exit, onExit) => {
     // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
-    process.exitCode = exitCodeOf(exit)
-    onExit(0)
+    // After a signal runMain exits at once, with the signal's code.
+    process.exitCode = signalled ?? exitCodeOf(exit)
+    onExit(signalled ?? 0)
   }
   })
 }

@@ -20,6 +20,20 @@
 // Worker threads (src/services/extractAll.ts) start on their own, smaller bundle instead.
 "use strict"
 
+/**
+ * Whether this Node can run the bundle: it require()s oxc-parser, an ES module, which Node loads
+ * that way from 20.19 on (package.json "engines"). Checked before anything else, so an older Node
+ * gets one line instead of an error from deep inside the bundle.
+ */
+const nodeSupported = (version) => {
+  const [major, minor] = String(version).replace(/^v/, "").split(".").map(Number)
+  return major > 20 || (major === 20 && minor >= 19)
+}
+if (!nodeSupported(process.versions.node)) {
+  process.stderr.write(`specbundle needs Node 20.19 or later; this is ${process.version}\n`)
+  process.exit(1)
+}
+
 const fs = require("node:fs")
 const path = require("node:path")
 const vm = require("node:vm")
@@ -94,9 +108,38 @@ const readCache = (file) => {
   }
 }
 
+/**
+ * Creates `dir` and its missing parents, one level at a time. Not mkdirSync's `recursive`: where a
+ * folder cannot be made (XDG_CACHE_HOME=/proc/x) it retries forever at full CPU; this fails.
+ */
+const makeDir = (dir) => {
+  const missing = []
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    let stat
+    try {
+      stat = fs.statSync(d)
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e
+    }
+    if (stat !== undefined) {
+      if (!stat.isDirectory()) throw new Error(`${d} is not a folder`)
+      break
+    }
+    missing.push(d)
+    if (path.dirname(d) === d) break
+  }
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d, { mode: 0o700 })
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e
+    }
+  }
+}
+
 /** Writes data (+ its checksum) to a temp file in `dir`, renames it to `name`, and prunes old caches. */
 const writeCache = (dir, name, data, prefix = PREFIX, suffix = SUFFIX, keep = KEEP) => {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  makeDir(dir)
   const temp = path.join(dir, `.${name}.${process.pid}.tmp`)
   try {
     fs.writeFileSync(temp, Buffer.concat([data, checksum(data)]), { mode: 0o600, flag: "wx" })

@@ -119,7 +119,7 @@ describe("bundle properties", () => {
 
   it("leftOut is a prefix of the cut order, the seventh line only under addresses", () => {
     fc.assert(fc.property(worldArb, (w) => {
-      const { facts, params, maxStage, budget } = setup(w)
+      const { facts, params, maxStage } = setup(w)
       const { value } = composeBundleText(facts, params)
       const leftOut = (value as BundleValue).leftOut
       expect(leftOut).toEqual(LEFT_OUT_LINES.slice(0, leftOut.length))
@@ -136,8 +136,11 @@ describe("bundle properties", () => {
       const { value } = composeBundleText(facts, params)
       if (isBudgetExceeded(value)) {
         expect(lengths.every((l) => l > budget)).toBe(true)
-        expect(value.protectedLength).toBe(lengths[maxStage])
+        // The smallest budget at which the same request returns a bundle (bundle-contract.md section 2).
         expect(value.protectedLength).toBeGreaterThan(budget)
+        expect(isBudgetExceeded(composeBundleText(facts, { ...params, budget: value.protectedLength }).value)).toBe(false)
+        expect(isBudgetExceeded(composeBundleText(facts, { ...params, budget: value.protectedLength - 1 }).value)).toBe(true)
+        if (String(value.protectedLength).length === String(budget).length) expect(value.protectedLength).toBe(Math.min(...lengths))
       } else {
         const v = value as BundleValue
         const k = v.leftOut.length

@@ -1,18 +1,16 @@
 // `specbundle bundle` end to end: the BUILT CLI (bin/specbundle.js) as a subprocess over real temp
-// copies of checkout-v1 (+ its anchors) and the bike-dock example. `npm test` builds first; a missing
+// copies of the bike-dock example (the project's own corpus, in every clone). `npm test` builds first; a missing
 // bin is built once here. Changeset scopes are in cli-impact.test.ts.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { parse as parseYaml } from "yaml"
-import { copyInto, tempDir } from "./support/tmp.js"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { bikeDockCopy as bikeDockIn, tempDir } from "./support/tmp.js"
 
 const REPO = path.join(import.meta.dirname, "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
-const CHECKOUT = CHECKOUT_CORPUS
-const PACK = "pack:checkout-v1"
+const PACK = "pack:rides-v1"
 const METHOD = "UTF-16 code units divided by four, an estimate"
 const LEFT_OUT = [
   "Boundary details; ids kept per direction.",
@@ -47,23 +45,11 @@ const bundle = (cwd: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
-/** checkout-v1 plus our anchored code, in one fresh temp folder. */
-const checkoutCopy = (): string => {
-  const root = tempDir("specbundle-cli-bundle-")
-  copyInto(CHECKOUT, root)
-  copyInto(path.join(REPO, "test", "fixtures", "checkout-anchors"), root)
-  return root
-}
-
-const bikeDockCopy = (): string => {
-  const root = tempDir("specbundle-cli-bike-")
-  copyInto(path.join(REPO, "examples", "bike-dock"), root)
-  return root
-}
+const bikeDockCopy = (): string => bikeDockIn("specbundle-cli-bike-")
 
 /** The Pack's members as its manifest lists them (read from the file, not from the CLI). */
 const manifestMembers = (root: string): string[] => {
-  const text = fs.readFileSync(path.join(root, "specs", "checkout.pack.sdp.md"), "utf8")
+  const text = fs.readFileSync(path.join(root, "specs", "rides.pack.sdp.md"), "utf8")
   const front = /^---\n([\s\S]*?)\n---/.exec(text)
   return (parseYaml(front![1]!) as { specs: string[] }).specs
 }
@@ -112,8 +98,8 @@ const expectMeasured = (line: string, value: any) => {
   expect(value.used).toBeLessThanOrEqual(value.budget)
 }
 
-describe("bundle --pack over checkout-v1", () => {
-  const root = checkoutCopy()
+describe("bundle --pack over bike-dock's rides Pack", () => {
+  const root = bikeDockCopy()
   // Run lazily: beforeAll may still have to build the bin when this block is collected.
   let firstRun: Run | undefined
   const first = (): Run => (firstRun ??= bundle(root, ["--pack", PACK]))
@@ -128,13 +114,13 @@ describe("bundle --pack over checkout-v1", () => {
     expect(value.declarations).toBe("whole")
     expect(value.leftOut).toEqual([])
     expectMeasured(line, value)
-    expect(value.pack).toEqual({ id: PACK, title: "Checkout v1", framing: expect.any(String) })
+    expect(value.pack).toEqual({ id: PACK, title: "Rides v1", framing: expect.any(String) })
   })
 
   it("lists the members in the manifest's order", () => {
     const { value } = oneLine(first())
     const order = manifestMembers(root)
-    expect(order).toHaveLength(11)
+    expect(order).toHaveLength(14)
     expect(value.members.map((m: { id: string }) => m.id)).toEqual(order)
   })
 
@@ -154,7 +140,7 @@ describe("bundle --pack over checkout-v1", () => {
   })
 
   it("--members gives an ordered subset, says so in scope, and keeps the Pack's framing", () => {
-    const subset = ["spec:orders.order-model", "spec:orders.create-order"]
+    const subset = ["spec:rides.unlock-bike", "spec:rides.rider-model"]
     const r = bundle(root, ["--pack", PACK, "--members", subset.join(",")])
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
@@ -165,7 +151,9 @@ describe("bundle --pack over checkout-v1", () => {
   })
 
   it("--specs lists the members in the given order with the one-hop boundary outside the list", () => {
-    const specs = ["spec:orders.order-model", "spec:orders.create-order"]
+    // unlock-bike refines ride-lifecycle, is constrainedBy unlock-latency and decidedBy unlock-by-code
+    // (its dependsOn rider-model stays inside); rider-model refines ride-lifecycle.
+    const specs = ["spec:rides.rider-model", "spec:rides.unlock-bike"]
     const r = bundle(root, ["--specs", specs.join(",")])
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
@@ -174,20 +162,16 @@ describe("bundle --pack over checkout-v1", () => {
     expect(value.pack).toBeNull()
     expect(value.members.map((m: { id: string }) => m.id)).toEqual(specs)
     const restsOn = value.boundary.restsOn as Array<{ id: string; via: Array<{ type: string; members: string[] }> }>
-    expect(restsOn.map((row) => row.id)).toEqual([
-      "spec:decisions.order-lifecycle",
-      "spec:orders.order-latency-constraint",
-      "spec:orders.order-management"
-    ])
+    expect(restsOn.map((row) => row.id)).toEqual(["spec:decisions.unlock-by-code", "spec:rides.ride-lifecycle", "spec:rides.unlock-latency"])
     // via.members follow the scope's order, as a Pack's follow its manifest.
-    expect(restsOn[2]!.via).toEqual([{ type: "refines", members: specs }])
+    expect(restsOn[1]!.via).toEqual([{ type: "refines", members: specs }])
     for (const row of [...restsOn, ...value.boundary.restedOnBy]) {
       expect(Object.keys(row)).toEqual(["id", "title", "statedReadiness", "implemented", "via"])
       expect(specs).not.toContain(row.id)
     }
     const restedOnBy = value.boundary.restedOnBy.map((row: { id: string }) => row.id) as string[]
     expect(restedOnBy).toEqual([...restedOnBy].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
-    expect(restedOnBy).toContain("spec:orders.create-order.valid-cart")
+    expect(restedOnBy).toContain("spec:rides.unlock-bike.available-bike")
   })
 
   it("--budget takes the tiers S, M and L and a plain number", () => {
@@ -224,11 +208,11 @@ describe("bundle --pack over checkout-v1", () => {
   })
 
   it("--part 2 returns the second part, byte-identical to line 2 of --parts", () => {
-    const streamed = bundle(root, ["--pack", PACK, "--budget", "3000", "--parts"])
+    const streamed = bundle(root, ["--pack", PACK, "--budget", "4000", "--parts"])
     expect(streamed.status).toBe(0)
     const lines = streamed.stdout.split("\n").filter((l) => l !== "")
     expect(lines.length).toBeGreaterThan(2)
-    const r = bundle(root, ["--pack", PACK, "--budget", "3000", "--part", "2"])
+    const r = bundle(root, ["--pack", PACK, "--budget", "4000", "--part", "2"])
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
     expect(line).toBe(lines[1])
@@ -239,7 +223,7 @@ describe("bundle --pack over checkout-v1", () => {
   })
 
   it("--parts streams NDJSON: each line parses, fits the budget, and the parts cover the members once in order", () => {
-    const budget = 3000
+    const budget = 4000
     const r = bundle(root, ["--pack", PACK, "--budget", String(budget), "--parts"])
     expect(r.status).toBe(0)
     expect(r.stdout.endsWith("\n")).toBe(true)
@@ -325,22 +309,22 @@ describe("bundle --declarations", () => {
 })
 
 describe("bundle: every bad value is exit 2 with { diagnostics }", () => {
-  const root = checkoutCopy()
+  const root = bikeDockCopy()
   const pack = ["--pack", PACK]
 
   it("both scopes, and neither", () => {
-    expectDiagnostics(bundle(root, [...pack, "--specs", "spec:orders.order-model"]), "scope")
+    expectDiagnostics(bundle(root, [...pack, "--specs", "spec:rides.rider-model"]), "scope")
     expectDiagnostics(bundle(root, []), "scope")
   })
 
   it("an unknown Pack and an unknown Spec", () => {
     expectDiagnostics(bundle(root, ["--pack", "pack:nope"]), "pack", /pack:nope/)
-    expectDiagnostics(bundle(root, ["--specs", "spec:orders.order-model,spec:nope"]), "specs", /spec:nope/)
+    expectDiagnostics(bundle(root, ["--specs", "spec:rides.rider-model,spec:nope"]), "specs", /spec:nope/)
   })
 
   it("a doubled id in --specs and in --members, and a member outside the Pack", () => {
-    const id = "spec:orders.order-model"
-    expectDiagnostics(bundle(root, ["--specs", `${id},spec:orders.create-order,${id}`]), "specs", new RegExp(id))
+    const id = "spec:rides.rider-model"
+    expectDiagnostics(bundle(root, ["--specs", `${id},spec:rides.unlock-bike,${id}`]), "specs", new RegExp(id))
     expectDiagnostics(bundle(root, [...pack, "--members", `${id},${id}`]), "members", new RegExp(id))
     expectDiagnostics(bundle(root, [...pack, "--members", "spec:elsewhere.x"]), "members", /spec:elsewhere\.x/)
   })

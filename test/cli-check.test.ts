@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { copyInto, ruleSpec, tempDir, writeFiles } from "./support/tmp.js"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { bikeDockCopy, checkoutCopy, ruleSpec, tempDir, writeFiles } from "./support/tmp.js"
+import { withoutCheckout } from "./support/paths.js"
 
 const REPO = path.join(import.meta.dirname, "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
@@ -31,26 +31,30 @@ const check = (...args: string[]): Run => {
 
 const nonEmptyLines = (text: string): string[] => text.split("\n").filter((l) => l.trim() !== "")
 
-const checkoutCopy = (): string => {
-  const root = tempDir("specbundle-cli-")
-  copyInto(CHECKOUT_CORPUS, root)
-  copyInto(path.join(import.meta.dirname, "fixtures", "checkout-anchors"), root)
-  return root
-}
-
-describe("specbundle check", () => {
+describe.skipIf(withoutCheckout("check over checkout-v1"))("specbundle check over checkout-v1", () => {
   it("a healthy checkout copy exits 0 with the summary on stderr and nothing on stdout", () => {
-    const r = check("--root", checkoutCopy())
+    const r = check("--root", checkoutCopy("specbundle-cli-"))
     expect(r.status).toBe(0)
     expect(r.stdout).toBe("")
     expect(nonEmptyLines(r.stderr)).toEqual(["11 specs, 1 packs, 5 anchors, 0 findings"])
   })
+})
+
+describe("specbundle check", () => {
+  it("a healthy bike-dock copy exits 0 with the summary on stderr and nothing on stdout", () => {
+    // 23 Specs in 2 Packs (its README); 10 anchors in its 4 source and 4 test files: 6 constant-form
+    // (fault-intake 1, unlock 2, unlock-bike.test 2, fare.test 1) and 4 comment-form (one per file).
+    const r = check("--root", bikeDockCopy("specbundle-cli-"))
+    expect(r.status).toBe(0)
+    expect(r.stdout).toBe("")
+    expect(nonEmptyLines(r.stderr)).toEqual(["23 specs, 2 packs, 10 anchors, 0 findings"])
+  })
 
   it("a corpus with one refused carrier exits 1 and prints file:line: code: for it, without a stack trace", () => {
-    const root = checkoutCopy()
+    const root = bikeDockCopy("specbundle-cli-")
     // A kind outside the closed set (format 3.1) refuses the carrier as non-static-envelope at the
     // `kind:` line, line 3 (line 1 opens the frontmatter, line 2 is `id:`).
-    const file = "specs/orders/order-model.sdp.md"
+    const file = "specs/rides/rider-model.sdp.md"
     const text = fs.readFileSync(path.join(root, file), "utf8")
     fs.writeFileSync(path.join(root, file), text.replace("kind: model\n", "kind: glossary\n"))
     const r = check("--root", root)
@@ -59,8 +63,8 @@ describe("specbundle check", () => {
     const lines = nonEmptyLines(r.stderr)
     const finding = lines.filter((l) => l.startsWith(`${file}:`))
     expect(finding).toHaveLength(1)
-    expect(finding[0]).toMatch(/^specs\/orders\/order-model\.sdp\.md:3: extract\/non-static-envelope: \S/)
-    expect(lines.at(-1)).toBe("10 specs, 1 packs, 5 anchors, 1 findings")
+    expect(finding[0]).toMatch(/^specs\/rides\/rider-model\.sdp\.md:3: extract\/non-static-envelope: \S/)
+    expect(lines.at(-1)).toBe("22 specs, 2 packs, 10 anchors, 1 findings")
     expect(r.stderr).not.toContain("    at ")
   })
 
@@ -86,7 +90,7 @@ describe("specbundle check", () => {
   })
 
   it("a bad --exclude ../x exits 2 with a { diagnostics } value on stdout", () => {
-    const r = check("--root", checkoutCopy(), "--exclude", "../x")
+    const r = check("--root", bikeDockCopy("specbundle-cli-"), "--exclude", "../x")
     expect(r.status).toBe(2)
     const value = JSON.parse(r.stdout) as { diagnostics: Array<{ scope: string; problem: string }> }
     expect(Object.keys(value)).toEqual(["diagnostics"])
@@ -97,7 +101,7 @@ describe("specbundle check", () => {
   })
 
   it("an unknown option exits 2 with a { diagnostics } value on stdout and one line on stderr", () => {
-    const r = check("--root", checkoutCopy(), "--no-such-option")
+    const r = check("--root", bikeDockCopy("specbundle-cli-"), "--no-such-option")
     expect(r.status).toBe(2)
     const value = JSON.parse(r.stdout) as { diagnostics: Array<{ problem: string }> }
     expect(value.diagnostics.length).toBeGreaterThan(0)

@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { CLI, cleanEnv } from "./support/hostile.js"
-import { checkoutCopy, tempDir } from "./support/tmp.js"
+import { bikeDockCopy, tempDir } from "./support/tmp.js"
 
 const PAYLOAD = path.resolve("bin/specbundle-main.cjs")
 const POSIX = process.platform !== "win32"
@@ -80,14 +80,14 @@ describe("a cold then a warm run", () => {
     expect(fs.readdirSync(dir)).toEqual([written.name])
   })
 
-  it("a bundle run over checkout-v1 with its anchors (oxc-parser loads under the loader) prints the same cold, warm and uncached", () => {
-    const root = checkoutCopy("specbundle-cc-checkout-")
-    const args = ["bundle", "--root", root, "--pack", "pack:checkout-v1", "--parts", "--budget", "8000"]
+  it("a bundle run over bike-dock with its anchors (oxc-parser loads under the loader) prints the same cold, warm and uncached", () => {
+    const root = bikeDockCopy("specbundle-cc-bike-")
+    const args = ["bundle", "--root", root, "--pack", "pack:rides-v1", "--parts", "--budget", "8000"]
     const reference = uncached(args)
     expect(reference.status).toBe(0)
     expect(reference.stdout.split("\n").length).toBeGreaterThan(2)
     // The anchored fixture code is in the value: the native parser really ran.
-    expect(reference.stdout).toContain("create-order.ts")
+    expect(reference.stdout).toContain("src/rides/unlock.ts")
 
     const dir = tempDir("specbundle-cc-")
     expect(runIn(dir, args)).toEqual(reference)

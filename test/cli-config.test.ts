@@ -6,12 +6,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { BIKE_DOCK } from "./support/paths.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const CORPUS = CHECKOUT_CORPUS
-const ANCHORS = path.resolve("test/fixtures/checkout-anchors")
-const PACK = "pack:checkout-v1"
+const PACK = "pack:rides-v1"
 
 const created: string[] = []
 afterAll(() => created.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
@@ -22,11 +20,10 @@ const tempDir = (): string => {
   return dir
 }
 
-/** The checkout corpus and its anchors in a fresh, writable folder. */
+/** The bike-dock example corpus (Specs and anchored code) in a fresh, writable folder. */
 const corpus = (config?: unknown): string => {
   const dir = tempDir()
-  fs.cpSync(CORPUS, dir, { recursive: true })
-  fs.cpSync(ANCHORS, dir, { recursive: true })
+  fs.cpSync(BIKE_DOCK, dir, { recursive: true })
   fs.chmodSync(dir, 0o755)
   if (config !== undefined) fs.writeFileSync(path.join(dir, "specbundle.config.json"), typeof config === "string" ? config : JSON.stringify(config))
   return dir

@@ -1,53 +1,18 @@
 // End to end: `specbundle hook install|uninstall` in real repositories (bundle-contract.md section 6):
-// the hook runs this CLI by absolute path, refuses a commit whose staged carrier does not read,
-// honours core.hooksPath, never touches a foreign hook without --force, and pre-push composes.
-import type { SpawnSyncReturns } from "node:child_process"
-import { execFileSync, spawnSync } from "node:child_process"
+// the hook runs this CLI, refuses a commit only when a carrier it stages does not read, honours
+// core.hooksPath, and never touches a foreign hook without --force. test/cli-hook-team.test.ts:
+// hooks that survive specbundle moving, `hook print`, and pre-push on a real bare remote.
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { BROKEN, CLI, created, env, git, gitTry, head, repo, run, spec } from "./support/hooks.js"
 
-const CLI = path.resolve("bin/specbundle.js")
-
-const created: string[] = []
-afterAll(() => created.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
-
-/** git's environment without a surrounding hook's GIT_DIR (a test run inside a hook). */
-const env = (): NodeJS.ProcessEnv => {
-  const e: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
-  for (const key of ["GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_PREFIX"]) delete e[key]
-  return e
-}
-const IDENTITY = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
-
-const git = (cwd: string, ...args: string[]): string => execFileSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: env() })
-const gitTry = (cwd: string, ...args: string[]): SpawnSyncReturns<string> => spawnSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: env() })
-const run = (cwd: string, args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: env() })
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stderr.split("\n").filter((l) => l !== "") }
-}
-
-const spec = (id: string, title: string): string => `---\nid: ${id}\nkind: behavior\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# ${title}\n`
-const BROKEN = "---\nid: spec:broken\nkind: rule\nbroken: [\n---\n# Broken\n"
-
-const repo = (): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-cli-hook-")))
-  created.push(dir)
-  git(dir, "init", "-q", "-b", "main")
-  fs.mkdirSync(path.join(dir, "specs"))
-  fs.writeFileSync(path.join(dir, "specs", "a.sdp.md"), spec("spec:a", "Alpha"))
-  fs.writeFileSync(path.join(dir, "specs", "b.sdp.md"), spec("spec:b", "Beta"))
-  git(dir, "add", "-A")
-  git(dir, "commit", "-q", "-m", "corpus")
-  return dir
-}
-
-const head = (dir: string) => git(dir, "rev-parse", "HEAD").trim()
 const FOREIGN = "#!/bin/sh\n# someone else's hook\nexit 0\n"
 
 describe("hook install pre-commit", () => {
-  it("writes an executable hook that runs this node and this CLI by absolute path", () => {
+  it("writes an executable hook that runs this node and this CLI, with a way out when they move", () => {
     const dir = repo()
     const r = run(dir, ["hook", "install", "pre-commit"])
     expect(r.code).toBe(0)
@@ -56,7 +21,9 @@ describe("hook install pre-commit", () => {
     expect(fs.statSync(file).mode & 0o111).toBe(0o111)
     const text = fs.readFileSync(file, "utf8")
     expect(text.startsWith("#!/bin/sh\n")).toBe(true)
-    expect(text).toContain(`'${process.execPath}' '${CLI}' impact --staged`)
+    expect(text).toContain(`cli=${CLI}\n`)
+    expect(text).toContain(`node=${process.execPath}\n`)
+    expect(text).toContain(`exec "$node" "$cli" hook run pre-commit --root "$top" "$@"`)
     expect(text).not.toContain("npx")
   })
 
@@ -83,12 +50,14 @@ describe("hook install pre-commit", () => {
     expect(head(dir)).not.toBe(before)
   })
 
-  it("honours core.hooksPath", () => {
+  it("honours core.hooksPath (a folder outside the work tree keeps this CLI's path)", () => {
     const dir = repo()
-    git(dir, "config", "core.hooksPath", ".githooks")
+    const hooks = `${dir}-hooks`
+    created.push(hooks)
+    git(dir, "config", "core.hooksPath", hooks)
     const r = run(dir, ["hook", "install", "pre-commit"])
     expect(r.code).toBe(0)
-    expect(fs.existsSync(path.join(dir, ".githooks", "pre-commit"))).toBe(true)
+    expect(fs.readFileSync(path.join(hooks, "pre-commit"), "utf8")).toContain(`cli=${CLI}\n`)
     expect(fs.existsSync(path.join(dir, ".git", "hooks", "pre-commit"))).toBe(false)
     fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
     git(dir, "add", "specs/broken.sdp.md")
@@ -151,37 +120,44 @@ describe("hook install pre-commit", () => {
   })
 })
 
-describe("hook install pre-push", () => {
-  it("writes a hook that composes the pushed range into .git/specbundle/pre-push", () => {
+const BROKEN_ELSEWHERE = "---\nid: spec:fixture\nkind: rule\nbroken: [\n---\n# A deliberately broken fixture\n"
+
+describe("pre-commit refuses only what the commit stages", () => {
+  it("a carrier refused elsewhere is one tally line and lets the commit through; a staged refused carrier blocks it", () => {
     const dir = repo()
-    fs.appendFileSync(path.join(dir, "specs", "b.sdp.md"), "\nMore about beta.\n")
+    // A broken carrier committed earlier (before the hook): it must not lock the team out.
+    fs.mkdirSync(path.join(dir, "fixtures"))
+    fs.writeFileSync(path.join(dir, "fixtures", "bad.sdp.md"), BROKEN_ELSEWHERE)
     git(dir, "add", "-A")
-    git(dir, "commit", "-q", "-m", "touch beta")
-    const sha = head(dir)
+    git(dir, "commit", "-q", "-m", "fixtures")
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
 
-    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
-    const file = path.join(dir, ".git", "hooks", "pre-push")
-    expect(fs.statSync(file).mode & 0o111).toBe(0o111)
-    expect(fs.readFileSync(file, "utf8")).toContain(`'${process.execPath}' '${CLI}' bundle --changeset`)
+    fs.writeFileSync(path.join(dir, "README.md"), "# readme\n")
+    git(dir, "add", "README.md")
+    const ok = gitTry(dir, "commit", "-q", "-m", "readme")
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(ok.stderr.trimEnd().split("\n")).toEqual(["1 carrier elsewhere is refused; `specbundle check` lists them"])
 
-    const zero = "0".repeat(40)
-    const r = spawnSync(file, ["origin", "https://example.invalid/repo.git"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: env(),
-      input: `refs/heads/main ${sha} refs/heads/main ${zero}\n`
-    })
-    expect(r.status, r.stderr).toBe(0)
-    const out = path.join(dir, ".git", "specbundle", "pre-push")
-    const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as {
-      scope: { specs: string[]; changeset: string }
-      parts: Array<{ file: string }>
-      builtFrom: { commit: string }
-    }
-    expect(manifest.scope.specs).toEqual(["spec:b"])
-    expect(manifest.scope.changeset).toBe(`${sha}~1..${sha}`)
-    expect(manifest.parts.length).toBeGreaterThan(0)
-    const part = JSON.parse(fs.readFileSync(path.join(out, manifest.parts[0].file), "utf8")) as { members: Array<{ id: string }> }
-    expect(part.members.map((m) => m.id)).toEqual(["spec:b"])
+    const before = head(dir)
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    git(dir, "add", "specs/broken.sdp.md")
+    const refused = gitTry(dir, "commit", "-q", "-m", "broken")
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toMatch(/^specs\/broken\.sdp\.md:\d+: extract\//m)
+    expect(refused.stderr).not.toContain("fixtures/bad.sdp.md")
+    expect(refused.stderr).toContain("1 carrier elsewhere is refused")
+    expect(head(dir)).toBe(before)
+  })
+
+  it("an intent-to-add carrier (git add -N) does not refuse a commit", () => {
+    const dir = repo()
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    fs.writeFileSync(path.join(dir, "specs", "later.sdp.md"), spec("spec:later", "Later"))
+    git(dir, "add", "-N", "specs/later.sdp.md")
+    fs.appendFileSync(path.join(dir, "specs", "a.sdp.md"), "\nMore.\n")
+    git(dir, "add", "specs/a.sdp.md")
+    const ok = gitTry(dir, "commit", "-q", "-m", "alpha")
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(ok.stderr).toBe("")
   })
 })

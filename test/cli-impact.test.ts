@@ -57,6 +57,8 @@ const REPORT_KEYS = [
   "impactedSpecs",
   "impactedPacks",
   "removedSpecs",
+  "removedPacks",
+  "lostBindings",
   "atRisk",
   "coverageUnknown",
   "unlinked",
@@ -79,7 +81,8 @@ const expectReportShape = (report: any) => {
       if (reason.via !== null) expect(Object.keys(reason.via)).toEqual(["id", "edgeType", "claim"])
     }
   }
-  for (const row of report.removedSpecs) expect(Object.keys(row)).toEqual(["id", "file"])
+  for (const row of [...report.removedSpecs, ...report.removedPacks]) expect(Object.keys(row)).toEqual(["id", "file"])
+  for (const row of report.lostBindings) expect(Object.keys(row)).toEqual(["spec", "anchor", "claim", "file"])
   for (const row of report.atRisk) {
     expect(Object.keys(row)).toEqual(["id", "nodeType", "reasons"])
     for (const reason of row.reasons) expect(Object.keys(reason)).toEqual(["from", "edgeType", "to", "claim"])

@@ -6,15 +6,15 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { checkoutCopy, tempDir as tmpDir } from "./support/tmp.js"
+import { bikeDockCopy, tempDir as tmpDir } from "./support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const PACK = "pack:checkout-v1"
+const PACK = "pack:rides-v1"
 
 
 const tempDir = (): string => tmpDir("specbundle-cli-out-")
 
-const corpus = (): string => checkoutCopy("specbundle-cli-out-")
+const corpus = (): string => bikeDockCopy("specbundle-cli-out-")
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" })
@@ -47,7 +47,7 @@ const partFiles = (dir: string): string[] => fs.readdirSync(dir).filter((n) => /
 const snapshot = (dir: string): Record<string, string> =>
   Object.fromEntries(fs.readdirSync(dir).filter((n) => fs.statSync(path.join(dir, n)).isFile()).map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]))
 
-const bundleParts = (root: string, out: string, budget = "3000") => run(root, ["bundle", "--pack", PACK, "--parts", "--budget", budget, "--out", out])
+const bundleParts = (root: string, out: string, budget = "4000") => run(root, ["bundle", "--pack", PACK, "--parts", "--budget", budget, "--out", out])
 
 describe("bundle --out", () => {
   it("writes part-NNN.json files of compact JSON plus a newline, and a manifest per contract section 3", () => {
@@ -62,7 +62,7 @@ describe("bundle --out", () => {
 
     const m = manifestOf(out)
     expect(m.scope).toEqual({ pack: PACK })
-    expect(m.budget).toBe(3000)
+    expect(m.budget).toBe(4000)
     expect(m.declarations).toBe("whole")
     expect(m.parts.map((p) => p.file)).toEqual(names)
     for (const record of m.parts) {
@@ -72,8 +72,8 @@ describe("bundle --out", () => {
       expect(body).not.toContain("\n")
       const value = JSON.parse(body) as { used?: number }
       expect(JSON.stringify(value)).toBe(body)
-      // The ticket is sha256 of the compact text without its final newline.
-      expect(record.hash).toBe(`sha256:${sha256(body)}`)
+      // The ticket is sha256 of the file's exact bytes (the compact text and its final newline).
+      expect(record.hash).toBe(`sha256:${sha256(text)}`)
       if (typeof value.used === "number") expect(record.used).toBe(value.used)
     }
 
@@ -85,7 +85,7 @@ describe("bundle --out", () => {
     expect(b.dirty).toBeNull()
     const paths = b.files.map((f) => f.path)
     expect(paths).toEqual([...paths].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)))
-    expect(paths).toContain("specs/checkout.pack.sdp.md")
+    expect(paths).toContain("specs/rides.pack.sdp.md")
     for (const f of b.files) expect(f.hash).toBe(sha256(fs.readFileSync(path.join(root, f.path))))
     expect(b.graphDigest).toBe(sha256(JSON.stringify(b.files)))
     // No temporary files are left beside the outputs.
@@ -113,7 +113,7 @@ describe("bundle --out", () => {
   it("a rerun with fewer parts removes the extra part files", () => {
     const root = corpus()
     const out = path.join(tempDir(), "shrink")
-    expect(bundleParts(root, out, "3000").code).toBe(0)
+    expect(bundleParts(root, out, "4000").code).toBe(0)
     expect(partFiles(out).length).toBeGreaterThan(1)
     expect(bundleParts(root, out, "100000").code).toBe(0)
     expect(partFiles(out)).toEqual(["part-001.json"])
@@ -129,7 +129,7 @@ describe("bundle --out", () => {
     const out = path.join(tempDir(), "git-out")
     expect(bundleParts(root, out).code).toBe(0)
     expect(manifestOf(out).builtFrom).toMatchObject({ commit: head, dirty: false })
-    fs.appendFileSync(path.join(root, "specs", "orders", "order-model.sdp.md"), "\n")
+    fs.appendFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), "\n")
     expect(bundleParts(root, out).code).toBe(0)
     expect(manifestOf(out).builtFrom).toMatchObject({ commit: head, dirty: true })
   })
@@ -153,7 +153,7 @@ describe("bundle --out", () => {
     fs.rmSync(path.join(out, "part-001.json"))
     fs.mkdirSync(path.join(out, "part-001.json"))
     const before = snapshot(out)
-    fs.appendFileSync(path.join(root, "specs", "orders", "order-model.sdp.md"), "\n")
+    fs.appendFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), "\n")
     const r = bundleParts(root, out)
     expect(r.code).toBe(1)
     expect(r.lines).toHaveLength(1)
@@ -186,19 +186,19 @@ describe("stale DIR", () => {
 
   it("an edited carrier is exit 1 and names `changed <path>`", () => {
     const { root, out, elsewhere } = setup()
-    fs.appendFileSync(path.join(root, "specs", "orders", "order-model.sdp.md"), "\n")
+    fs.appendFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), "\n")
     const r = run(elsewhere, ["stale", out])
     expect(r.code).toBe(1)
-    expect(r.stdout).toBe("changed specs/orders/order-model.sdp.md\n")
+    expect(r.stdout).toBe("changed specs/rides/rider-model.sdp.md\n")
   })
 
   it("an added and a removed carrier are named `added` and `removed`", () => {
     const { root, out, elsewhere } = setup()
-    fs.copyFileSync(path.join(root, "specs", "orders", "order-model.sdp.md"), path.join(root, "specs", "orders", "zz-copy.sdp.md"))
-    fs.rmSync(path.join(root, "specs", "orders", "order-total-rule.sdp.md"))
+    fs.copyFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), path.join(root, "specs", "rides", "zz-copy.sdp.md"))
+    fs.rmSync(path.join(root, "specs", "rides", "ride-fare-rule.sdp.md"))
     const r = run(elsewhere, ["stale", out])
     expect(r.code).toBe(1)
-    expect(r.stdout.split("\n").filter((l) => l !== "")).toEqual(["added specs/orders/zz-copy.sdp.md", "removed specs/orders/order-total-rule.sdp.md"])
+    expect(r.stdout.split("\n").filter((l) => l !== "")).toEqual(["added specs/rides/zz-copy.sdp.md", "removed specs/rides/ride-fare-rule.sdp.md"])
   })
 
   type Built = { exclude: unknown[]; files: Array<Record<string, unknown>> }
@@ -209,7 +209,7 @@ describe("stale DIR", () => {
     ["thousands of nested arrays in exclude", (built) => void (built.exclude = ["(deep)"])],
     ["a file entry without a hash", (built) => void delete built.files[0].hash]
   ]
-  it.each(edits)("a hand-edited manifest with %s is exit 1 with one line, not a stack trace", (_, edit) => {
+  it.each(edits)("a hand-edited manifest with %s is exit 2 (could not tell) with one line, not a stack trace", (_, edit) => {
     const { out, elsewhere } = setup()
     const file = path.join(out, "manifest.json")
     const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { builtFrom: Built }
@@ -217,13 +217,13 @@ describe("stale DIR", () => {
     edit(manifest.builtFrom)
     fs.writeFileSync(file, JSON.stringify(manifest).replace('"(deep)"', DEEP))
     const r = run(elsewhere, ["stale", out])
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.lines).toEqual([expect.stringContaining("manifest.json: not a specbundle manifest")])
   })
 
-  it("a folder without a manifest is exit 1 with one line", () => {
+  it("a folder without a manifest is exit 2 (could not tell) with one line", () => {
     const r = run(tempDir(), ["stale", "nowhere"])
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.lines).toHaveLength(1)
     expect(r.lines[0]).toContain("manifest.json")
   })

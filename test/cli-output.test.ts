@@ -5,16 +5,16 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { checkoutCopy, tempDir as tmpDir } from "./support/tmp.js"
+import { bikeDockCopy, tempDir as tmpDir } from "./support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const PACK = "pack:checkout-v1"
-const COMMANDS = ["bundle", "impact", "check", "watch", "stale", "hook"]
+const PACK = "pack:rides-v1"
+const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook"]
 
 
 const tempDir = (): string => tmpDir("specbundle-cli-output-")
 
-const corpus = (): string => checkoutCopy("specbundle-cli-output-")
+const corpus = (): string => bikeDockCopy("specbundle-cli-output-")
 
 const run = (cwd: string, args: ReadonlyArray<string>, extraEnv: NodeJS.ProcessEnv = {}) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...extraEnv } })
@@ -65,8 +65,8 @@ describe("formats", () => {
 
   it("--parts --format pretty indents every part; the values equal the compact parts", () => {
     const root = corpus()
-    const compact = run(root, ["bundle", "--pack", PACK, "--parts", "--budget", "3000"]).stdout.trimEnd().split("\n")
-    const pretty = run(root, ["bundle", "--pack", PACK, "--parts", "--budget", "3000", "--format", "pretty"]).stdout
+    const compact = run(root, ["bundle", "--pack", PACK, "--parts", "--budget", "4000"]).stdout.trimEnd().split("\n")
+    const pretty = run(root, ["bundle", "--pack", PACK, "--parts", "--budget", "4000", "--format", "pretty"]).stdout
     expect(compact.length).toBeGreaterThan(1)
     const values = pretty.split(/\n(?=\{)/).map((t) => JSON.parse(t) as unknown)
     expect(values).toEqual(compact.map((l) => JSON.parse(l) as unknown))
@@ -77,7 +77,7 @@ describe("--quiet", () => {
   it("hides warnings on stderr and leaves stdout unchanged", () => {
     const root = corpus()
     // A symbolic link to a carrier is a warning finding (never followed).
-    fs.symlinkSync(path.join(root, "specs", "orders", "order-model.sdp.md"), path.join(root, "specs", "link.sdp.md"))
+    fs.symlinkSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), path.join(root, "specs", "link.sdp.md"))
     const loud = run(root, ["bundle", "--pack", PACK])
     const quiet = run(root, ["bundle", "--pack", PACK, "--quiet"])
     expect(loud.code).toBe(0)
@@ -99,10 +99,10 @@ describe("--quiet", () => {
 })
 
 describe("help", () => {
-  it.each(COMMANDS)("`%s --help` is exit 0 and shows an Example", (command) => {
+  it.each(COMMANDS)("`%s --help` is exit 0 and shows examples", (command) => {
     const r = run(tempDir(), [command, "--help"])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/Examples?:/)
+    expect(r.stdout).toMatch(/^EXAMPLES$/m)
   })
 
   it("the top-level help lists every command", () => {

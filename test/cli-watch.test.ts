@@ -7,10 +7,10 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { checkoutCopy, tempDir as tmpDir } from "./support/tmp.js"
+import { bikeDockCopy, tempDir as tmpDir } from "./support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
-const PACK = "pack:checkout-v1"
+const PACK = "pack:rides-v1"
 const QUIET_MS = 300
 
 const children: ChildProcess[] = []
@@ -20,7 +20,7 @@ afterEach(() => {
 
 const tempDir = (): string => tmpDir("specbundle-cli-watch-")
 
-const corpus = (): string => checkoutCopy("specbundle-cli-watch-")
+const corpus = (): string => bikeDockCopy("specbundle-cli-watch-")
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -33,7 +33,7 @@ interface Watcher {
 }
 
 const startWatch = (root: string, extra: ReadonlyArray<string>): Watcher => {
-  const child = spawn(process.execPath, [CLI, "watch", "--pack", PACK, "--parts", "--budget", "3000", "--quiet-ms", String(QUIET_MS), ...extra], {
+  const child = spawn(process.execPath, [CLI, "watch", "--pack", PACK, "--parts", "--budget", "4000", "--quiet-ms", String(QUIET_MS), ...extra], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -87,7 +87,7 @@ const sampleOutputs = (dir: string) => {
 }
 
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex")
-const CARRIERS = ["specs/orders/order-model.sdp.md", "specs/orders/order-total-rule.sdp.md", "specs/checkout.pack.sdp.md"]
+const CARRIERS = ["specs/rides/rider-model.sdp.md", "specs/rides/ride-fare-rule.sdp.md", "specs/rides.pack.sdp.md"]
 
 describe("watch", () => {
   it("builds once, coalesces a burst of 50 saves into ONE rebuild, rebuilds again after quiet, and exits 0 on SIGINT", async () => {
@@ -121,7 +121,7 @@ describe("watch", () => {
       fs.writeFileSync(path.join(root, ".git", "index.sdp.md"), "x")
       fs.mkdirSync(path.join(root, "node_modules", "pkg"), { recursive: true })
       fs.writeFileSync(path.join(root, "node_modules", "pkg", "index.ts"), "export const x = 1\n")
-      fs.writeFileSync(path.join(root, "specs", ".order-model.sdp.md.swp"), "swap")
+      fs.writeFileSync(path.join(root, "specs", ".rider-model.sdp.md.swp"), "swap")
       await sleep(QUIET_MS * 4)
       expect(rebuilds(w)).toHaveLength(1)
 

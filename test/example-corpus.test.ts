@@ -202,17 +202,25 @@ describe("examples/start.mjs", () => {
 
 describe("examples/github/specbundle-pr.yml", () => {
   const workflow = YAML.parse(fs.readFileSync(path.join(examples, "github/specbundle-pr.yml"), "utf8"))
-  const steps = workflow.jobs.bundle.steps as Array<Record<string, any>>
+  const steps = workflow.jobs.specs.steps as Array<Record<string, any>>
+  const action = YAML.parse(fs.readFileSync(path.join(examples, "..", "action.yml"), "utf8"))
 
-  it("runs on pull requests, fetches full history, installs specbundle and uploads the bundle parts", () => {
+  it("runs on pull requests, fetches full history and uses the repository's action with inputs it declares", () => {
     expect(Object.keys(workflow.on)).toEqual(["pull_request"])
+    expect(workflow.permissions["pull-requests"]).toBe("write")
     expect(steps[0].uses).toMatch(/^actions\/checkout@/)
     expect(steps[0].with["fetch-depth"]).toBe(0)
-    expect(steps.some((s) => s.run === "npm ci" && s["working-directory"] !== undefined)).toBe(true)
-    const compose = steps.find((s) => typeof s.run === "string" && s.run.includes(" bundle "))
-    expect(compose?.run).toMatch(/--changeset origin\/main\.\.\.HEAD .*--parts --out specbundle-out/)
-    const upload = steps.find((s) => String(s.uses).startsWith("actions/upload-artifact@"))
-    expect(upload?.with.path).toBe("specbundle-out/")
+    const step = steps.find((s) => /\/specbundle@/.test(String(s.uses)))
+    expect(step).toBeDefined()
+    for (const key of Object.keys(step!.with)) expect(Object.keys(action.inputs), key).toContain(key)
+    const later = steps.slice(steps.indexOf(step!) + 1).map((s) => String(s.run))
+    expect(later.some((r) => r.includes(`steps.${step!.id}.outputs.impacted`) && r.includes(`steps.${step!.id}.outputs.manifest`))).toBe(true)
+  })
+
+  it("uploads check --format sarif to code scanning", () => {
+    const sarif = workflow.jobs.sarif.steps as Array<Record<string, any>>
+    expect(sarif.some((s) => /specbundle\.js check --format sarif > specbundle\.sarif/.test(String(s.run)))).toBe(true)
+    expect(sarif.some((s) => String(s.uses).startsWith("github/codeql-action/upload-sarif@") && s.with.sarif_file === "specbundle.sarif")).toBe(true)
   })
 })
 

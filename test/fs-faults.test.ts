@@ -8,29 +8,21 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { CLI, cleanEnv, nonEmptyLines, runCli, stackLines } from "./support/hostile.js"
-import { copyInto, readerWithReadFile, readTree, readTreeWith, tempDir, where } from "./support/tmp.js"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { bikeDockCopy, readerWithReadFile, readTree, readTreeWith, tempDir, where } from "./support/tmp.js"
 
-const CHECKOUT = CHECKOUT_CORPUS
-
-/** checkout-v1 with its anchors, in a fresh folder. */
-const checkoutCorpus = (): string => {
-  const root = tempDir("specbundle-fsfault-")
-  copyInto(path.join(CHECKOUT, "specs"), path.join(root, "specs"))
-  copyInto("test/fixtures/checkout-anchors/src", path.join(root, "src"))
-  copyInto("test/fixtures/checkout-anchors/test", path.join(root, "test"))
-  return root
-}
+/** The bike-dock example (Specs and anchored code), in a fresh folder. */
+const corpus = (): string => bikeDockCopy("specbundle-fsfault-")
+const PACK = "pack:rides-v1"
 
 const VICTIMS = {
-  vanishing: "specs/orders/order-total-rule.sdp.md",
-  locked: "specs/decisions/order-lifecycle.sdp.md",
-  lockedCode: "src/orders/order-total.ts"
+  vanishing: "specs/rides/ride-fare-rule.sdp.md",
+  locked: "specs/decisions/per-minute-fares.sdp.md",
+  lockedCode: "src/rides/fare.ts"
 }
 
 describe("faults while reading the corpus (GraphReader over a faulty FileSystem)", () => {
   it("a vanished carrier and unreadable files are findings naming them; every sibling still reads", async () => {
-    const root = checkoutCorpus()
+    const root = corpus()
     const healthy = await readTree(root)
     expect(healthy.graph.findings.filter((f) => f.severity === "error")).toEqual([])
     const layer = readerWithReadFile((real, file) =>
@@ -74,13 +66,13 @@ const snapshot = (dir: string): Record<string, string> =>
 describe("--out into an unwritable place", () => {
   let root = ""
   beforeAll(() => {
-    root = checkoutCorpus()
+    root = corpus()
   })
 
   it("a folder whose parent is a regular file: exit 1, one stderr line naming the path, no stack", () => {
     fs.writeFileSync(path.join(root, "plain-file"), "not a folder\n")
     const out = path.join(root, "plain-file", "bundle")
-    const r = runCli(["bundle", "--root", root, "--pack", "pack:checkout-v1", "--out", out], root)
+    const r = runCli(["bundle", "--root", root, "--pack", PACK, "--out", out], root)
     expect(r.status).toBe(1)
     expect(stackLines(r.stderr)).toEqual([])
     const lines = nonEmptyLines(r.stderr)
@@ -91,7 +83,7 @@ describe("--out into an unwritable place", () => {
 
   it("part-001.json taken by a folder: exit 1, one line, the previous bundle files intact and still parsing", () => {
     const out = path.join(root, "out-dir")
-    const first = runCli(["bundle", "--root", root, "--pack", "pack:checkout-v1", "--parts", "--budget", "6000", "--out", out], root)
+    const first = runCli(["bundle", "--root", root, "--pack", PACK, "--parts", "--budget", "6000", "--out", out], root)
     expect(first.status).toBe(0)
     const before = snapshot(out)
     expect(Object.keys(before).filter((n) => n.startsWith("part-")).length).toBeGreaterThan(2)
@@ -100,7 +92,7 @@ describe("--out into an unwritable place", () => {
     fs.mkdirSync(path.join(out, "part-001.json"))
     fs.writeFileSync(path.join(out, "part-001.json", "keep"), "x")
     delete before["part-001.json"]
-    const r = runCli(["bundle", "--root", root, "--pack", "pack:checkout-v1", "--parts", "--budget", "7000", "--out", out], root)
+    const r = runCli(["bundle", "--root", root, "--pack", PACK, "--parts", "--budget", "7000", "--out", out], root)
     expect(r.status).toBe(1)
     expect(stackLines(r.stderr)).toEqual([])
     const lines = nonEmptyLines(r.stderr)

@@ -1,7 +1,9 @@
+import * as Either from "effect/Either"
 import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import {
   changesetText,
+  dropSkippedFolders,
   parseChangeset,
   parseLsFilesStageZ,
   parseLsTreeZ,
@@ -12,24 +14,20 @@ import {
 
 describe("parseChangeset", () => {
   it("reads REV, A..B and A...B, an empty side meaning HEAD", () => {
-    expect(parseChangeset("HEAD~1")).toEqual({ _tag: "Ok", changeset: { _tag: "Rev", rev: "HEAD~1" } })
-    expect(parseChangeset("main..feature")).toEqual({ _tag: "Ok", changeset: { _tag: "Range", from: "main", to: "feature" } })
-    expect(parseChangeset("origin/main...HEAD")).toEqual({
-      _tag: "Ok",
-      changeset: { _tag: "MergeBase", from: "origin/main", to: "HEAD" }
-    })
-    expect(parseChangeset("v1..")).toEqual({ _tag: "Ok", changeset: { _tag: "Range", from: "v1", to: "HEAD" } })
-    expect(parseChangeset("...topic")).toEqual({ _tag: "Ok", changeset: { _tag: "MergeBase", from: "HEAD", to: "topic" } })
+    expect(parseChangeset("HEAD~1")).toEqual(Either.right({ _tag: "Rev", rev: "HEAD~1" }))
+    expect(parseChangeset("main..feature")).toEqual(Either.right({ _tag: "Range", from: "main", to: "feature" }))
+    expect(parseChangeset("origin/main...HEAD")).toEqual(Either.right({ _tag: "MergeBase", from: "origin/main", to: "HEAD" }))
+    expect(parseChangeset("v1..")).toEqual(Either.right({ _tag: "Range", from: "v1", to: "HEAD" }))
+    expect(parseChangeset("...topic")).toEqual(Either.right({ _tag: "MergeBase", from: "HEAD", to: "topic" }))
   })
 
   it("refuses values git could read as an option, on either side", () => {
     for (const value of ["--output=/tmp/x", "-p", "HEAD..--output=x", "-x...HEAD", "a..-b"]) {
-      const parsed = parseChangeset(value)
-      expect(parsed._tag).toBe("Invalid")
+      expect(Either.isLeft(parseChangeset(value))).toBe(true)
     }
     expect(revisionProblem("")).not.toBeNull()
     expect(revisionProblem("a\nb")).not.toBeNull()
-    expect(parseChangeset("a..b..c")._tag).toBe("Invalid")
+    expect(parseChangeset("a..b..c")).toEqual(Either.left({ revision: "a..b..c", problem: '"a..b..c" is not REV, A..B or A...B' }))
   })
 
   it("writes a changeset back as typed", () => {
@@ -99,5 +97,27 @@ describe("rebaseChanges", () => {
     const rebased = rebaseChanges("", [{ path: "b", status: "untracked" }, { path: "a", status: "deleted" }])
     expect(rebased.files.map((f) => f.path)).toEqual(["a", "b"])
     expect(rebased.outsideRoot).toEqual([])
+  })
+})
+
+describe("dropSkippedFolders", () => {
+  it("drops files in folders the reader skips, keeps dot-files and the corpus side of a rename across the edge", () => {
+    expect(
+      dropSkippedFolders([
+        { path: ".specbundle/out/part-001.json", status: "untracked" },
+        { path: ".gitignore", status: "modified" },
+        { path: "a/node_modules/x.ts", status: "added" },
+        { path: "dist/x.sdp.md", status: "renamed", oldPath: "specs/x.sdp.md" },
+        { path: "specs/y.sdp.md", status: "renamed", oldPath: "generated/y.sdp.md" },
+        { path: "specs/z.sdp.md", status: "renamed", oldPath: "specs/old-z.sdp.md" },
+        { path: "src/coverage.ts", status: "modified" }
+      ])
+    ).toEqual([
+      { path: ".gitignore", status: "modified" },
+      { path: "specs/x.sdp.md", status: "deleted" },
+      { path: "specs/y.sdp.md", status: "added" },
+      { path: "specs/z.sdp.md", status: "renamed", oldPath: "specs/old-z.sdp.md" },
+      { path: "src/coverage.ts", status: "modified" }
+    ])
   })
 })

@@ -76,7 +76,7 @@ beforeAll(() => {
   fs.symlinkSync("..", path.join(bad, "parent"))
   fs.symlinkSync("loop-b.sdp.md", path.join(bad, "loop-a.sdp.md"))
   fs.symlinkSync("loop-a.sdp.md", path.join(bad, "loop-b.sdp.md"))
-  run = runCli(["bundle", "--root", hostile, "--pack", "pack:ok"], hostile)
+  run = runCli(["bundle", "--root", hostile, "--pack", "pack:ok", "--verbose"], hostile)
   clean = runCli(["bundle", "--root", healthyOnly, "--pack", "pack:ok"], healthyOnly)
 })
 

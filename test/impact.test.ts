@@ -53,6 +53,8 @@ describe("impactReport: the blast radius of semantics 2.3", () => {
       "impactedSpecs",
       "impactedPacks",
       "removedSpecs",
+      "removedPacks",
+      "lostBindings",
       "atRisk",
       "coverageUnknown",
       "unlinked",
@@ -231,5 +233,47 @@ describe("impactReport: determinism", () => {
         expect(JSON.stringify(impactReport({ ...input(graph, f, o), outsideRoot: ["b", "a", "b"] }))).toBe(expected)
       })
     )
+  })
+})
+
+describe("impactReport: removedPacks and lostBindings (bundle-contract.md section 5)", () => {
+  const a = spec({ id: "spec:a", file: "specs/a.sdp.md" })
+  const b = spec({ id: "spec:b", file: "specs/b.sdp.md" })
+
+  it("a deleted Pack manifest's Pack is removed, not impacted", () => {
+    const graph = graphOf(a, b)
+    const old = readsOf(pack("pack:gone", ["spec:a"], { file: "specs/gone.pack.sdp.md" }))
+    const report = impactReport(input(graph, [{ path: "specs/gone.pack.sdp.md", status: "deleted" }], old))
+    expect(report.removedPacks).toEqual([{ id: "pack:gone", file: "specs/gone.pack.sdp.md" }])
+    expect(report.impactedPacks).toEqual([])
+    expect(report.coverageUnknown).toEqual([])
+  })
+
+  it("a Pack manifest that still holds its Pack is impacted, not removed", () => {
+    const manifest = pack("pack:kept", ["spec:a"], { file: "specs/kept.pack.sdp.md" })
+    const report = impactReport(input(graphOf(a, manifest), modified("specs/kept.pack.sdp.md"), readsOf(manifest)))
+    expect(report.removedPacks).toEqual([])
+    expect(report.impactedPacks.map((p) => p.id)).toEqual(["pack:kept"])
+  })
+
+  it("an anchor moved from Spec B to Spec A names B in lostBindings; A is impacted through the new side", () => {
+    const now = anchor({ id: "impl:x", file: "src/x.ts", satisfies: ["spec:a"] })
+    const before = anchor({ id: "impl:x", file: "src/x.ts", satisfies: ["spec:b"], verifies: [] })
+    const gone = anchor({ id: "impl:y", file: "src/x.ts", references: ["spec:b", "spec:a"] })
+    const report = impactReport(input(graphOf(a, b, now), modified("src/x.ts"), readsOf(before, gone)))
+    expect(report.lostBindings).toEqual([
+      { spec: "spec:a", anchor: "impl:y", claim: "anchored", file: "src/x.ts" },
+      { spec: "spec:b", anchor: "impl:x", claim: "anchored", file: "src/x.ts" },
+      { spec: "spec:b", anchor: "impl:y", claim: "anchored", file: "src/x.ts" }
+    ])
+    expect(report.impactedSpecs.map((s) => s.id)).toEqual(["spec:a"])
+    expect(report.removedSpecs).toEqual([])
+  })
+
+  it("a renamed code file's lost bindings name its old path; a binding kept under the new path is not lost", () => {
+    const now = anchor({ id: "impl:x", file: "src/new.ts", satisfies: ["spec:a"] })
+    const before = anchor({ id: "impl:x", file: "src/old.ts", satisfies: ["spec:a", "spec:b"] })
+    const report = impactReport(input(graphOf(a, b, now), [{ path: "src/new.ts", status: "renamed", oldPath: "src/old.ts" }], readsOf(before)))
+    expect(report.lostBindings).toEqual([{ spec: "spec:b", anchor: "impl:x", claim: "anchored", file: "src/old.ts" }])
   })
 })

@@ -66,14 +66,14 @@ describe("specbundle mcp", () => {
     expect(lines[1] + "\n").toBe(cliPart.stdout)
   }, 60_000)
 
-  it("reports the impact of HEAD~1 in a real repository as the CLI does (json and text), reading the corpus per call", async () => {
+  it("reports the impact of HEAD~1 in a real repository as the CLI does (json, text and markdown), reading the corpus per call", async () => {
     const repo = makeRepo()
     fs.cpSync(EXAMPLE, repo.dir, { recursive: true })
     repo.commit("the example corpus")
     const carrier = path.join(repo.dir, "specs/rides.pack.sdp.md")
     fs.appendFileSync(carrier, "\nOne more sentence about rides.\n")
     repo.commit("touch the rides pack")
-    for (const format of ["json", "text"] as const) {
+    for (const format of ["json", "text", "markdown"] as const) {
       const result = await call("impact", { root: repo.dir, changeset: "HEAD~1", format })
       expect(result.isError).toBe(false)
       const cli = runCli(["impact", "--root", repo.dir, "--changeset", "HEAD~1", "--format", format], cwd)
@@ -83,9 +83,9 @@ describe("specbundle mcp", () => {
     const report = JSON.parse(textOf(await call("impact", { root: repo.dir, changeset: "HEAD~1" })))
     expect(report.changedFiles).toEqual([{ path: "specs/rides.pack.sdp.md", status: "modified" }])
     // The server holds no graph between calls: a Spec added now shows in the next listing.
-    const before = JSON.parse(textOf(await call("list", { root: repo.dir })))
+    const before = JSON.parse(textOf(await call("list", { root: repo.dir, what: "specs", format: "json" })))
     fs.writeFileSync(path.join(repo.dir, "specs/late.sdp.md"), "---\nid: spec:late\nkind: behavior\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Late\n")
-    const after = JSON.parse(textOf(await call("list", { root: repo.dir })))
+    const after = JSON.parse(textOf(await call("list", { root: repo.dir, what: "specs", format: "json" })))
     expect(after.specs.length).toBe(before.specs.length + 1)
     expect(after.specs.map((s: { id: string }) => s.id)).toContain("spec:late")
   }, 120_000)
@@ -95,6 +95,25 @@ describe("specbundle mcp", () => {
     const cli = runCli(["check", "--root", EXAMPLE], cwd)
     expect(textOf(result)).toBe(cli.stderr)
   }, 60_000)
+
+  it("check's json, github and sarif formats and list's outputs are the bytes the CLI prints on stdout", async () => {
+    for (const format of ["json", "github", "sarif"] as const) {
+      const result = await call("check", { root: EXAMPLE, format })
+      const cli = runCli(["check", "--root", EXAMPLE, "--format", format], cwd)
+      // bike-dock has no findings: github's workflow commands are then no lines at all.
+      if (format !== "github") expect(cli.stdout.length).toBeGreaterThan(0)
+      expect(textOf(result)).toBe(cli.stdout)
+    }
+    for (const what of ["packs", "specs"] as const) {
+      for (const format of ["text", "json"] as const) {
+        const result = await call("list", { root: EXAMPLE, what, format })
+        const cli = runCli(["list", what, "--root", EXAMPLE, "--format", format], cwd)
+        expect(cli.status).toBe(0)
+        expect(cli.stdout.length).toBeGreaterThan(0)
+        expect(textOf(result)).toBe(cli.stdout)
+      }
+    }
+  }, 120_000)
 
   it("a bad parameter is a tool error holding the CLI's diagnostics value", async () => {
     const bad = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", part: "abc" })

@@ -4,7 +4,7 @@ import { FastCheck as fc } from "effect"
 import { describe, expect, it } from "vitest"
 import { parseMarkdownCarrier } from "../src/core/read/markdown.js"
 import { onlyPack, onlySpec, parse, refused, specText, where, withKind } from "./read-markdown-support.js"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { CHECKOUT_CORPUS, withoutCheckout } from "./support/paths.js"
 
 const CORPUS = CHECKOUT_CORPUS
 const readCorpus = (rel: string) => parseMarkdownCarrier(rel, fs.readFileSync(path.join(CORPUS, rel), "utf8"))
@@ -15,7 +15,8 @@ const corpusSpec = (rel: string) => {
   return read.specs[0]
 }
 
-describe("checkout-v1 corpus", () => {
+// The hand-derived readings of the third-party corpus: only where ../shared is beside the clone.
+describe.skipIf(withoutCheckout("read-markdown over checkout-v1"))("checkout-v1 corpus", () => {
   it("reads every carrier of the corpus without a finding", () => {
     const walk = (dir: string): string[] =>
       fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))

@@ -10,7 +10,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Graph } from "../src/core/model.js"
 import { readerWithReadFile, readTree, readTreeWith, ruleSpec, tempDir, where, writeFiles } from "./support/tmp.js"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { BIKE_DOCK, CHECKOUT_CORPUS, withoutCheckout } from "./support/paths.js"
 
 const HEALTHY = "spec:t.healthy"
 const healthyFiles = { "specs/healthy.sdp.md": ruleSpec(HEALTHY, "Healthy sibling") }
@@ -151,40 +151,50 @@ describe("file envelope refusals", () => {
     expect(where(graph.findings)).toEqual([["src/anchored.ts", 2, "read/binary"]])
   })
 
-  it("a CRLF carrier reads exactly like its LF twin: the whole checkout corpus, Specs, Pack, anchors and edges", async () => {
-    const lf = tempDir()
-    const crlf = tempDir()
-    const corpus = CHECKOUT_CORPUS
-    const anchors = path.join(import.meta.dirname, "fixtures", "checkout-anchors")
-    for (const root of [lf, crlf]) {
-      fs.cpSync(corpus, root, { recursive: true })
-      fs.cpSync(anchors, root, { recursive: true })
+  // The project's own bike-dock always; checkout-v1 (+ our anchors for it) when ../shared is there.
+  const twins = [
+    { name: "bike-dock", dirs: [BIKE_DOCK], converted: 33, specs: 23, probe: "specs/rides/unlock-bike.sdp.md", skip: false },
+    {
+      name: "checkout-v1",
+      dirs: [CHECKOUT_CORPUS, path.join(import.meta.dirname, "fixtures", "checkout-anchors")],
+      converted: 17,
+      specs: 11,
+      probe: "specs/orders/create-order.sdp.md",
+      skip: withoutCheckout("the CRLF twin of checkout-v1")
     }
-    const converted: string[] = []
-    const convert = (dir: string) => {
-      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, e.name)
-        if (e.isDirectory()) convert(full)
-        else if (/\.(sdp\.md|ts)$/.test(e.name)) {
-          fs.writeFileSync(full, fs.readFileSync(full, "utf8").replace(/\n/g, "\r\n"))
-          converted.push(full)
+  ]
+  for (const twin of twins) {
+    it.skipIf(twin.skip)(`a CRLF carrier reads exactly like its LF twin: the whole ${twin.name} corpus, Specs, Packs, anchors and edges`, async () => {
+      const lf = tempDir()
+      const crlf = tempDir()
+      for (const root of [lf, crlf]) for (const dir of twin.dirs) fs.cpSync(dir, root, { recursive: true })
+      const converted: string[] = []
+      const convert = (dir: string) => {
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const full = path.join(dir, e.name)
+          if (e.isDirectory()) convert(full)
+          else if (/\.(sdp\.md|ts)$/.test(e.name)) {
+            fs.writeFileSync(full, fs.readFileSync(full, "utf8").replace(/\n/g, "\r\n"))
+            converted.push(full)
+          }
         }
       }
-    }
-    convert(crlf)
-    expect(converted).toHaveLength(17)
-    expect(fs.readFileSync(path.join(crlf, "specs/orders/create-order.sdp.md"), "utf8")).toContain("---\r\nid:")
-    const [a, b] = await Promise.all([readTree(lf), readTree(crlf)])
-    expect(b.graph.findings).toEqual([])
-    expect(a.graph.specs.size).toBe(11)
-    expect([...b.graph.specs.entries()]).toEqual([...a.graph.specs.entries()])
-    expect([...b.graph.packs.entries()]).toEqual([...a.graph.packs.entries()])
-    expect([...b.graph.anchors.entries()]).toEqual([...a.graph.anchors.entries()])
-    expect(b.graph.edges).toEqual(a.graph.edges)
-    // The bytes differ, so the recorded hashes do (the files list is what was read, not the meaning).
-    expect(b.files.map((f) => f.path)).toEqual(a.files.map((f) => f.path))
-    expect(b.files[0].hash).not.toBe(a.files[0].hash)
-  })
+      convert(crlf)
+      // Every carrier and code file: bike-dock 23 Specs, 2 Packs, 8 code files; checkout-v1 11 Specs, 1 Pack, our 5.
+      expect(converted).toHaveLength(twin.converted)
+      expect(fs.readFileSync(path.join(crlf, twin.probe), "utf8")).toContain("---\r\nid:")
+      const [a, b] = await Promise.all([readTree(lf), readTree(crlf)])
+      expect(b.graph.findings).toEqual([])
+      expect(a.graph.specs.size).toBe(twin.specs)
+      expect([...b.graph.specs.entries()]).toEqual([...a.graph.specs.entries()])
+      expect([...b.graph.packs.entries()]).toEqual([...a.graph.packs.entries()])
+      expect([...b.graph.anchors.entries()]).toEqual([...a.graph.anchors.entries()])
+      expect(b.graph.edges).toEqual(a.graph.edges)
+      // The bytes differ, so the recorded hashes do (the files list is what was read, not the meaning).
+      expect(b.files.map((f) => f.path)).toEqual(a.files.map((f) => f.path))
+      expect(b.files[0].hash).not.toBe(a.files[0].hash)
+    })
+  }
 })
 
 describe("symlinks are never followed", () => {

@@ -8,7 +8,7 @@ import { factsOf } from "../src/core/facts.js"
 import type { Edge, Facts, FootingRow, Graph, Rung } from "../src/core/model.js"
 import type { ReadResult } from "../src/services/GraphReader.js"
 import { copyInto, readTree, tempDir } from "./support/tmp.js"
-import { CHECKOUT_CORPUS } from "./support/paths.js"
+import { CHECKOUT_CORPUS, HAS_CHECKOUT, withoutCheckout } from "./support/paths.js"
 
 const CORPUS = CHECKOUT_CORPUS
 const ANCHORS = path.join(import.meta.dirname, "fixtures", "checkout-anchors")
@@ -33,6 +33,7 @@ let graph: Graph
 let facts: Facts
 
 beforeAll(async () => {
+  if (!HAS_CHECKOUT) return
   const root = tempDir("specbundle-checkout-")
   copyInto(CORPUS, root)
   copyInto(ANCHORS, root)
@@ -41,7 +42,7 @@ beforeAll(async () => {
   facts = factsOf(graph)
 })
 
-describe("checkout-v1 read from disk", () => {
+describe.skipIf(withoutCheckout("checkout-v1 read from disk"))("checkout-v1 read from disk", () => {
   it("reads the 12 carriers and 5 anchor files and nothing else (no README, NOTICE, LICENSE), with no findings", () => {
     expect(result.files.map((f) => f.path)).toEqual([
       "specs/checkout.pack.sdp.md",

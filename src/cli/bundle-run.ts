@@ -4,6 +4,8 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import type { BudgetExceeded, PartsExceeded } from "../core/bundle/index.js"
+import { isBudgetExceeded, isPartsExceeded } from "../core/bundle/index.js"
 import { hasRefusal } from "../core/graph.js"
 import type { PartRecord } from "../core/manifest.js"
 import { MANIFEST, partFileName, ticket } from "../core/manifest.js"
@@ -13,8 +15,9 @@ import type { BundleRequest } from "../services/requests.js"
 import type { BundleArgs } from "./bundle.js"
 import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
+import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
-import { ensureDir, removeStaleParts, writeAtomic } from "./out.js"
+import { ensureDir, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -49,7 +52,8 @@ export const prepareBundle = (args: BundleArgs) =>
     if (prepared.dangling.length > 0 && !args.quiet) {
       yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${prepared.dangling.join(", ")}`)
     }
-    yield* writeFindings(prepared.graph.findings, args.quiet)
+    yield* writeFindings(prepared.graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
+    yield* warnUnmatched(prepared.exclude, args.root, args.quiet)
     return prepared
   })
 
@@ -62,17 +66,43 @@ export const writeOutDir = <E>(dir: string, args: BundleArgs, prepared: Prepared
     const bundler = yield* Bundler
     yield* ensureDir(dir)
     const records: PartRecord[] = []
+    // `--part K` writes part-00K.json: the part's own number (bundle-contract.md section 3).
+    const first = typeof prepared.params.part === "number" ? prepared.params.part : 1
     yield* Stream.runForEach(texts, ({ text, used }) => {
-      const file = partFileName(records.length + 1)
-      records.push({ file, hash: ticket(text), used })
-      return writeAtomic(dir, file, text + "\n")
+      const file = partFileName(first + records.length)
+      const bytes = text + "\n"
+      records.push({ file, hash: ticket(bytes), used })
+      return writeAtomic(dir, file, bytes)
     })
     const manifest = yield* bundler.manifest(prepared, records)
-    yield* writeAtomic(dir, MANIFEST, JSON.stringify(manifest, null, 2) + "\n")
-    yield* removeStaleParts(dir, records.length)
+    yield* writeManifest(dir, manifest)
+    yield* removeOtherParts(dir, records.map((r) => r.file))
     if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
     return records.length
   })
+
+/**
+ * The one stderr line beside a budgetExceeded value (a value, exit 0): what would fit, so an agent
+ * loop is not handed an empty context in silence (bundle-contract.md section 1).
+ */
+export const exceededLine = (value: BudgetExceeded | PartsExceeded): string => {
+  if ("oversized" in value) {
+    const largest = value.oversized.reduce((m, o) => (o.length > m.length ? o : m), value.oversized[0])
+    return `specbundle: budgetExceeded: ${largest.item} alone needs ${largest.length} code units, over --budget ${value.budget} for one part; --budget ${fittingBudget(largest.length, value.budget)} or more fits`
+  }
+  // protectedLength is already the least budget that returns a bundle (contract section 2).
+  return `specbundle: budgetExceeded: the fully cut bundle needs ${value.protectedLength} code units, over --budget ${value.budget}; --budget ${value.protectedLength} or more fits, or --parts splits it`
+}
+
+/**
+ * The least budget a value measured at `length` under `budget` fits: the value quotes its own
+ * budget, so its length moves with the budget's digits (a fixed point, reached in a step or two).
+ */
+export const fittingBudget = (length: number, budget: number): number => {
+  let n = length
+  for (let i = 0; i < 4; i++) n = length - String(budget).length + String(n).length
+  return n
+}
 
 /**
  * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
@@ -83,8 +113,11 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle) =>
     const bundler = yield* Bundler
     const out = get(args.out)
     let count = 1
+    let exceeded = false
     if (args.parts) {
-      const { parts } = yield* renderProblems(bundler.parts(prepared))
+      const { parts, exceeded: oversized } = yield* renderProblems(bundler.parts(prepared))
+      if (oversized !== null) yield* writeErr(exceededLine(oversized))
+      exceeded = oversized !== null
       if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)
       else {
         count = 0
@@ -95,11 +128,20 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle) =>
       }
     } else {
       const { value, text } = yield* renderProblems(bundler.compose(prepared))
+      if (isBudgetExceeded(value) || isPartsExceeded(value)) {
+        exceeded = true
+        yield* writeErr(exceededLine(value))
+      }
       const used = "used" in value ? (value.used as number) : null
       if (out !== undefined) yield* writeOutDir(out, args, prepared, Stream.make({ text, used }))
       else yield* writeOut(show(text, args.format))
     }
     if (args.strict && hasRefusal(prepared.graph)) return yield* new ExitWith({ code: 1 })
+    // 3, not 1: a gate can tell "did not fit" from "failed"; the value is already written.
+    if (exceeded && args.failOnExceeded === true) {
+      yield* writeErr(`the bundle did not fit the budget (${prepared.params.budget ?? "default"}): budgetExceeded, exit 3 (--fail-on-exceeded)`)
+      return yield* new ExitWith({ code: 3 })
+    }
     return count
   })
 

@@ -7,31 +7,29 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { common } from "./common.js"
-
-const text = (name: string, description: string) => Options.text(name).pipe(Options.withDescription(description), Options.optional)
+import { common, flag, valueOption } from "./common.js"
 
 export const scopeOptions = {
-  pack: text("pack", "Scope: a Pack id; members come in manifest order."),
-  members: text("members", "With --pack: an ordered subset of its members, comma-separated."),
-  specs: text("specs", "Scope: an ordered, comma-separated list of Spec ids."),
-  changeset: text("changeset", "Scope: the Specs a changeset impacts: REV (against the working tree), A..B or A...B."),
-  staged: Options.boolean("staged").pipe(Options.withDescription("Scope: the Specs the staged changes impact (index against HEAD)."))
+  pack: valueOption("pack", "ID", "Bundle the members of this Pack, in the Pack's order (specbundle list packs names them)."),
+  members: valueOption("members", "ID,...", "With --pack: bundle only these members, in this order, comma-separated."),
+  specs: valueOption("specs", "ID,...", "Bundle these Specs, in this order, comma-separated (specbundle list specs names them)."),
+  changeset: valueOption("changeset", "REV", "Bundle the Specs a change impacts: REV (against the working tree), A..B, or A...B."),
+  staged: flag("staged", "Bundle the Specs the staged changes impact (the index against HEAD).")
 } as const
 
 export const bundleOptions = {
   ...common,
   ...scopeOptions,
-  budget: text("budget", "Hard limit in UTF-16 code units of the compact JSON, or a tier name (S 16000, M 64000, L 200000). Default 100000."),
-  profile: text("profile", "A named set of bundle parameters from the configuration file."),
-  declarations: text("declarations", "whole (default) or addresses: lets the last cut replace pinned declarations by their addresses."),
-  part: text("part", "Return only this 1-based part of the split bundle."),
-  parts: Options.boolean("parts").pipe(Options.withDescription("Stream every part, one compact JSON value per line, part 1 first.")),
+  budget: valueOption("budget", "N|TIER", "Hard limit in UTF-16 code units of the compact JSON, or a tier: S 16000, M 64000, L 200000 (default 100000)."),
+  profile: valueOption("profile", "NAME", "Take budget, declarations and excludes from this profile of the configuration file."),
+  declarations: valueOption("declarations", "whole|addresses", "addresses lets the last cut replace pinned declarations by their addresses (default whole)."),
+  part: valueOption("part", "K", "Print only part K (1-based) of the split bundle."),
+  parts: flag("parts", "Print every part, one compact JSON value per line, part 1 first."),
   format: Options.choice("format", ["json", "pretty", "ndjson"]).pipe(
-    Options.withDescription("json: compact, one line (what the budget measures); pretty: indented; ndjson: one compact value per line."),
+    Options.withDescription("json: compact on one line (what the budget measures); pretty: indented; ndjson: one value per line."),
     Options.withDefault("json" as const)
   ),
-  out: text("out", "Write part-NNN.json files and manifest.json into this folder (atomically) instead of stdout.")
+  out: valueOption("out", "DIR", "Write part-NNN.json files and manifest.json into DIR (atomically) instead of stdout.")
 } as const
 
 export interface BundleArgs extends CommonArgs {
@@ -47,20 +45,35 @@ export interface BundleArgs extends CommonArgs {
   readonly parts: boolean
   readonly format: "json" | "pretty" | "ndjson"
   readonly out: Option.Option<string>
+  /** `bundle` only (watch shares these arguments): how findings are written on stderr. */
+  readonly findings?: "text" | "github"
+  /** `bundle` only: exit 3 after the value when it is budgetExceeded. */
+  readonly failOnExceeded?: boolean
 }
 
-export const bundleCommand = Command.make("bundle", bundleOptions, (args) =>
+/** Options of `bundle` alone: a CI job's gate and annotations. */
+const ciOptions = {
+  findings: Options.choice("findings", ["text", "github"]).pipe(
+    Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
+    Options.withDefault("text" as const)
+  ),
+  failOnExceeded: flag("fail-on-exceeded", "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate.")
+} as const
+
+export const bundleCommand = Command.make("bundle", { ...bundleOptions, ...ciOptions }, (args) =>
   Effect.promise(() => import("./bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))
 ).pipe(
   Command.withDescription(
     [
-      "Compose the context bundle for one scope within a hard budget and print it on stdout (compact JSON, the text the budget measures). Corpus findings go to stderr.",
-      "Exit 0 when a value was produced (budgetExceeded and oversized results are values), 2 for wrong parameters ({ diagnostics } on stdout), 1 for any other failure.",
-      "",
-      "Examples:",
-      "  specbundle bundle --pack pack:checkout-v1 --budget M",
-      "  specbundle bundle --changeset HEAD~1 --parts --budget 20000 | agent-prompt",
-      "  specbundle bundle --changeset origin/main...HEAD --parts --out .specbundle/out"
+      "Compose the context bundle for one scope (--pack, --specs, or a change) within a hard budget and print it on stdout as compact JSON, the text the budget measures. Corpus findings go to stderr: the first few, then a tally.",
+      "Exit 0 when a value was produced (budgetExceeded and oversized results are values: a stderr line says what would fit), 2 for wrong parameters ({ diagnostics } on stdout), 1 for any other failure; with --fail-on-exceeded, 3 after a budgetExceeded value."
     ].join("\n")
   )
 )
+
+export const bundleExamples = [
+  "specbundle bundle --pack pack:rides-v1 --budget M",
+  "specbundle bundle --specs spec:rides.ride-fare-rule --format pretty",
+  "specbundle bundle --changeset HEAD~1 --parts --budget 20000",
+  "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out"
+]

@@ -1,13 +1,31 @@
 // `specbundle check`: reads the corpus and prints every finding; exit 1 when a carrier was refused.
 // The handler loads from check-run.ts when the command runs.
 import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
+import type { CommonArgs } from "./common.js"
 import { common } from "./common.js"
 
-export const checkCommand = Command.make("check", common, (args) =>
+const options = {
+  ...common,
+  format: Options.choice("format", ["text", "json", "github", "sarif"]).pipe(
+    Options.withDescription(
+      "text: file:line: code: message lines on stderr; json, github (workflow commands) or sarif (SARIF 2.1.0): every finding on stdout."
+    ),
+    Options.withDefault("text" as const)
+  )
+} as const
+
+export interface CheckArgs extends CommonArgs {
+  readonly format: "text" | "json" | "github" | "sarif"
+}
+
+export const checkCommand = Command.make("check", options, (args) =>
   Effect.promise(() => import("./check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))
 ).pipe(
   Command.withDescription(
-    "Read the corpus and print every finding as file:line: code: message on stderr. Exit 1 when a carrier was refused, 0 otherwise.\n\nExample: specbundle check --root specs-repo --exclude test/fixtures"
+    "Read the corpus and print every finding: as file:line: code: message on stderr, then a count line (--format text), or on stdout as a JSON list, GitHub workflow commands or SARIF 2.1.0. Exit 1 when a carrier was refused, 0 otherwise."
   )
 )
+
+export const checkExamples = ["specbundle check", "specbundle check --exclude specs/decisions/ --quiet", "specbundle check --format sarif"]

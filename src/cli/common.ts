@@ -1,24 +1,30 @@
-// Options every reading subcommand takes after its name (`specbundle bundle --root X`).
+// Options every reading subcommand takes after its name (`specbundle bundle --root X`). Each
+// value option has a placeholder (withPseudoName) and one sentence: the help page prints both.
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { excludeProblem } from "../core/discover.js"
+
+/** A text option with a placeholder and a sentence; absent unless given. */
+export const valueOption = (name: string, placeholder: string, description: string) =>
+  Options.text(name).pipe(Options.withPseudoName(placeholder), Options.withDescription(description), Options.optional)
+
+export const flag = (name: string, description: string) => Options.boolean(name).pipe(Options.withDescription(description))
 
 export const common = {
   root: Options.text("root").pipe(
-    Options.withDescription("Extraction root: the corpus folder (may be a sub-folder of a git repository). Default: the current folder."),
+    Options.withPseudoName("DIR"),
+    Options.withDescription("The corpus folder to read (default: the current folder); it may be a sub-folder of a git repository."),
     Options.withDefault(".")
   ),
   exclude: Options.text("exclude").pipe(
-    Options.withDescription("Root-relative path to leave out, matched at segment boundaries. Repeatable."),
+    Options.withPseudoName("PATH"),
+    Options.withDescription("Leave out a root-relative folder or file (a trailing / and a leading ./ are fine) or a glob such as 'drafts/**'; repeat for more."),
     Options.repeated
   ),
-  config: Options.text("config").pipe(
-    Options.withDescription("Configuration file (default: <root>/specbundle.config.json when present)."),
-    Options.optional
-  ),
-  strict: Options.boolean("strict").pipe(Options.withDescription("Exit 1 after printing the value when a carrier was refused.")),
-  quiet: Options.boolean("quiet").pipe(Options.withDescription("Print no warnings or progress on stderr; errors still show."))
+  config: valueOption("config", "FILE", "Read this configuration file instead of <root>/specbundle.config.json."),
+  strict: flag("strict", "Exit 1 after printing the result when a carrier was refused."),
+  quiet: flag("quiet", "Print no warnings or progress on stderr; refusals still show, capped like the rest."),
+  verbose: flag("verbose", "List every corpus finding on stderr instead of the first few and a tally.")
 } as const
 
 export interface CommonArgs {
@@ -27,11 +33,8 @@ export interface CommonArgs {
   readonly config: Option.Option<string>
   readonly strict: boolean
   readonly quiet: boolean
+  readonly verbose: boolean
 }
-
-/** The first refused --exclude value, as a parameter problem. */
-export const excludeProblems = (args: CommonArgs): ReadonlyArray<string> =>
-  args.exclude.map(excludeProblem).filter((p): p is string => p !== null)
 
 export const optionalText = (o: Option.Option<string>): string | undefined => Option.getOrUndefined(o)
 

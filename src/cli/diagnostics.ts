@@ -1,10 +1,11 @@
 // The `{ diagnostics: [{ scope, problem }] }` value: the one shape for wrong parameters (exit 2).
 import * as Effect from "effect/Effect"
-import type { Diagnostic, ParameterProblems } from "../services/requests.js"
+import type { Diagnostic } from "../core/diagnostic.js"
+import type { ParameterProblems } from "../services/requests.js"
 import { ParameterError } from "./errors.js"
 import { writeOut } from "./output.js"
 
-export type { Diagnostic } from "../services/requests.js"
+export type { Diagnostic }
 
 /** Prints the value on stdout and one line on stderr, then fails with exit 2. */
 export const failWithDiagnostics = (diagnostics: ReadonlyArray<Diagnostic>) =>

@@ -5,38 +5,66 @@ import * as nodePath from "node:path"
 import { Git } from "../services/git.js"
 import { CliFailure } from "./errors.js"
 import type { HookArgs } from "./hook.js"
-import { writeErr } from "./output.js"
+import { writeErr, writeOut } from "./output.js"
 
 export const HOOK_MARKER = "# specbundle-hook"
 
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
+type HookName = HookArgs["hook"]
 
-/** The hook script; `root` is relative to the repository top, "" for the top itself. */
-export const hookScript = (name: "pre-commit" | "pre-push", node: string, cli: string, root: string): string => {
-  const run = `${shellQuote(node)} ${shellQuote(cli)}`
-  const rootArg = `"$top"${root === "" ? "" : `/${shellQuote(root)}`}`
-  const head = [`#!/bin/sh`, `${HOOK_MARKER} ${name}: written by specbundle hook install; remove with specbundle hook uninstall ${name}`, `top=$(git rev-parse --show-toplevel) || exit 1`]
-  if (name === "pre-commit") {
+const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
+
+/** ` --root R` for `hook run`: under "$top" in an installed hook, relative to the top in a printed line. */
+const rootArg = (root: string, underTop: boolean): string =>
+  underTop ? ` --root "$top"${root === "" ? "" : `/${shellQuote(root)}`}` : root === "" ? "" : ` --root ${shellQuote(root)}`
+
+/** The command line for hook managers: no machine paths, `specbundle` from PATH (or node_modules/.bin). */
+export const hookCommandLine = (name: HookName, root: string): string =>
+  `specbundle hook run ${name}${rootArg(root, false)}${name === "pre-push" ? ` "$1"` : ""}`
+
+/** What a hook that cannot run did not do. */
+const SKIPPED: Record<HookName, string> = { "pre-commit": "checked nothing", "pre-push": "composed no bundle" }
+
+const PURPOSE: Record<HookName, string> = {
+  "pre-commit": "# Refuses the commit only when a carrier staged in it does not read (file:line on stderr).",
+  "pre-push": "# Composes the bundle for each pushed range into $(git rev-parse --git-dir)/specbundle/<remote>/; never blocks a push."
+}
+
+/**
+ * The hook script. `cli`: the installing specbundle's loader, for a hook in .git/hooks (this clone
+ * only); null for a hook folder inside the work tree (committed for the team: no machine paths,
+ * specbundle from node_modules/.bin or PATH). A missing specbundle or node never blocks: one line, exit 0.
+ */
+export const hookScript = (name: HookName, root: string, cli: { readonly node: string; readonly script: string } | null): string => {
+  const reinstall = `specbundle hook install ${name}${root === "" ? "" : ` --root ${shellQuote(root)}`}`
+  const head = [
+    `#!/bin/sh`,
+    `${HOOK_MARKER} ${name}: written by specbundle hook install; remove with specbundle hook uninstall ${name}`,
+    PURPOSE[name],
+    `top=$(git rev-parse --show-toplevel) || exit 0`
+  ]
+  if (cli === null) {
     return [
       ...head,
-      `# Refuses the commit when a staged carrier does not read (findings on stderr as file:line).`,
-      `${run} impact --staged --strict --quiet --root ${rootArg} >/dev/null`,
+      `PATH="$top/node_modules/.bin:$PATH"`,
+      `if ! command -v specbundle >/dev/null 2>&1; then`,
+      `  echo "specbundle: not found on PATH or in node_modules/.bin, so the ${name} hook ${SKIPPED[name]} (install specbundle, or see specbundle hook print ${name})" >&2`,
+      `  exit 0`,
+      `fi`,
+      `exec specbundle hook run ${name}${rootArg(root, true)} "$@"`,
       ``
     ].join("\n")
   }
   return [
     ...head,
-    `# Composes the bundle for each pushed range into $(git rev-parse --git-dir)/specbundle/pre-push.`,
-    `zero=0000000000000000000000000000000000000000`,
-    `out="$(git rev-parse --absolute-git-dir)/specbundle/pre-push"`,
-    `while read -r local_ref local_sha remote_ref remote_sha; do`,
-    `  [ "$local_sha" = "$zero" ] && continue`,
-    `  if [ "$remote_sha" != "$zero" ]; then range="$remote_sha..$local_sha"`,
-    `  elif git rev-parse -q --verify origin/HEAD >/dev/null; then range="origin/HEAD...$local_sha"`,
-    `  elif git rev-parse -q --verify "$local_sha~1" >/dev/null; then range="$local_sha~1..$local_sha"`,
-    `  else continue; fi`,
-    `  ${run} bundle --changeset "$range" --root ${rootArg} --parts --out "$out" --quiet >/dev/null || exit 1`,
-    `done`,
+    `cli=${shellQuote(cli.script)}`,
+    `if [ ! -f "$cli" ]; then`,
+    `  echo "specbundle: $cli is gone, so the ${name} hook ${SKIPPED[name]}; reinstall the hook with: ${reinstall}" >&2`,
+    `  exit 0`,
+    `fi`,
+    // The Node that installed the hook, or the one on PATH after an upgrade moved it.
+    `node=${shellQuote(cli.node)}`,
+    `[ -x "$node" ] || node=$(command -v node) || { echo "specbundle: node is not on PATH, so the ${name} hook ${SKIPPED[name]}" >&2; exit 0; }`,
+    `exec "$node" "$cli" hook run ${name}${rootArg(root, true)} "$@"`,
     ``
   ].join("\n")
 }
@@ -52,11 +80,29 @@ const hooksDir = (git: Git, cwd: string) =>
 const repoTop = (git: Git, cwd: string) =>
   git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
 
+/** The root relative to the repository top ("" for the top), or a failure when it lies outside. */
+const rootInRepo = (git: Git, cwd: string, root: string) =>
+  Effect.gen(function* () {
+    const top = yield* repoTop(git, cwd)
+    const rel = nodePath.relative(top, nodePath.resolve(cwd, root)).split(nodePath.sep).join("/")
+    if (rel.startsWith("..") || nodePath.isAbsolute(rel)) return yield* new CliFailure({ line: `--root ${root} is outside the repository ${top}` })
+    return { top, rel }
+  })
+
 export const runHook = (args: HookArgs) =>
   Effect.gen(function* () {
+    if (args.action === "run") {
+      const check = yield* Effect.promise(() => import("./hook-check.js"))
+      return yield* args.hook === "pre-commit" ? check.runPreCommit(args.root) : check.runPrePush(args.root, args.gitArgs)
+    }
+    const cwd = process.cwd()
+    if (args.action === "print") {
+      const git = yield* Git
+      const { rel } = yield* rootInRepo(git, cwd, args.root)
+      return yield* writeOut(`${hookCommandLine(args.hook, rel)}\n`)
+    }
     const fs = yield* FileSystem.FileSystem
     const git = yield* Git
-    const cwd = process.cwd()
     const dir = yield* hooksDir(git, cwd)
     const file = nodePath.join(dir, args.hook)
     const backup = `${file}.specbundle-backup`
@@ -79,14 +125,16 @@ export const runHook = (args: HookArgs) =>
       if (!args.force) return yield* fail(`${file} exists and was not written by specbundle; rerun with --force to replace it (it is kept as ${nodePath.basename(backup)})`)
       yield* fs.rename(file, backup).pipe(Effect.mapError((e) => fail(`could not move ${file} aside: ${e.message}`)))
     }
-    const top = yield* repoTop(git, cwd)
-    const rootRel = nodePath.relative(top, nodePath.resolve(cwd, args.root)).split(nodePath.sep).join("/")
-    if (rootRel.startsWith("..")) return yield* fail(`--root ${args.root} is outside the repository ${top}`)
-    const cli = nodePath.resolve(process.argv[1] ?? "bin/specbundle.js")
+    const { top, rel } = yield* rootInRepo(git, cwd, args.root)
+    // A hook folder inside the work tree (husky's .husky/, a committed core.hooksPath) is shared:
+    // it gets no machine paths.
+    const inTree = nodePath.relative(top, dir).split(nodePath.sep)
+    const shared = inTree[0] !== ".." && !nodePath.isAbsolute(inTree.join("/")) && inTree[0] !== ".git"
+    const cli = shared ? null : { node: process.execPath, script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js") }
     yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => fail(`could not create ${dir}: ${e.message}`)))
-    yield* fs.writeFileString(file, hookScript(args.hook, process.execPath, cli, rootRel), { mode: 0o755 }).pipe(
+    yield* fs.writeFileString(file, hookScript(args.hook, rel, cli), { mode: 0o755 }).pipe(
       Effect.zipRight(fs.chmod(file, 0o755)),
       Effect.mapError((e) => fail(`could not write ${file}: ${e.message}`))
     )
-    yield* writeErr(`installed ${file}`)
+    yield* writeErr(`installed ${file}${shared ? " (inside the work tree: it runs specbundle from node_modules/.bin or PATH, no machine paths)" : ""}`)
   }).pipe(Effect.provide(Git.Default))

@@ -1,30 +1,41 @@
-// `specbundle hook install|uninstall pre-commit|pre-push`: hooks that run this very specbundle by
-// absolute path (no registry fallback). A hook specbundle did not write is never touched. The
-// handler loads from hook-run.ts when the command runs.
+// `specbundle hook install|uninstall|print|run pre-commit|pre-push`: hooks that run this very
+// specbundle (no registry fallback), the command line for hook managers, and what the hooks run.
+// A hook specbundle did not write is never touched. The handler loads from hook-run.ts when the
+// command runs.
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 
-const action = Args.choice([["install", "install"], ["uninstall", "uninstall"]] as const, { name: "ACTION" })
-const hookName = Args.choice([["pre-commit", "pre-commit"], ["pre-push", "pre-push"]] as const, { name: "HOOK" })
+const action = Args.choice([["install", "install"], ["uninstall", "uninstall"], ["print", "print"], ["run", "run"]] as const, { name: "ACTION" }).pipe(
+  Args.withDescription("install writes the hook; uninstall removes one specbundle wrote (restoring a backup it finds); print shows the hook's command line for hook managers; run is what the hook itself runs.")
+)
+const hookName = Args.choice([["pre-commit", "pre-commit"], ["pre-push", "pre-push"]] as const, { name: "HOOK" }).pipe(
+  Args.withDescription("pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range.")
+)
+// What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
+const gitArgs = Args.text({ name: "GIT_ARG" }).pipe(Args.repeated)
 const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))
 const root = Options.text("root").pipe(
-  Options.withDescription("Corpus root the hook reads (default: the repository top)."),
+  Options.withPseudoName("DIR"),
+  Options.withDescription("The corpus folder the hook reads (default: the repository top)."),
   Options.withDefault(".")
 )
 
 export interface HookArgs {
-  readonly action: "install" | "uninstall"
+  readonly action: "install" | "uninstall" | "print" | "run"
   readonly hook: "pre-commit" | "pre-push"
+  readonly gitArgs: ReadonlyArray<string>
   readonly force: boolean
   readonly root: string
 }
 
-export const hookCommand = Command.make("hook", { action, hook: hookName, force, root }, (args) =>
+export const hookCommand = Command.make("hook", { action, hook: hookName, gitArgs, force, root }, (args) =>
   Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))
 ).pipe(
   Command.withDescription(
-    "Install or remove a git hook that runs this specbundle. pre-commit refuses a commit whose staged carriers do not read; pre-push composes the bundle for the pushed range. Honours core.hooksPath. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup).\n\nExample: specbundle hook install pre-commit"
+    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives the hook's command line for hook managers (husky, lefthook, pre-commit), without machine paths. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup)."
   )
 )
+
+export const hookExamples = ["specbundle hook install pre-commit", "specbundle hook print pre-commit", "specbundle hook uninstall pre-commit"]

@@ -5,25 +5,29 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { common } from "./common.js"
+import { common, flag, valueOption } from "./common.js"
 
 const options = {
   ...common,
-  changeset: Options.text("changeset").pipe(
-    Options.withDescription("REV (against the working tree: committed, staged, unstaged, untracked), A..B, or A...B (from the merge base)."),
-    Options.optional
-  ),
-  staged: Options.boolean("staged").pipe(Options.withDescription("The index against HEAD (for a pre-commit hook).")),
-  format: Options.choice("format", ["json", "text"]).pipe(
-    Options.withDescription("json: compact JSON on one line; text: a report for people."),
+  changeset: valueOption("changeset", "REV", "The change: REV (against the working tree, untracked files included), A..B, or A...B (from the merge base)."),
+  staged: flag("staged", "The change is the index against HEAD (for a pre-commit hook)."),
+  format: Options.choice("format", ["json", "text", "markdown"]).pipe(
+    Options.withDescription("json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment."),
     Options.withDefault("json" as const)
+  ),
+  linkBase: valueOption("link-base", "URL", "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link."),
+  findings: Options.choice("findings", ["text", "github"]).pipe(
+    Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
+    Options.withDefault("text" as const)
   )
 } as const
 
 export interface ImpactArgs extends CommonArgs {
   readonly changeset: Option.Option<string>
   readonly staged: boolean
-  readonly format: "json" | "text"
+  readonly format: "json" | "text" | "markdown"
+  readonly linkBase: Option.Option<string>
+  readonly findings: "text" | "github"
 }
 
 export const impactCommand = Command.make("impact", options, (args) =>
@@ -31,12 +35,14 @@ export const impactCommand = Command.make("impact", options, (args) =>
 ).pipe(
   Command.withDescription(
     [
-      "Report which Specs a changeset impacts: impactedSpecs with reasons, impactedPacks, removedSpecs, atRisk (one hop), coverageUnknown, unlinked code units, and changed files outside the root.",
-      "Exit 0 with the report; 2 for wrong parameters; 1 when git fails (not a repository, unknown revision, shallow clone); with --strict, 1 after the report when a carrier was refused.",
-      "",
-      "Examples:",
-      "  specbundle impact --changeset HEAD~1 --format text",
-      "  specbundle impact --staged --strict      # a pre-commit check"
+      "Report which Specs a change impacts: impactedSpecs with reasons, impactedPacks, removedSpecs, removedPacks, lostBindings, atRisk (one hop), coverageUnknown, unlinked code units, and changed files outside the root.",
+      "Exit 0 with the report; 2 for wrong parameters; 1 when git fails (not a repository, unknown revision, shallow clone); with --strict, 1 after the report when a carrier was refused."
     ].join("\n")
   )
 )
+
+export const impactExamples = [
+  "specbundle impact --changeset HEAD~1 --format text",
+  "specbundle impact --staged --strict",
+  "specbundle impact --changeset HEAD~1 --format markdown --findings github"
+]

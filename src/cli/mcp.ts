@@ -9,9 +9,11 @@ export const mcpCommand = Command.make("mcp", {}, () =>
   Command.withDescription(
     [
       "Serve the use cases to agents as a Model Context Protocol server on stdin/stdout. Tools: bundle (the whole value, one part, or the part count), impact (a changeset's report), check (findings), list (Packs and Specs).",
-      "Each call reads the corpus afresh; results are the bytes the CLI prints, wrong parameters a tool error holding the { diagnostics } value. Relative roots resolve against the folder the server started in.",
-      "",
-      "Example (an MCP client configuration): { \"command\": \"specbundle\", \"args\": [\"mcp\"] }"
+      "Each call reads the corpus afresh; results are the bytes the CLI prints, wrong parameters a tool error holding the { diagnostics } value. Relative roots resolve against the folder the server started in. The server ends, exit 0, when stdin ends.",
+      "An MCP client's configuration: { \"command\": \"specbundle\", \"args\": [\"mcp\"] }"
     ].join("\n")
   )
 )
+
+/** Run as written, it serves until stdin ends (test/cli-help.test.ts closes it at once). */
+export const mcpExamples = ["specbundle mcp"]

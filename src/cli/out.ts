@@ -3,9 +3,12 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
+import * as Either from "effect/Either"
+import type { ManifestDraft } from "../core/manifest.js"
+import { MANIFEST, manifestText } from "../core/manifest.js"
 import { CliFailure } from "./errors.js"
 
-export type { BuiltFrom, Manifest, PartRecord } from "../core/manifest.js"
+export type { BuiltFrom, ManifestDraft, PartRecord } from "../core/manifest.js"
 export { MANIFEST, graphDigest, partFileName, ticket } from "../core/manifest.js"
 
 const describe = (e: unknown): string => {
@@ -26,6 +29,13 @@ export const writeAtomic = (dir: string, name: string, text: string) =>
     )
   })
 
+/** Writes DIR/manifest.json, encoded by the manifest Schema (src/core/manifest.ts). */
+export const writeManifest = (dir: string, manifest: ManifestDraft) =>
+  Either.match(manifestText(manifest), {
+    onLeft: (problem) => Effect.fail(new CliFailure({ line: `could not write ${nodePath.join(dir, MANIFEST)}: ${problem}` })),
+    onRight: (text) => writeAtomic(dir, MANIFEST, text)
+  })
+
 export const ensureDir = (dir: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
@@ -34,13 +44,12 @@ export const ensureDir = (dir: string) =>
     )
   })
 
-/** Removes part files of an earlier, longer set once the new set and its manifest are in place. */
-export const removeStaleParts = (dir: string, count: number) =>
+/** Removes part files the new manifest does not list (an earlier, longer set; another --part K). */
+export const removeOtherParts = (dir: string, kept: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const names = yield* fs.readDirectory(dir).pipe(Effect.orElseSucceed(() => [] as string[]))
     for (const name of names) {
-      const m = /^part-(\d{3,})\.json$/.exec(name)
-      if (m !== null && Number(m[1]) > count) yield* fs.remove(nodePath.join(dir, name)).pipe(Effect.ignore)
+      if (/^part-\d{3,}\.json$/.test(name) && !kept.includes(name)) yield* fs.remove(nodePath.join(dir, name)).pipe(Effect.ignore)
     }
   })

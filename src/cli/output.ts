@@ -1,7 +1,9 @@
 // Writing results and findings. stdout carries only the result; everything else goes to stderr.
 import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
 import { formatFinding } from "../core/finding-text.js"
 import type { Finding } from "../core/model.js"
+import { escapeCommandData, findingsGithub } from "../core/render/findings.js"
 import { StdoutClosed } from "./errors.js"
 
 let stdoutClosed = false
@@ -21,8 +23,47 @@ export const writeErr = (line: string): Effect.Effect<void> => Effect.sync(() =>
 
 export { formatFinding }
 
-export const writeFindings = (findings: ReadonlyArray<Finding>, quiet: boolean): Effect.Effect<void> =>
+/** How many findings a bundle, impact or list run shows before the tally line. */
+export const FINDINGS_SHOWN = 10
+
+/** How findings are written: `file:line: code: message` lines, or GitHub workflow commands (annotations). */
+export type FindingsStyle = "text" | "github"
+
+export interface FindingsMode {
+  /** Errors only (refusals); warnings are counted in the tally. */
+  readonly quiet: boolean
+  /** Every finding, no cap: `check` and `--verbose`. */
+  readonly all: boolean
+  /** `github` (`--findings github`): workflow commands, paths from the working folder; default text. */
+  readonly style?: FindingsStyle
+  /** The root the findings' paths are relative to (for the github style). */
+  readonly root?: string
+}
+
+/** The root as seen from the working folder, `/`-separated: GitHub resolves annotation paths from there. */
+export const findingsPrefix = (root: string): string => {
+  const rel = nodePath.relative(process.cwd(), nodePath.resolve(root))
+  return rel.split(nodePath.sep).join("/")
+}
+
+/**
+ * The one sink for corpus findings, on stderr, and its cap rule: past FINDINGS_SHOWN lines, one
+ * tally line names how many more there are and where to see them all. `--quiet` shows only
+ * errors, under the same cap (the tally counts errors only then). The github style keeps the cap
+ * (a step shows few annotations anyway) and makes the tally a notice.
+ */
+export const writeFindings = (findings: ReadonlyArray<Finding>, mode: FindingsMode): Effect.Effect<void> =>
   Effect.sync(() => {
-    const shown = quiet ? findings.filter((f) => f.severity === "error") : findings
-    if (shown.length > 0) process.stderr.write(shown.map(formatFinding).join("\n") + "\n")
+    const shown = mode.quiet ? findings.filter((f) => f.severity === "error") : findings
+    const kept = mode.all ? shown : shown.slice(0, FINDINGS_SHOWN)
+    const more = shown.length - kept.length
+    const tally = `... and ${more} more ${more === 1 ? "finding" : "findings"}: specbundle check lists them all (or add --verbose)`
+    if (mode.style === "github") {
+      const text = findingsGithub(kept, findingsPrefix(mode.root ?? ".")) + (more > 0 ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
+      if (text !== "") process.stderr.write(text)
+      return
+    }
+    const lines = kept.map(formatFinding)
+    if (more > 0) lines.push(tally)
+    if (lines.length > 0) process.stderr.write(lines.join("\n") + "\n")
   })

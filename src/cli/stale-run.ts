@@ -1,14 +1,16 @@
 // The `stale` handler, loaded when the command runs (stale.ts holds its definition, all `--help` needs).
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as nodePath from "node:path"
 import { byCodeUnits } from "../core/model.js"
 import { GraphReader } from "../services/GraphReader.js"
 import { CliFailure, ExitWith } from "./errors.js"
+import type { StaleArgs } from "./stale.js"
 import { ServicesLive } from "./live.js"
-import type { Manifest } from "./out.js"
-import { MANIFEST } from "./out.js"
-import { writeOut } from "./output.js"
+import { MANIFEST, parseManifest } from "../core/manifest.js"
+import { writeErr, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
 export interface Staleness {
@@ -36,36 +38,32 @@ const readManifest = (dir: string) =>
     const text = yield* fs.readFileString(path).pipe(
       Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` }))
     )
-    const manifest = yield* Effect.try({
-      try: () => JSON.parse(text) as Manifest,
-      catch: () => new CliFailure({ line: `${path}: not a specbundle manifest (invalid JSON)` })
-    })
-    const built = manifest?.builtFrom
-    // Checked all the way down: a hand-edited value reaches the reader's excludes and the comparison.
-    if (typeof built?.root !== "string" || !isTextList(built.exclude) || !isFileList(built.files)) {
-      return yield* new CliFailure({
-        line: `${path}: not a specbundle manifest (builtFrom needs root as text, exclude as a list of paths, files as a list of path and hash)`
-      })
-    }
-    return manifest
+    // Decoded all the way down: a hand-edited value reaches the reader's excludes and the comparison.
+    return yield* Either.mapLeft(parseManifest(text), (problem) => new CliFailure({ line: `${path}: not a specbundle manifest (${problem})` }))
   })
 
-const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string")
+/** Could not tell (diff(1)'s "trouble"): one stderr line, exit 2. */
+const cannotTell = (line: string) => writeErr(`specbundle: stale: ${line}`).pipe(Effect.zipRight(Effect.fail(new ExitWith({ code: 2 }))))
 
-const isFileList = (value: unknown): value is Array<{ path: string; hash: string }> =>
-  Array.isArray(value) && value.every((f) => typeof f?.path === "string" && typeof f?.hash === "string")
-
-export const runStale = (dir: string) =>
+export const runStale = (args: StaleArgs) =>
   Effect.gen(function* () {
-    const manifest = yield* readManifest(dir)
+    const manifest = yield* readManifest(args.dir)
+    const fs = yield* FileSystem.FileSystem
+    const root = Option.isSome(args.root) ? nodePath.resolve(args.root.value) : manifest.builtFrom.root
+    const info = yield* fs.stat(root).pipe(Effect.option)
+    if (Option.isNone(info) || info.value.type !== "Directory") {
+      return yield* new CliFailure({ line: `${root}: the corpus root is gone${Option.isSome(args.root) ? "" : " (give --root DIR to compare with a corpus elsewhere)"}` })
+    }
     const reader = yield* GraphReader
-    const read = reader.readTree({ root: manifest.builtFrom.root, exclude: manifest.builtFrom.exclude })
-    const { files } = yield* withProgress(read, `reading ${manifest.builtFrom.root}`, false).pipe(
-      Effect.mapError((e) => new CliFailure({ line: e.message }))
-    )
+    const read = reader.readTree({ root, exclude: manifest.builtFrom.exclude })
+    const { files } = yield* withProgress(read, `reading ${root}`, false).pipe(Effect.mapError((e) => new CliFailure({ line: e.message })))
     const s = compareFiles(manifest.builtFrom.files, files)
     const lines = [...s.added.map((p) => `added ${p}`), ...s.removed.map((p) => `removed ${p}`), ...s.changed.map((p) => `changed ${p}`)]
     if (lines.length === 0) return
     yield* writeOut(lines.join("\n") + "\n")
     return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.provide(ServicesLive))
+  }).pipe(
+    // Every failure here means the answer is unknown: exit 2, never 1 (which says "stale").
+    Effect.catchTag("CliFailure", (e) => cannotTell(e.line)),
+    Effect.provide(ServicesLive)
+  )

@@ -1,14 +1,28 @@
 // `specbundle stale DIR`: is a saved bundle still what the corpus would give? Re-reads the corpus
-// with the recorded root and excludes and compares every file's hash. Works from any folder. The
-// handler loads from stale-run.ts when the command runs.
+// with the recorded root (or --root) and excludes and compares every file's hash. Works from any
+// folder; exit codes follow diff(1). The handler loads from stale-run.ts when the command runs.
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import { valueOption } from "./common.js"
 
-export const staleCommand = Command.make("stale", { dir: Args.text({ name: "DIR" }) }, ({ dir }) =>
-  Effect.promise(() => import("./stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(dir)))
+export interface StaleArgs {
+  readonly dir: string
+  readonly root: Option.Option<string>
+}
+
+const options = {
+  dir: Args.text({ name: "DIR" }).pipe(Args.withDescription("The folder a bundle was written to with --out (it holds manifest.json).")),
+  root: valueOption("root", "DIR", "Compare with the corpus in this folder instead of the root the manifest records (a manifest made elsewhere, in CI).")
+}
+
+export const staleCommand = Command.make("stale", options, (args) =>
+  Effect.promise(() => import("./stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(args)))
 ).pipe(
   Command.withDescription(
-    "Tell whether a bundle written with --out is stale. Exit 0 when every file the bundle was built from is unchanged; otherwise print each added, removed or changed path (root-relative, one a line) and exit 1.\n\nExample: specbundle stale .specbundle/out"
+    "Tell whether a bundle written with --out is stale. Exit 0 when every file it was built from is unchanged; 1 when it is stale, printing each added, removed or changed path (root-relative, one a line); 2 when it cannot tell (no readable manifest, the root is gone), with one line on stderr."
   )
 )
+
+export const staleExamples = ["specbundle stale .specbundle/out", "specbundle stale .specbundle/out --root ."]

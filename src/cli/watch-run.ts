@@ -14,6 +14,7 @@ import type { BundleArgs } from "./bundle.js"
 import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "./diagnostics.js"
 import { failWithDiagnostics } from "./diagnostics.js"
+import { flagExcludes } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { writeErr } from "./output.js"
 import type { WatchArgs } from "./watch.js"
@@ -72,7 +73,7 @@ export const runWatch = (args: WatchArgs) =>
     const quietMs = parseQuietMs(Option.getOrUndefined(args.quietMs)) ?? DEFAULT_QUIET_MS
     const dir = Option.getOrElse(args.out, () => "")
     const outRel = nodePath.relative(root, nodePath.resolve(dir)).split(nodePath.sep).join("/")
-    const filter: EventFilter = { outRel: outRel.startsWith("..") || nodePath.isAbsolute(outRel) ? null : outRel, exclude: args.exclude }
+    const filter: EventFilter = { outRel: outRel.startsWith("..") || nodePath.isAbsolute(outRel) ? null : outRel, exclude: flagExcludes(args.exclude).paths }
 
     // The per-build "wrote ..." line is replaced by watch's own; --strict cannot end a watch.
     const writeArgs: BundleArgs = { ...args, quiet: true, strict: false }

@@ -15,7 +15,8 @@ export const DEFAULT_QUIET_MS = 300
 const watchOptions = {
   ...bundleOptions,
   quietMs: Options.text("quiet-ms").pipe(
-    Options.withDescription(`Milliseconds without file events before a rebuild starts (default ${DEFAULT_QUIET_MS}).`),
+    Options.withPseudoName("N"),
+    Options.withDescription(`Wait N milliseconds without file events before a rebuild starts (default ${DEFAULT_QUIET_MS}).`),
     Options.optional
   )
 } as const
@@ -30,10 +31,9 @@ export const watchCommand = Command.make("watch", watchOptions, (args) =>
   Command.withDescription(
     [
       `Compose the bundle into --out DIR, then recompose whenever files under the root change and stay quiet for --quiet-ms (default ${DEFAULT_QUIET_MS}). Events within the quiet window make one rebuild; a running rebuild finishes first and is followed by one more. Files are replaced atomically; events inside DIR and in skipped folders (.git, node_modules, ...) are ignored.`,
-      "Prints one line on stderr per build: watch: rebuilt <n> part(s) into DIR (<k> changed path(s)). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0.",
-      "",
-      "Example:",
-      "  specbundle watch --pack pack:checkout-v1 --parts --budget M --out .specbundle/out"
+      "Prints one line on stderr per build: watch: rebuilt <n> part(s) into DIR (<k> changed path(s)). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0."
     ].join("\n")
   )
 )
+
+export const watchExamples = ["specbundle watch --pack pack:rides-v1 --parts --budget M --out .specbundle/out"]

@@ -1,5 +1,7 @@
 // Changesets and git's NUL-separated listings, as plain data. Pure: GitDiff runs git and hands the
 // raw text here, so parsing and path rebasing test without a repository.
+import { isSkippedDirectory } from "./discover.js"
+import * as Either from "effect/Either"
 import { byCodeUnits } from "./model.js"
 
 /** What `--changeset` / `--staged` name (bundle-contract.md section 1). */
@@ -27,29 +29,31 @@ export const revisionProblem = (rev: string): string | null => {
   return null
 }
 
-export type ParsedChangeset =
-  | { readonly _tag: "Ok"; readonly changeset: Changeset }
-  | { readonly _tag: "Invalid"; readonly revision: string; readonly problem: string }
+/** A changeset text refused: the revision named and why. */
+export interface InvalidRevision {
+  readonly revision: string
+  readonly problem: string
+}
 
 /**
  * "REV", "A..B" or "A...B". An empty side means HEAD, as in git. The value is checked whole first,
  * so "--output=x" is refused even though it holds no "..".
  */
-export const parseChangeset = (text: string): ParsedChangeset => {
+export const parseChangeset = (text: string): Either.Either<Changeset, InvalidRevision> => {
   const whole = revisionProblem(text)
-  if (whole !== null) return { _tag: "Invalid", revision: text, problem: whole }
+  if (whole !== null) return Either.left({ revision: text, problem: whole })
   const three = text.indexOf("...")
   const two = text.indexOf("..")
   const split = three >= 0 ? { at: three, width: 3 } : two >= 0 ? { at: two, width: 2 } : null
-  if (split === null) return { _tag: "Ok", changeset: { _tag: "Rev", rev: text } }
+  if (split === null) return Either.right({ _tag: "Rev", rev: text })
   const from = text.slice(0, split.at) || "HEAD"
   const to = text.slice(split.at + split.width) || "HEAD"
   for (const side of [from, to]) {
     const problem = revisionProblem(side)
-    if (problem !== null) return { _tag: "Invalid", revision: side, problem }
-    if (side.includes("..")) return { _tag: "Invalid", revision: text, problem: `"${text}" is not REV, A..B or A...B` }
+    if (problem !== null) return Either.left({ revision: side, problem })
+    if (side.includes("..")) return Either.left({ revision: text, problem: `"${text}" is not REV, A..B or A...B` })
   }
-  return { _tag: "Ok", changeset: split.width === 3 ? { _tag: "MergeBase", from, to } : { _tag: "Range", from, to } }
+  return Either.right(split.width === 3 ? { _tag: "MergeBase", from, to } : { _tag: "Range", from, to })
 }
 
 /** The changeset written back as a user would type it. */
@@ -174,3 +178,23 @@ export const rebaseChanges = (prefix: string, changes: ReadonlyArray<RepoChange>
   files.sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))
   return { files, outsideRoot: [...outside].sort(byCodeUnits) }
 }
+
+/** Whether a root-relative path lies in a folder the reader skips (dot-folders, node_modules, dist, ...). */
+export const inSkippedFolder = (path: string): boolean => {
+  const segments = path.split("/")
+  for (let i = 0; i < segments.length - 1; i++) if (isSkippedDirectory(segments[i])) return true
+  return false
+}
+
+/**
+ * Changes without files in folders the reader skips: they are not corpus files (specbundle's own
+ * `.specbundle/out`, node_modules). A rename across such a folder's edge keeps its corpus side.
+ */
+export const dropSkippedFolders = (files: ReadonlyArray<ChangedFile>): ChangedFile[] =>
+  files
+    .flatMap((f): ChangedFile[] => {
+      const skipped = inSkippedFolder(f.path)
+      if (f.oldPath === undefined || inSkippedFolder(f.oldPath) === skipped) return skipped ? [] : [f]
+      return skipped ? [{ path: f.oldPath, status: "deleted" }] : [{ path: f.path, status: "added" }]
+    })
+    .sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))

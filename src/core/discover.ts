@@ -24,19 +24,67 @@ const SKIPPED = new Set(["node_modules", "dist", "generated", "coverage"])
 
 export const isSkippedDirectory = (name: string): boolean => name.startsWith(".") || SKIPPED.has(name)
 
-/** Excludes match at segment boundaries: the path itself or anything under it. */
-export const isExcluded = (path: string, excludes: ReadonlyArray<string>): boolean =>
-  excludes.some((e) => path === e || path.startsWith(e + "/"))
+// Excludes: root-relative paths matched at segment boundaries (the path itself or anything under
+// it), or globs (picomatch, loaded on the first glob only) matched against the path and each of its
+// ancestors, so `drafts/**`, `drafts/*` and `**/drafts` all leave the folder out.
+const GLOB = /[*?[{]/
 
-/** Why an --exclude value is refused (sdp-format.md section 1), or null when it is usable. */
+export const isGlob = (exclude: string): boolean => GLOB.test(exclude)
+
+type Matcher = (path: string) => boolean
+const globs = new Map<string, Matcher>()
+const globMatcher = (glob: string): Matcher => {
+  let m = globs.get(glob)
+  if (m === undefined) {
+    // Lazily required: the matcher costs nothing at start-up when no glob is given.
+    const picomatch = require("picomatch") as (g: string, o: { dot: boolean }) => Matcher
+    const test = picomatch(glob, { dot: true })
+    m = (path) => {
+      for (let i = path.indexOf("/"); i >= 0; i = path.indexOf("/", i + 1)) if (test(path.slice(0, i))) return true
+      return test(path)
+    }
+    globs.set(glob, m)
+  }
+  return m
+}
+
+/** Excludes that have matched some path in this process: the rest are reported as matching nothing. */
+const matched = new Set<string>()
+
+export const isExcluded = (path: string, excludes: ReadonlyArray<string>): boolean => {
+  for (const e of excludes) {
+    if (isGlob(e) ? globMatcher(e)(path) : path === e || path.startsWith(e + "/")) {
+      matched.add(e)
+      return true
+    }
+  }
+  return false
+}
+
+/** The excludes no path has matched so far (in the order given). */
+export const unmatchedExcludes = (excludes: ReadonlyArray<string>): string[] => excludes.filter((e) => !matched.has(e))
+
+/**
+ * An exclude as matching uses it, or why it is refused: the one home of exclude validation (flags,
+ * the configuration file, profiles). A leading `./` and a trailing `/` are dropped.
+ */
+export const normalizeExclude = (value: string): { readonly path: string } | { readonly problem: string } => {
+  let path = value
+  while (path.startsWith("./")) path = path.slice(2)
+  while (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1)
+  if (path === "" || path === ".") return { problem: `exclude "${value}" must name a root-relative path` }
+  if (path.startsWith("/")) return { problem: `exclude "${value}" must be root-relative (no leading /)` }
+  if (path.includes("\\")) return { problem: `exclude "${value}" must use / separators` }
+  if (/^[A-Za-z]:/.test(path)) return { problem: `exclude "${value}" names a drive; give a root-relative path` }
+  if (path.startsWith("!")) return { problem: `exclude "${value}": negated globs are not supported; name what to leave out` }
+  if (path.split("/").some((s) => s === "" || s === ".." || s === ".")) return { problem: `exclude "${value}" has an empty, . or .. segment` }
+  return { path }
+}
+
+/** Why an exclude is refused, or null when it is usable (see normalizeExclude). */
 export const excludeProblem = (value: string): string | null => {
-  if (value === "" || value === ".") return "an exclude must name a root-relative path"
-  if (value.startsWith("./") || value.startsWith("/")) return `exclude "${value}" must be root-relative without ./ or /`
-  if (value.endsWith("/")) return `exclude "${value}" must not end with /`
-  if (value.includes("\\")) return `exclude "${value}" must use / separators`
-  if (/^[A-Za-z]:/.test(value)) return `exclude "${value}" names a drive; give a root-relative path`
-  if (value.split("/").some((s) => s === "" || s === "..")) return `exclude "${value}" has an empty or .. segment`
-  return null
+  const n = normalizeExclude(value)
+  return "problem" in n ? n.problem : null
 }
 
 /** The role a whole root-relative path would be read in, or null when discovery skips it. */

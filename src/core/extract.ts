@@ -1,6 +1,7 @@
 // From file bytes to what each file contributes: the file envelope every carrier must pass, and
 // dispatch to the carrier parsers (discovery rules are in discover.ts, re-exported here). Pure: sources (working tree, git objects, the
 // index) hand in bytes; nothing here touches the disk.
+import * as Either from "effect/Either"
 import type { AnchorOptions, AnchorParser } from "./read/anchors.js"
 import { mayHoldAnchorBytes, parseAnchors } from "./read/anchors.js"
 import { parseGherkinCarrier } from "./read/gherkin.js"
@@ -37,16 +38,16 @@ const lineOfOffset = (text: string, offset: number): number => {
 
 /**
  * Decodes and checks the envelope; returns LF text (a CRLF file reads exactly like its LF twin,
- * line numbers unchanged) or the refusal.
+ * line numbers unchanged) or, on the left, the refusal.
  */
-export const openText = (file: string, bytes: Uint8Array, maxBytes: number): string | CarrierRead => {
+export const openText = (file: string, bytes: Uint8Array, maxBytes: number): Either.Either<string, CarrierRead> => {
   if (bytes.length > maxBytes) {
-    return refuse(file, 0, "read/too-large", `file is ${bytes.length} bytes; the limit is ${maxBytes} bytes`)
+    return Either.left(refuse(file, 0, "read/too-large", `file is ${bytes.length} bytes; the limit is ${maxBytes} bytes`))
   }
   const nul = bytes.indexOf(0)
   if (nul >= 0) {
     const line = lineOfOffset(Buffer.from(bytes.subarray(0, nul)).toString("latin1"), nul)
-    return refuse(file, line, "read/binary", "file holds a NUL byte: binary content is not a carrier")
+    return Either.left(refuse(file, line, "read/binary", "file holds a NUL byte: binary content is not a carrier"))
   }
   let text: string
   try {
@@ -54,20 +55,20 @@ export const openText = (file: string, bytes: Uint8Array, maxBytes: number): str
   } catch {
     const bad = Buffer.from(bytes).toString("utf8").indexOf("\uFFFD")
     const line = bad < 0 ? 1 : lineOfOffset(Buffer.from(bytes).toString("utf8"), bad)
-    return refuse(file, line, "read/invalid-utf8", "file is not valid UTF-8")
+    return Either.left(refuse(file, line, "read/invalid-utf8", "file is not valid UTF-8"))
   }
-  if (text.charCodeAt(0) === 0xfeff) return refuse(file, 1, "read/bom", "file starts with a byte-order mark; save it as UTF-8 without BOM")
+  if (text.charCodeAt(0) === 0xfeff) return Either.left(refuse(file, 1, "read/bom", "file starts with a byte-order mark; save it as UTF-8 without BOM"))
   const crlf = text.includes("\r\n")
   const cr = text.indexOf("\r")
   if (cr >= 0) {
     const lone = text.replace(/\r\n/g, "").includes("\r")
     const lfOnly = /(^|[^\r])\n/.test(text)
     if (lone || (crlf && lfOnly)) {
-      return refuse(file, lineOfOffset(text, cr), "read/mixed-newlines", "file mixes LF and CR/CRLF newlines; use one kind")
+      return Either.left(refuse(file, lineOfOffset(text, cr), "read/mixed-newlines", "file mixes LF and CR/CRLF newlines; use one kind"))
     }
-    return text.replace(/\r\n/g, "\n")
+    return Either.right(text.replace(/\r\n/g, "\n"))
   }
-  return text
+  return Either.right(text)
 }
 
 export interface ExtractOptions extends AnchorOptions {
@@ -76,7 +77,7 @@ export interface ExtractOptions extends AnchorOptions {
 }
 
 /** Text of an anchor candidate that passes the pre-check, or null (the cheap filter before parsing). */
-export const anchorText = (file: SourceFile, options: AnchorOptions): string | CarrierRead | null =>
+export const anchorText = (file: SourceFile, options: AnchorOptions): Either.Either<string, CarrierRead> | null =>
   mayHoldAnchorBytes(file.bytes, options) ? openText(file.path, file.bytes, MAX_CODE_BYTES) : null
 
 /** What one file contributes; null when it is not a carrier and holds no anchor. */
@@ -85,12 +86,13 @@ export const extractFile = (file: SourceFile, options: ExtractOptions): CarrierR
   if (role === null) return null
   if (role === "anchor-candidate") {
     const text = anchorText(file, options)
-    if (text === null || typeof text !== "string") return text
+    if (text === null) return null
+    if (Either.isLeft(text)) return text.left
     if (options.parser === undefined) throw new Error("extractFile: an anchor candidate needs the TypeScript parser")
-    return parseAnchors(file.path, text, options, options.parser)
+    return parseAnchors(file.path, text.right, options, options.parser)
   }
   const text = openText(file.path, file.bytes, MAX_CARRIER_BYTES)
-  if (typeof text !== "string") return text
-  return role === "markdown" ? parseMarkdownCarrier(file.path, text) : parseGherkinCarrier(file.path, text)
+  if (Either.isLeft(text)) return text.left
+  return role === "markdown" ? parseMarkdownCarrier(file.path, text.right) : parseGherkinCarrier(file.path, text.right)
 }
 

@@ -2,6 +2,7 @@
 // section 2 over the new graph, plus what the old side of deleted and renamed-away files held.
 // Pure: the Impact service gathers the graph, the old reads and the changed files.
 import type { ChangedFile, ChangeStatus } from "./changeset.js"
+import { classifyPath } from "./discover.js"
 import type { AnchorNode, CarrierRead, Claim, Edge, EdgeType, Graph, PackNode, SpecNode } from "./model.js"
 import { byCodeUnits } from "./model.js"
 
@@ -23,6 +24,19 @@ export interface ImpactRow {
 
 export interface RemovedSpec {
   readonly id: string
+  readonly file: string
+}
+
+export interface RemovedPack {
+  readonly id: string
+  readonly file: string
+}
+
+/** A binding the old side of a modified or renamed code file held and the new graph lacks. */
+export interface LostBinding {
+  readonly spec: string
+  readonly anchor: string
+  readonly claim: Claim
   readonly file: string
 }
 
@@ -55,6 +69,8 @@ export interface ImpactReport {
   readonly impactedSpecs: ReadonlyArray<ImpactRow>
   readonly impactedPacks: ReadonlyArray<ImpactRow>
   readonly removedSpecs: ReadonlyArray<RemovedSpec>
+  readonly removedPacks: ReadonlyArray<RemovedPack>
+  readonly lostBindings: ReadonlyArray<LostBinding>
   readonly atRisk: ReadonlyArray<AtRiskRow>
   readonly coverageUnknown: ReadonlyArray<string>
   readonly unlinked: ReadonlyArray<{ readonly file: string; readonly id: string }>
@@ -70,7 +86,7 @@ export interface ImpactInput {
   readonly changedFiles: ReadonlyArray<ChangedFile>
   /** The new graph. */
   readonly graph: Graph
-  /** What the old side of deleted, renamed-away (and optionally modified) files held. */
+  /** What the old side of deleted, renamed-away and modified files held (modified code files: for lostBindings only). */
   readonly oldReads: ReadonlyArray<CarrierRead>
   readonly outsideRoot: ReadonlyArray<string>
 }
@@ -155,6 +171,30 @@ const nodeTypeOf = (graph: Graph, id: string): { nodeType: NodeType; file: strin
 const changedFileRow = (c: ChangedFile): ChangedFileRow =>
   c.oldPath === undefined ? { path: stripDot(c.path), status: c.status } : { path: stripDot(c.path), status: c.status, oldPath: stripDot(c.oldPath) }
 
+const ANCHOR_BINDINGS = ["satisfies", "verifies", "models", "references"] as const
+
+/**
+ * Bindings the old side of modified and renamed code files held that the new graph no longer has
+ * (the anchor now binds another Spec, or is gone). Named at the old path; sorted by spec, anchor.
+ */
+const lostBindings = (graph: Graph, changed: ReadonlyArray<ChangedFileRow>, oldByFile: ReadonlyMap<string, CarrierRead>): LostBinding[] => {
+  const rows = new Map<string, LostBinding>()
+  for (const c of changed) {
+    if (c.status !== "modified" && c.status !== "renamed") continue
+    const file = c.oldPath ?? c.path
+    for (const a of oldByFile.get(file)?.anchors ?? []) {
+      const now = graph.outgoing.get(a.id) ?? []
+      for (const type of ANCHOR_BINDINGS) {
+        for (const spec of a[type]) {
+          if (now.some((e) => e.type === type && e.to === spec)) continue
+          rows.set(`${spec}\0${a.id}\0${file}`, { spec, anchor: a.id, claim: "anchored", file })
+        }
+      }
+    }
+  }
+  return [...rows.values()].sort((x, y) => byCodeUnits(x.spec, y.spec) || byCodeUnits(x.anchor, y.anchor) || byCodeUnits(x.file, y.file))
+}
+
 export const impactReport = (input: ImpactInput): ImpactReport => {
   const { graph } = input
   const changedFiles = input.changedFiles
@@ -164,10 +204,13 @@ export const impactReport = (input: ImpactInput): ImpactReport => {
   const paths = [...new Set(changedFiles.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])))].sort(byCodeUnits)
   const changed = new Set(paths)
   const oldByFile = new Map(input.oldReads.map((r) => [stripDot(r.file), r]))
+  // A modified code file's old side only names the bindings it lost (lostBindings below).
+  const modifiedCode = new Set(changedFiles.filter((c) => c.status === "modified" && classifyPath(c.path) === "anchor-candidate").map((c) => c.path))
 
   const specs = new Collector()
   const packs = new Collector()
   const removed = new Map<string, RemovedSpec>()
+  const removedPacks = new Map<string, RemovedPack>()
   const coverageUnknown: string[] = []
   const unlinked: Array<{ file: string; id: string }> = []
   const remove = (id: string, file: string) => removed.set(`${id}\0${file}`, { id, file })
@@ -176,7 +219,7 @@ export const impactReport = (input: ImpactInput): ImpactReport => {
 
   for (const file of paths) {
     const ids = graph.nodesByFile.get(file) ?? []
-    const old = oldByFile.get(file)
+    const old = modifiedCode.has(file) ? undefined : oldByFile.get(file)
     const oldCount = old === undefined ? 0 : old.specs.length + old.packs.length + old.anchors.length
     if (ids.length === 0 && oldCount === 0) {
       coverageUnknown.push(file)
@@ -196,7 +239,11 @@ export const impactReport = (input: ImpactInput): ImpactReport => {
       if (graph.specs.has(s.id) || refused.has(file)) specs.add(s.id, { file, via: null })
       else remove(s.id, file)
     }
-    for (const p of old.packs) packs.add(p.id, { file, via: null })
+    // A Pack the new graph lacks went with its manifest: removed, not impacted.
+    for (const p of old.packs) {
+      if (graph.packs.has(p.id) || refused.has(file)) packs.add(p.id, { file, via: null })
+      else removedPacks.set(`${p.id}\0${file}`, { id: p.id, file })
+    }
     for (const a of old.anchors) {
       // An anchor still at this path speaks for itself through the new graph.
       if (graph.anchors.get(a.id)?.file === file) continue
@@ -209,7 +256,7 @@ export const impactReport = (input: ImpactInput): ImpactReport => {
 
   // One hop from every impacted (and removed) id, skipping dangling ends, impacted ends, and
   // nodes whose own file changed (semantics 2.3).
-  const removedIds = new Set([...removed.values()].map((r) => r.id))
+  const removedIds = new Set([...removed.values(), ...removedPacks.values()].map((r) => r.id))
   const seeds = new Set([...specs.ids(), ...packs.ids(), ...removedIds])
   const risk = new Map<string, { nodeType: NodeType; reasons: Map<string, AtRiskReason> }>()
   for (const seed of seeds) {
@@ -234,6 +281,8 @@ export const impactReport = (input: ImpactInput): ImpactReport => {
     impactedSpecs: specs.result(),
     impactedPacks: packs.result(),
     removedSpecs: [...removed.values()].sort((a, b) => byCodeUnits(a.id, b.id) || byCodeUnits(a.file, b.file)),
+    removedPacks: [...removedPacks.values()].sort((a, b) => byCodeUnits(a.id, b.id) || byCodeUnits(a.file, b.file)),
+    lostBindings: lostBindings(graph, changedFiles, oldByFile),
     atRisk,
     coverageUnknown,
     unlinked: unlinked.sort((a, b) => byCodeUnits(a.file, b.file) || byCodeUnits(a.id, b.id)),

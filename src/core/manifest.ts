@@ -1,39 +1,91 @@
-// The manifest that `--out DIR` writes beside the part files: what was built, from what.
+// manifest.json, the ticket beside the bundle (bundle-contract.md section 3): one Schema that
+// `--out` encodes the manifest with and `stale` decodes it with, so a hand-edited value that would
+// reach the reader's excludes or the file comparison is refused, naming its key.
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { sha256 } from "./discover.js"
+import { schemaLine, shapeProblem } from "./schema-line.js"
 
-export const partFileName = (index: number): string => `part-${String(index).padStart(3, "0")}.json`
 export const MANIFEST = "manifest.json"
 
-export interface FileHash {
-  readonly path: string
-  readonly hash: string
-}
+export const partFileName = (index: number): string => `part-${String(index).padStart(3, "0")}.json`
 
-export interface PartRecord {
-  readonly file: string
-  readonly hash: string
-  readonly used: number | null
-}
+/** The ticket beside a part: `sha256:` + hex of the part file's exact bytes (compact JSON and its newline). */
+export const ticket = (fileText: string): string => `sha256:${sha256(fileText)}`
 
-export interface BuiltFrom {
-  readonly root: string
-  readonly exclude: ReadonlyArray<string>
-  readonly config: string | null
-  readonly commit: string | null
-  readonly dirty: boolean | null
-  readonly graphDigest: string
-  readonly files: ReadonlyArray<FileHash>
-}
+export const graphDigest = (files: ReadonlyArray<{ readonly path: string; readonly hash: string }>): string => sha256(JSON.stringify(files))
 
-export interface Manifest {
+const Sha256Hex = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)).annotations({ description: "hex SHA-256" })
+
+const FileHash = Schema.Struct({ path: Schema.String, hash: Sha256Hex })
+
+// The scope as the bundle states it; the specific forms first, since a Struct ignores extra keys.
+const Scope = Schema.Union(
+  Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String) }),
+  Schema.Struct({ pack: Schema.String }),
+  Schema.Struct({ specs: Schema.Array(Schema.String), changeset: Schema.optional(Schema.String) })
+)
+
+export const PartRecord = Schema.Struct({
+  /** The bare file name inside DIR (`part-001.json`). */
+  file: Schema.String.pipe(Schema.pattern(/^part-\d{3,}\.json$/)),
+  /** `sha256:` + hex of the part file's bytes. */
+  hash: Schema.String.pipe(Schema.pattern(/^sha256:[0-9a-f]{64}$/)),
+  used: Schema.NullOr(Schema.Int)
+})
+
+export const BuiltFrom = Schema.Struct({
+  root: Schema.String,
+  exclude: Schema.Array(Schema.String),
+  config: Schema.NullOr(Schema.String),
+  commit: Schema.NullOr(Schema.String),
+  dirty: Schema.NullOr(Schema.Boolean),
+  graphDigest: Sha256Hex,
+  files: Schema.Array(FileHash)
+})
+
+export const ManifestSchema = Schema.Struct({
+  scope: Scope,
+  budget: Schema.Int.pipe(Schema.positive()),
+  declarations: Schema.Literal("whole", "addresses"),
+  parts: Schema.Array(PartRecord),
+  builtFrom: BuiltFrom
+}).annotations({ identifier: "SpecbundleManifest", description: "manifest.json, written by specbundle bundle --out" })
+
+export type Manifest = typeof ManifestSchema.Type
+export type PartRecord = typeof PartRecord.Type
+export type BuiltFrom = typeof BuiltFrom.Type
+
+/** The manifest as a use case builds it: scope, budget and declarations as it holds them; the Schema checks all. */
+export interface ManifestDraft extends Omit<Manifest, "scope" | "budget" | "declarations"> {
   readonly scope: unknown
   readonly budget: unknown
   readonly declarations: unknown
-  readonly parts: ReadonlyArray<PartRecord>
-  readonly builtFrom: BuiltFrom
 }
 
-/** The ticket beside a part: `sha256:` + hex of its compact JSON text. */
-export const ticket = (compactJson: string): string => `sha256:${sha256(compactJson)}`
+const encode = Schema.encodeUnknownEither(ManifestSchema, { onExcessProperty: "error", errors: "first" })
+const decode = Schema.decodeUnknownEither(ManifestSchema, { onExcessProperty: "error", errors: "first" })
 
-export const graphDigest = (files: ReadonlyArray<FileHash>): string => sha256(JSON.stringify(files))
+/**
+ * The manifest file's text (indented: it is not a budgeted value), or why the value is not one.
+ * Takes the scope, budget and declarations as the CLI holds them (the composer has checked them).
+ */
+export const manifestText = (manifest: unknown): Either.Either<string, string> =>
+  Either.match(encode(manifest), {
+    onLeft: (error) => Either.left(schemaLine(error)),
+    onRight: (encoded) => Either.right(`${JSON.stringify(encoded, null, 2)}\n`)
+  })
+
+/** Reads a manifest file's text; the problem is one line naming the key. */
+export const parseManifest = (text: string): Either.Either<Manifest, string> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return Either.left("invalid JSON")
+  }
+  // builtFrom.files[i].path is four levels deep.
+  const problem = shapeProblem(json, 32)
+  if (problem !== null) return Either.left(problem)
+  return Either.mapLeft(decode(json), schemaLine)
+}

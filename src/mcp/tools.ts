@@ -9,7 +9,9 @@ import * as JSONSchema from "effect/JSONSchema"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { impactText } from "../cli/impact-run.js"
+import { checkOutput } from "../cli/check-run.js"
+import { impactOutput } from "../cli/impact-run.js"
+import { listOutput } from "../cli/list-run.js"
 import { formatFinding } from "../core/finding-text.js"
 import { Bundler } from "../services/Bundler.js"
 import { Changes } from "../services/Changes.js"
@@ -49,10 +51,28 @@ export const BundleParameters = Schema.Struct({
 export const ImpactParameters = Schema.Struct({
   ...corpusFields,
   ...changesetFields,
-  format: Schema.optional(Schema.Literal("json", "text").annotations({ description: "json (default): the report as compact JSON; text: a report for people." }))
+  format: Schema.optional(
+    Schema.Literal("json", "text", "markdown").annotations({ description: "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment." })
+  ),
+  linkBase: text("With format markdown: a URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/).")
 })
 
 export const CorpusParameters = Schema.Struct(corpusFields)
+
+export const CheckParameters = Schema.Struct({
+  ...corpusFields,
+  format: Schema.optional(
+    Schema.Literal("text", "json", "github", "sarif").annotations({
+      description: "text (default): file:line: code: message lines, then the counts; json, github (workflow commands) or sarif (SARIF 2.1.0): what check --format prints."
+    })
+  )
+})
+
+export const ListParameters = Schema.Struct({
+  ...corpusFields,
+  what: Schema.Literal("packs", "specs").annotations({ description: "packs: every Pack with its title and member count; specs: every Spec with its kind and title." }),
+  format: Schema.optional(Schema.Literal("text", "json").annotations({ description: "text (default): one id a line with what it is; json: one compact JSON value." }))
+})
 
 /** A tool's result: text content, as the CLI prints it. */
 const ok = (out: string) => new McpSchema.CallToolResult({ isError: false, content: [{ type: "text", text: out }] })
@@ -118,22 +138,31 @@ const runBundle = (p: typeof BundleParameters.Type) =>
 const runImpact = (p: typeof ImpactParameters.Type) =>
   Effect.gen(function* () {
     const changes = yield* Changes
-    const { report } = yield* changes.report({ ...p, root: p.root ?? "." })
-    return ok(p.format === "text" ? impactText(report) : JSON.stringify(report) + "\n")
+    const { linkBase, format, ...request } = p
+    if (linkBase !== undefined && format !== "markdown") {
+      return yield* new ParameterProblems({ diagnostics: [{ scope: "link-base", problem: "--link-base goes with --format markdown." }] })
+    }
+    const { report, graph } = yield* changes.report({ ...request, root: p.root ?? "." })
+    return ok(impactOutput(report, graph, format ?? "json", linkBase ?? ""))
   })
 
-const runCheck = (p: typeof CorpusParameters.Type) =>
+const runCheck = (p: typeof CheckParameters.Type) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const { graph } = yield* corpus.read({ ...p, root: p.root ?? "." })
-    // What `check` prints on stderr: every finding, then the counts.
-    return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
+    const { format, ...request } = p
+    const root = p.root ?? "."
+    const { graph } = yield* corpus.read({ ...request, root })
+    // text: what `check` prints on stderr (every finding, then the counts); else its stdout.
+    if (format === undefined || format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
+    return ok(checkOutput(graph, format, root))
   })
 
-const runList = (p: typeof CorpusParameters.Type) =>
+const runList = (p: typeof ListParameters.Type) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    return ok(JSON.stringify(yield* corpus.list({ ...p, root: p.root ?? "." })) + "\n")
+    const { what, format, ...request } = p
+    const { graph } = yield* corpus.read({ ...request, root: p.root ?? "." })
+    return ok(listOutput(graph, what, format ?? "text"))
   })
 
 type Services = Bundler | Changes | Corpus
@@ -172,10 +201,15 @@ export const tools: ReadonlyArray<ToolSpec> = [
   ),
   define(
     "impact",
-    "Report which Specs a changeset impacts: impacted Specs with reasons, Packs, removed Specs, one-hop risks, coverage unknown, unlinked code units.",
+    "Report which Specs a changeset impacts: impacted Specs with reasons, Packs, removed Specs and Packs, lost bindings, one-hop risks, coverage unknown, unlinked code units.",
     ImpactParameters,
     runImpact
   ),
-  define("check", "Read the corpus and return every finding as file:line: code: message, then the counts.", CorpusParameters, runCheck),
-  define("list", "List the corpus's Packs (with members) and Specs (with kind, title, file) in id order, to pick a bundle scope.", CorpusParameters, runList)
+  define(
+    "check",
+    "Read the corpus and return every finding as file:line: code: message, then the counts (format text), or as JSON, GitHub workflow commands or SARIF 2.1.0.",
+    CheckParameters,
+    runCheck
+  ),
+  define("list", "List the corpus's Packs (with member counts) or Specs (with kind and title) in id order: the ids a bundle scope names.", ListParameters, runList)
 ]

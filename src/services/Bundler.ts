@@ -6,15 +6,15 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
-import type { BundleParams, BundleResult } from "../core/bundle/index.js"
+import type { BundleParams, BundleResult, PartsExceeded } from "../core/bundle/index.js"
 import { isDiagnostics } from "../core/bundle/index.js"
 import { numericText, resolveBudget } from "../core/config.js"
-import { excludeProblem } from "../core/discover.js"
-import type { Manifest, PartRecord } from "../core/manifest.js"
+import type { ManifestDraft, PartRecord } from "../core/manifest.js"
 import { graphDigest } from "../core/manifest.js"
 import type { Graph } from "../core/model.js"
 import { Changes } from "./Changes.js"
 import { Composer } from "./Composer.js"
+import { settledExcludes, requestExcludes } from "./excludes.js"
 import { GitDiff } from "./GitDiff.js"
 import type { FileHash } from "./GraphReader.js"
 import { GraphReader } from "./GraphReader.js"
@@ -55,11 +55,7 @@ export interface PartText {
 
 /** Problems the composer cannot see: how a request combines scopes and modes. */
 export const requestProblems = (request: BundleRequest): Diagnostic[] => {
-  const found: Diagnostic[] = []
-  for (const e of request.exclude ?? []) {
-    const p = excludeProblem(e)
-    if (p !== null) found.push({ scope: "exclude", problem: p })
-  }
+  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
   const changesets = (request.changeset !== undefined ? 1 : 0) + (request.staged === true ? 1 : 0)
   if (changesets > 1) found.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
   if (changesets > 0 && (request.pack !== undefined || request.specs !== undefined)) {
@@ -89,28 +85,25 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
       if (found.length > 0) return yield* problems(found)
       const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
       const settings = yield* settingsOf(loaded, request.profile, {
-        exclude: request.exclude ?? [],
+        exclude: requestExcludes(request.exclude ?? []).paths,
         budget: request.budget,
         declarations: request.declarations
       }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
-      for (const e of settings.exclude) {
-        const p = excludeProblem(e)
-        if (p !== null) return yield* new RunFailure({ line: `${loaded.path}: exclude: ${p}` })
-      }
+      const exclude = yield* settledExcludes(settings.exclude, loaded.path)
       const base: BundleParams = {
         budget: resolveBudget(settings.budget, settings.tiers),
         ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
         ...(request.part !== undefined ? { part: numericText(request.part) } : {})
       }
       const root = nodePath.resolve(request.root)
-      const common = { root, exclude: settings.exclude, configPath: loaded.path }
+      const common = { root, exclude, configPath: loaded.path }
       if (request.changeset !== undefined || request.staged === true) {
-        const s = yield* changes.scope(request.root, request, settings.exclude)
+        const s = yield* changes.scope(request.root, request, exclude)
         const params: BundleParams = { ...base, specs: s.specs, changeset: s.label }
         return { ...common, graph: s.graph, files: s.files, params, scope: scopeOf(params), builtFromCommit: s.builtFromCommit, dangling: s.dangling } satisfies PreparedBundle
       }
       const { graph, files } = yield* reader
-        .readTree({ root: request.root, exclude: settings.exclude })
+        .readTree({ root: request.root, exclude })
         .pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
       const params: BundleParams = {
         ...base,
@@ -130,13 +123,15 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
 
     /**
      * Every part in order, each composed when the stream pulls it; `of` is the count (null when no
-     * split fits the budget: the stream then holds the one oversized value).
+     * split fits the budget: the stream then holds the one oversized value, which `exceeded` also gives).
      */
     const parts = Effect.fn("Bundler.parts")(function* (prepared: PreparedBundle) {
       const outcome = yield* composer.parts(prepared.graph, prepared.params)
       if (outcome._tag === "Diagnostics") return yield* problems(outcome.value.diagnostics)
-      if (outcome._tag === "Oversized") return { of: null, parts: Stream.make<[PartText]>({ text: outcome.text, used: null }) }
-      return { of: outcome.of as number | null, parts: Stream.map(outcome.parts, (p): PartText => ({ text: p.text, used: p.used })) }
+      if (outcome._tag === "Oversized") {
+        return { of: null, exceeded: outcome.value as PartsExceeded | null, parts: Stream.make<[PartText]>({ text: outcome.text, used: null }) }
+      }
+      return { of: outcome.of as number | null, exceeded: null as PartsExceeded | null, parts: Stream.map(outcome.parts, (p): PartText => ({ text: p.text, used: p.used })) }
     })
 
     /** The manifest of a written set of parts: the scope, the parameters and what it was built from. */
@@ -157,7 +152,7 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
           graphDigest: graphDigest(prepared.files),
           files: prepared.files
         }
-      } satisfies Manifest
+      } satisfies ManifestDraft
     })
 
     /** The whole use case for one value: request in, the compact JSON text out. */

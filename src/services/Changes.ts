@@ -5,12 +5,12 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import type { Changeset } from "../core/changeset.js"
 import { changesetText } from "../core/changeset.js"
-import { excludeProblem } from "../core/discover.js"
 import type { ImpactReport } from "../core/impact.js"
 import type { Graph } from "../core/model.js"
 import { decodeChangeset } from "./GitDiff.js"
 import type { DiffResult } from "./GitDiff.js"
 import type { FileHash } from "./GraphReader.js"
+import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "./Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
 import { ParameterProblems, RunFailure, problems } from "./requests.js"
@@ -62,17 +62,16 @@ export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
 
     /** The impact report use case: checks the request, reads the configuration's excludes, runs. */
     const report = Effect.fn("Changes.report")(function* (request: ImpactRequest) {
-      const exclude = request.exclude ?? []
-      const found: Diagnostic[] = exclude.flatMap((e) => {
-        const problem = excludeProblem(e)
-        return problem === null ? [] : [{ scope: "exclude", problem }]
-      })
+      const flags = requestExcludes(request.exclude ?? [])
+      const found: Diagnostic[] = [...flags.diagnostics]
       if ((request.changeset === undefined) === (request.staged !== true)) {
         found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
       }
       if (found.length > 0) return yield* problems(found)
-      const settings = yield* settingsOf(yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs)), undefined, { exclude })
-      return yield* run(request.root, request, settings.exclude)
+      const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+      const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+      const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+      return { ...(yield* run(request.root, request, exclude)), exclude }
     })
 
     /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */

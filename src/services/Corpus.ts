@@ -2,11 +2,11 @@
 // its Packs and Specs that the MCP server offers. The configuration's excludes apply as to bundle.
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
-import { excludeProblem } from "../core/discover.js"
 import type { Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 import type { FileHash } from "./GraphReader.js"
 import { GraphReader } from "./GraphReader.js"
+import { requestExcludes, settledExcludes } from "./excludes.js"
 import type { CorpusRequest } from "./requests.js"
 import { RunFailure, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
@@ -14,6 +14,8 @@ import { loadConfig, settingsOf } from "./settings.js"
 export interface CorpusRead {
   readonly graph: Graph
   readonly files: ReadonlyArray<FileHash>
+  /** The excludes used, normalized: the request's and the configuration's. */
+  readonly exclude: ReadonlyArray<string>
 }
 
 /** What an agent needs to pick a scope: Packs with their members, Specs with kind and title, in id order. */
@@ -38,14 +40,15 @@ export class Corpus extends Effect.Service<Corpus>()("specbundle/Corpus", {
 
     /** Reads the working tree under the root with the request's and the configuration's excludes. */
     const read = Effect.fn("Corpus.read")(function* (request: CorpusRequest) {
-      const exclude = request.exclude ?? []
-      const found = exclude.map(excludeProblem).filter((p): p is string => p !== null)
-      if (found.length > 0) return yield* problems(found.map((problem) => ({ scope: "exclude", problem })))
-      const settings = yield* settingsOf(yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs)), undefined, { exclude })
-      const { graph, files } = yield* reader.readTree({ root: request.root, exclude: settings.exclude }).pipe(
+      const flags = requestExcludes(request.exclude ?? [])
+      if (flags.diagnostics.length > 0) return yield* problems(flags.diagnostics)
+      const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+      const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+      const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+      const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(
         Effect.mapError((e) => new RunFailure({ line: e.message }))
       )
-      return { graph, files } satisfies CorpusRead
+      return { graph, files, exclude } satisfies CorpusRead
     })
 
     const list = (request: CorpusRequest) => Effect.map(read(request), ({ graph }) => listingOf(graph))

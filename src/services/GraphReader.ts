@@ -4,6 +4,7 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { readdir } from "node:fs/promises"
 import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
@@ -11,8 +12,10 @@ import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFi
 import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
 import { Git } from "./git.js"
+import type { SavedEntry } from "./parseCache.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
+import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { CarrierRead, Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 
@@ -33,12 +36,19 @@ export interface ReadResult {
   readonly files: ReadonlyArray<FileHash>
 }
 
+/** A file of the index: root-relative path and the object id its entry names. */
+export interface IndexedFile {
+  readonly path: string
+  readonly object: string
+}
+
 export interface TreeOptions {
   readonly root: string
   readonly exclude: ReadonlyArray<string>
+  /** Files absent from the disk but part of the tree (a sparse checkout's, from the index): read with the rest. */
+  readonly extra?: ReadonlyArray<SourceFile>
 }
 
-const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
 
 
 interface Listing {
@@ -89,19 +99,26 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
     return { files, problems }
   })
 
-/** The code files the parse cache keeps: path, hash of the bytes, what the file gave. */
-const reusable = (extracted: ReadonlyArray<Extracted>): Array<readonly [string, string, CarrierRead]> =>
-  extracted.flatMap((e) => (e.code === true && e.hash !== null && e.read !== null ? [[e.path, e.hash, e.read] as const] : []))
+/** What the parse cache keeps: every file read, with its stat data and hashes, and what code files gave. */
+const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
+  extracted.flatMap((e): SavedEntry[] => {
+    if (e.hash === null || e.stat === undefined) return []
+    return e.code === true ? [[e.path, e.stat, e.hash, e.oid ?? null, e.read]] : [[e.path, e.stat, e.hash, e.oid ?? null]]
+  })
 
-/** Paths git ignores (one `git check-ignore` process); nothing outside a work tree or without git. */
-const gitIgnored = (git: Git, root: string, paths: ReadonlyArray<string>): Effect.Effect<ReadonlySet<string>> =>
-  paths.length === 0
-    ? Effect.succeed(new Set())
-    : git.exec(root, ["check-ignore", "--stdin", "-z"], paths.join("\0") + "\0").pipe(
-        // 0: some ignored, 1: none ignored, 128: not a repository (nothing to ignore by).
-        Effect.map((o): ReadonlySet<string> => (o.code !== 0 ? new Set() : new Set(o.stdout.toString("utf8").split("\0").filter((p) => p !== "")))),
-        Effect.orElseSucceed((): ReadonlySet<string> => new Set())
-      )
+/**
+ * Every path under `root` git does not ignore, from one `git ls-files` (tracked files, and untracked
+ * ones its exclude rules let through; git's untracked cache serves the latter): a walked file not
+ * listed is ignored. null outside a work tree or without git: nothing is ignored. Asking
+ * `git check-ignore` path by path cost seconds on 30,000 files (docs/decisions.md).
+ */
+const gitListed = (git: Git, root: string): Effect.Effect<ReadonlySet<string> | null> =>
+  // -z: names verbatim, whatever core.quotePath says; paths come relative to the root (cwd).
+  git.exec(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).pipe(
+    // 128: not a repository (or a .git folder we may not read): nothing to ignore by.
+    Effect.map((o): ReadonlySet<string> | null => (o.code !== 0 ? null : new Set(o.stdout.toString("utf8").split("\0")))),
+    Effect.orElseSucceed((): ReadonlySet<string> | null => null)
+  )
 
 export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {
   effect: Effect.gen(function* () {
@@ -110,13 +127,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
 
     const isSelfHosting = (root: string) =>
       fs.readFileString(nodePath.join(root, "package.json")).pipe(
-        Effect.map((text) => {
-          try {
-            return (JSON.parse(text) as { name?: unknown }).name === PROTOCOL_PACKAGE
-          } catch {
-            return false
-          }
-        }),
+        Effect.map(isProtocolPackageJson),
         Effect.orElseSucceed(() => false)
       )
 
@@ -142,15 +153,24 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
         if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
         const selfHosting = yield* isSelfHosting(root)
-        const cache = openParseCache(root, selfHosting)
-        const session = new ExtractSession(0, { selfHosting, known: cache?.known })
-        // Worker threads (a large corpus) start loading while the walk is still counting.
+        const cache = openParseCache(root, selfHosting, "tree")
+        const session = new ExtractSession(0, { selfHosting, known: cache?.known, since: Date.now() })
+        // git lists its files while the walk runs (the two meet below); worker threads (a large
+        // corpus) start loading while the walk is still counting.
+        const listedByGit = yield* Effect.fork(gitListed(git, root))
         const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
-        const ignored = yield* gitIgnored(git, root, listing.files)
+        const listed = yield* Fiber.join(listedByGit)
         // Code files first, then the carriers (see below), each group in path order; one pass.
         const code: string[] = []
         const carriers: string[] = []
-        for (const path of listing.files) if (!ignored.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
+        const extra = new Map((options.extra ?? []).map((f) => [f.path, f.bytes]))
+        // A file held in memory (extra: outside a sparse checkout's cone) or read from the disk.
+        const readBytes = (path: string) => {
+          const held = extra.get(path)
+          return held !== undefined ? Effect.succeed(held) : fs.readFile(prefix + path)
+        }
+        const paths = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
+        for (const path of paths) if (extra.has(path) || listed === null || listed.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
         const ordered = [...code, ...carriers]
         const problems = [...listing.problems]
         // Concatenated, not nodePath.join: join normalizes each path (~2 us, 60 ms on 30,000 files),
@@ -158,16 +178,20 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
         // With worker threads, every file is queued unread, code files first: the workers read and
         // parse from the front, this thread from the back (the Specs, whose results are the costly
-        // ones to send between threads), and both read as they go (extractAll.ts).
-        if (session.parallel) {
-          for (const path of ordered) session.add({ path, absolute: prefix + path })
+        // ones to send between threads), and both read as they go (extractAll.ts). With a parse
+        // cache, files are queued unread too: a file whose stat data match is not read at all.
+        if (session.parallel || cache !== undefined) {
+          for (const path of ordered) {
+            const bytes = extra.get(path)
+            session.add(bytes === undefined ? { path, absolute: prefix + path } : { path, bytes })
+          }
         } else {
           // In one thread, through the FileSystem service, one file after another: reads are
           // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
           yield* Effect.forEach(
             ordered,
             (path) =>
-              fs.readFile(prefix + path).pipe(
+              readBytes(path).pipe(
                 Effect.map((bytes) => session.add({ path, bytes })),
                 Effect.catchAll((e) =>
                   Effect.sync(() => {
@@ -184,7 +208,42 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         return assemble(extracted, problems)
       })
 
-    return { readTree, readFiles, isSelfHosting } as const
+    /**
+     * Reads the index's files under `root` (root-relative paths, with their object ids) from the
+     * working tree wherever the bytes there are the index's (checked by object id, or by the parse
+     * cache's stat data for an id checked before), and the rest through `fetch` (git's object
+     * store): the same bytes as reading every blob from git, at the cost of reading the tree.
+     */
+    const readIndexed = <E>(
+      options: { readonly root: string; readonly entries: ReadonlyArray<IndexedFile>; readonly selfHosting: boolean },
+      fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
+    ) =>
+      Effect.gen(function* () {
+        const root = nodePath.resolve(options.root)
+        const { selfHosting } = options
+        const cache = openParseCache(root, selfHosting, "index")
+        const session = new ExtractSession(options.entries.length, { selfHosting, known: cache?.known, since: Date.now() })
+        const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
+        const code = options.entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
+        const carriers = options.entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
+        for (const e of [...code, ...carriers]) session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
+        const extracted = yield* Effect.promise(() => session.finish())
+        const stale = new Map<string, number>()
+        extracted.forEach((e, i) => e.stale === true && stale.set(e.path, i))
+        if (stale.size > 0) {
+          const wanted = options.entries.filter((e) => stale.has(e.path))
+          const files = yield* fetch(wanted)
+          const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting }))
+          for (const e of fromIndex) extracted[stale.get(e.path)!] = e
+          // A blob git could not give (gone meanwhile) contributes nothing, as when every blob came from git.
+          const given = new Set(files.map((f) => f.path))
+          for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
+        }
+        cache?.save(reusable(extracted))
+        return assemble(extracted, [])
+      })
+
+    return { readTree, readFiles, readIndexed, isSelfHosting } as const
   }),
   dependencies: [Git.Default]
 }) {}

@@ -9,6 +9,7 @@ import { classifyPath, shouldRead } from "../core/discover.js"
 import type { ImpactReport } from "../core/impact.js"
 import { carrierReadsOf, impactReport } from "../core/impact.js"
 import type { CarrierRead, Graph } from "../core/model.js"
+import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { DiffResult, RepoLocation } from "./GitDiff.js"
 import { GitDiff } from "./GitDiff.js"
 import type { FileHash } from "./GraphReader.js"
@@ -33,31 +34,25 @@ export interface ImpactResult {
   readonly diff: DiffResult
 }
 
-const PROTOCOL_PACKAGE = "@libar-dev/software-delivery-protocol"
-
 const selfHostingOf = (files: ReadonlyArray<SourceFile>): boolean => {
   const pkg = files.find((f) => f.path === "package.json")
-  if (pkg === undefined) return false
-  try {
-    return (JSON.parse(Buffer.from(pkg.bytes).toString("utf8")) as { name?: unknown }).name === PROTOCOL_PACKAGE
-  } catch {
-    return false
-  }
+  return pkg !== undefined && isProtocolPackageJson(Buffer.from(pkg.bytes).toString("utf8"))
 }
 
 /** The root as the report names it: relative to the repository, "." at the top. */
 export const rootLabel = (location: RepoLocation): string => (location.prefix === "" ? "." : location.prefix.replace(/\/$/, ""))
 
 /**
- * Old-side paths: deleted files, the old path of renames, and modified carriers (so a Spec whose
- * id changed shows as removed). Only paths the reader would read at all.
+ * Old-side paths: deleted files, the old path of renames, modified carriers (so a Spec whose id
+ * changed shows as removed) and modified code files (the bindings they lost). Only paths the
+ * reader would read at all.
  */
 export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>): string[] =>
   diff.files
     .flatMap((f) => {
       if (f.status === "deleted") return [f.path]
       if (f.status === "renamed" && f.oldPath !== undefined) return [f.oldPath]
-      if (f.status === "modified" && (classifyPath(f.path) === "markdown" || classifyPath(f.path) === "gherkin")) return [f.path]
+      if (f.status === "modified" && classifyPath(f.path) !== null) return [f.path]
       return []
     })
     .filter((p) => shouldRead(p, exclude) !== null)
@@ -70,8 +65,21 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
     const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>) {
       const source = diff.newSource
       if (source._tag === "WorkingTree") {
-        const read = yield* reader.readTree({ root: diff.location.root, exclude })
+        // A sparse checkout's paths outside its cone are part of the tree at their index version.
+        const sparse = new Set(source.sparse ?? [])
+        const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
+        const read = yield* reader.readTree({ root: diff.location.root, exclude, extra })
         return { read, selfHosting: yield* reader.isSelfHosting(diff.location.root) }
+      }
+      if (source._tag === "Index") {
+        // The index's files are read from the working tree where they hold the same bytes (most
+        // of them); package.json only tells whether the corpus is the protocol package itself.
+        const listed = yield* git.listSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
+        const pkg = listed.filter((e) => e.path === "package.json")
+        const selfHosting = selfHostingOf(pkg.length === 0 ? [] : yield* git.readObjects(diff.location, pkg))
+        const entries = listed.filter((e) => shouldRead(e.path, exclude) !== null)
+        const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting }, (stale) => git.readObjects(diff.location, stale))
+        return { read, selfHosting }
       }
       // package.json rides along only to tell whether the corpus is the protocol package itself.
       const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)

@@ -7,19 +7,23 @@
 import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
-import { closeSync, openSync, readFileSync, readSync } from "node:fs"
-import { classifyPath, fileFinding, sha256, unreadableFile } from "../core/discover.js"
+import { classifyPath, fileFinding, sha256 } from "../core/discover.js"
+import { RACY_MS, gitObjectId, load, statOf } from "./diskRead.js"
 import type { AnchorParser } from "../core/read/anchors.js"
 import type { ExtractOptions } from "../core/extract.js"
 import { loadOxcRaw, rawParser } from "./oxcRaw.js"
 import type { CarrierRead } from "../core/model.js"
-import { reasonOf } from "./errno.js"
 import type { KnownReads } from "./parseCache.js"
 
 export interface ExtractAllOptions {
   readonly selfHosting: boolean
-  /** What code files gave in an earlier run (parseCache.ts): reused for the same path and bytes. */
+  /**
+   * What files gave in an earlier run (parseCache.ts): trusted on the same stat data, else reused
+   * for the same path and bytes. When set, every file read is stat'ed for the next run.
+   */
   readonly known?: KnownReads
+  /** Date.now() before the first file was stat'ed: stat data this recent is not kept (racy). */
+  readonly since?: number
 }
 
 /** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable). */
@@ -27,42 +31,25 @@ export interface Extracted {
   readonly path: string
   readonly read: CarrierRead | null
   readonly hash: string | null
-  /** A code file with an anchor marker: what the parse cache keeps. */
+  /** A code file: the parse cache keeps what it gave. */
   readonly code?: true
+  /** The stat data the parse cache may trust next time (null: too recent; absent: no cache). */
+  readonly stat?: string | null
+  /** The git object id of the bytes, when the file was checked against one. */
+  readonly oid?: string
+  /** The bytes on disk are not the object the caller expected (`FileOnDisk.object`): read it from there. */
+  readonly stale?: true
 }
 
 /** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
 export interface FileOnDisk {
   readonly path: string
   readonly absolute: string
+  /** The git object these bytes should be (the index read): other bytes give a `stale` result. */
+  readonly object?: string
 }
 
 type Input = SourceFile | FileOnDisk
-
-/** One per thread: a code file without a marker is hashed and dropped without a buffer of its own. */
-const scratch = Buffer.allocUnsafe(256 * 1024)
-
-/** The file's bytes in `scratch` (valid until the next read), or in a buffer of their own when larger. */
-const readScratch = (absolute: string): Buffer => {
-  const fd = openSync(absolute, "r")
-  let size = 0
-  try {
-    for (let got = -1; got !== 0 && size < scratch.length; size += got) got = readSync(fd, scratch, size, scratch.length - size, null)
-  } finally {
-    closeSync(fd)
-  }
-  return size < scratch.length ? scratch.subarray(0, size) : readFileSync(absolute)
-}
-
-/** A file on disk, read: its bytes (in `scratch` when they fit: parse them before the next read), or its finding. */
-const load = (input: FileOnDisk): SourceFile | Extracted => {
-  try {
-    return { path: input.path, bytes: readScratch(input.absolute) }
-  } catch (e) {
-    // The same finding the main thread's FileSystem read gives (GraphReader).
-    return { path: input.path, read: unreadableFile(input.path, reasonOf((e as NodeJS.ErrnoException).code)), hash: null }
-  }
-}
 
 let parser: Promise<AnchorParser> | undefined
 /** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
@@ -102,24 +89,52 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
   const { extractFile, mayHoldAnchorBytes } = await loadExtract()
   let extractOptions: ExtractOptions = options
   const results: Extracted[] = []
+  const known = options.known
+  const safeBefore = known === undefined ? undefined : (options.since ?? 0) - RACY_MS
   for (const input of inputs) {
-    let file = "absolute" in input ? load(input) : input
-    if (!("bytes" in file)) {
-      results.push(file)
+    const onDisk = "absolute" in input
+    const code = classifyPath(input.path) === "anchor-candidate"
+    // With a cache: stat data first, as git's index does; a match skips the read (a code file) or the hash.
+    let stat: string | null | undefined
+    let entry = known?.get(input.path)
+    if (onDisk && safeBefore !== undefined) {
+      const s = statOf(input.absolute)
+      stat = s !== undefined && s.newest < safeBefore ? s.key : null
+      if (entry !== undefined && (s === undefined || entry.stat !== s.key)) entry = entry.stat === null ? entry : { ...entry, stat: null }
+    }
+    const object = onDisk ? input.object : undefined
+    const trusted = stat !== undefined && entry !== undefined && entry.stat !== null && (object === undefined || entry.oid === object)
+    if (trusted && code && entry!.read !== undefined) {
+      results.push({ path: input.path, read: entry!.read, hash: entry!.hash, code: true, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }) })
       continue
     }
-    const hash = sha256(file.bytes)
-    const code = classifyPath(file.path) === "anchor-candidate"
+    let file = onDisk ? load(input) : input
+    if (!("bytes" in file)) {
+      // Unreadable where the index says what the file holds: read the index's blob instead.
+      results.push(object !== undefined ? { path: input.path, read: null, hash: null, stale: true } : file)
+      continue
+    }
+    let oid: string | undefined
+    if (object !== undefined) {
+      oid = trusted ? object : gitObjectId(file.bytes, object)
+      if (oid !== object) {
+        results.push({ path: input.path, read: null, hash: null, stale: true })
+        continue
+      }
+    }
+    const hash = trusted ? entry!.hash : sha256(file.bytes)
+    // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).
+    if (oid === undefined && entry !== undefined && entry.oid !== null && (trusted || entry.hash === hash)) oid = entry.oid
+    const extra = { ...(stat === undefined ? {} : { stat }), ...(oid === undefined ? {} : { oid }) }
     if (code) {
       // What extractFile would read as nothing: a code file without an anchor marker.
       if (!mayHoldAnchorBytes(file.bytes, options)) {
-        results.push({ path: file.path, read: null, hash })
+        results.push({ path: file.path, read: null, hash, code: true, ...extra })
         continue
       }
       // Unless an earlier run parsed these very bytes at this path.
-      const known = options.known?.get(file.path)
-      if (known !== undefined && known[0] === hash) {
-        results.push({ path: file.path, read: known[1], hash, code: true })
+      if (entry !== undefined && entry.hash === hash && entry.read !== undefined) {
+        results.push({ path: file.path, read: entry.read, hash, code: true, ...extra })
         continue
       }
       // A code file with a marker: oxc-parser loads on the first. Another chunk may read into the
@@ -136,7 +151,9 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // A parser bug must not take the healthy rest of the corpus down with it.
       read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
     }
-    results.push(code && read !== null ? { path: file.path, read, hash, code: true } : { path: file.path, read, hash })
+    // Specs are parsed every run: their results are whole texts, and reading them back from the
+    // cache cost as much as parsing them again (docs/bench.md).
+    results.push(code ? { path: file.path, read, hash, code: true, ...extra } : { path: file.path, read, hash, ...extra })
   }
   return results
 }

@@ -41,6 +41,13 @@ export class GitFailedError extends Data.TaggedError("GitFailedError")<{ readonl
   }
 }
 
+/** `--staged` while the index holds a conflict: there is no staged content to read for those paths. */
+export class UnmergedPathError extends Data.TaggedError("UnmergedPathError")<{ readonly paths: ReadonlyArray<string> }> {
+  override get message() {
+    return `${this.paths.join(", ")}: unmerged (an open merge conflict); resolve the merge first`
+  }
+}
+
 /** Refused before git saw it (a value starting with "-", an empty side, a line break). */
 export class InvalidRevisionError extends Data.TaggedError("InvalidRevisionError")<{
   readonly revision: string
@@ -51,7 +58,7 @@ export class InvalidRevisionError extends Data.TaggedError("InvalidRevisionError
   }
 }
 
-export type GitError = NotARepositoryError | UnknownRevisionError | ShallowCloneError | GitMissingError | GitFailedError
+export type GitError = NotARepositoryError | UnknownRevisionError | ShallowCloneError | GitMissingError | GitFailedError | UnmergedPathError
 
 /** `<object> SP <type> SP <size> LF <bytes> LF`, or `<name> SP missing LF`. */
 export const parseBatch = (buffer: Buffer): Map<string, Uint8Array> => {

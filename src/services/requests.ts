@@ -2,6 +2,7 @@
 // a program importing the library) builds from its own input. Text values stay text, as the user
 // gave them, so the composer's rules judge them the same way whichever entrance they came through.
 import * as Data from "effect/Data"
+import type { Diagnostic } from "../core/diagnostic.js"
 
 /** Where the corpus is and how to read it; every request has these. */
 export interface CorpusRequest {
@@ -38,10 +39,7 @@ export interface BundleRequest extends CorpusRequest, ChangesetRequest {
 
 export interface ImpactRequest extends CorpusRequest, ChangesetRequest {}
 
-export interface Diagnostic {
-  readonly scope: string
-  readonly problem: string
-}
+export type { Diagnostic }
 
 /** Wrong parameters (exit 2 in the CLI): the `{ diagnostics }` value. */
 export class ParameterProblems extends Data.TaggedError("ParameterProblems")<{ readonly diagnostics: ReadonlyArray<Diagnostic> }> {

@@ -11,7 +11,7 @@ import { afterAll } from "vitest"
 import type { Finding, Graph } from "../../src/core/model.js"
 import type { ReadResult } from "../../src/services/GraphReader.js"
 import { GraphReader } from "../../src/services/GraphReader.js"
-import { CHECKOUT_CORPUS } from "./paths.js"
+import { BIKE_DOCK, CHECKOUT_CORPUS } from "./paths.js"
 
 const created: string[] = []
 afterAll(() => {
@@ -76,6 +76,14 @@ export const checkoutCopy = (label = "specbundle-checkout-"): string => {
   const dir = tempDir(label)
   fs.cpSync(CHECKOUT_CORPUS, dir, { recursive: true })
   fs.cpSync(path.resolve(import.meta.dirname, "../fixtures/checkout-anchors"), dir, { recursive: true })
+  makeWritable(dir)
+  return dir
+}
+
+/** A writable temp copy of the project's own example corpus, examples/bike-dock (specs, code, tests). */
+export const bikeDockCopy = (label = "specbundle-bike-"): string => {
+  const dir = tempDir(label)
+  fs.cpSync(BIKE_DOCK, dir, { recursive: true })
   makeWritable(dir)
   return dir
 }

@@ -1,16 +1,17 @@
 // The context bundle (recipe 36): composeBundle and planParts. Pure: no I/O, no clock, no Effect.
 //
 // Interpretations (where the seed and bundle-contract.md section 2 leave room):
-// - Stages: 0 uncut, then 1 boundary, 2 footing, 3 narrative, 4 example, 5 question, 6 section,
-//   7 declaration (only under declarations "addresses"). Stage k applies cuts 1..k and leftOut is
-//   the first k lines; a stage counts even when it removed nothing.
+// - Stages: the cuts of cut-table.ts in its order (the declaration cut only under declarations
+//   "addresses"). Stage k applies cuts 1..k and leftOut is the first k lines; a stage counts even
+//   when it removed nothing.
 // - "Entry addresses written in" a text are mention tokens (sdp-format.md section 5 scanning) that
 //   parse as spec:<id>#<design|ui|question|rule>.<key>; plain Spec ids are not addresses.
 // - questionCut "links": the entry addresses written in the question text, other than its own,
 //   in order of first appearance. The protocol's captured-only question links field is not read.
-// - pointer rule "a cut entry whose text names other entry addresses": applied to string entries
-//   (section values, keyed rules, design/ui values, declarations). Structured examples and the
-//   example space are never scanned (mention scanning skips them too) and become plain pointers.
+// - pointer rule "a cut entry whose text names other entry addresses": applied to every cut entry
+//   without a form of its own: section values, keyed rules, design/ui values, declarations, and
+//   the example cut's entries, whose text is every step written in them (a member's
+//   behavior.examples entry, its example space, an outside example row's steps).
 // - Section entries are the string leaves of `sections` (intent fields, risks[i], behavior
 //   description, rules[i], flows[i], each constraint field, model terms, decision fields and
 //   lists, verification mode and criteria[i], design/ui values and descriptions). A keyed rule
@@ -28,20 +29,21 @@
 //   leftOut) would not. An item's "alone" length is measured as part 1 of 1 after every permitted
 //   cut. If every item fits alone yet a later part's longer index/of digits push one over at every
 //   stage, that item is named with the length it needs in its place (a corner; never seen).
-// - protectedLength is the length at the last permitted stage, as the contract says; an earlier
-//   stage can be shorter (each leftOut line adds text), but every stage exceeded when it is returned.
+// - protectedLength is the least budget at which the same request returns a bundle: the least over
+//   the permitted stages, each stage's length solved for a budget of its own digits.
 // - changeset is a label beside specs (the CLI fills specs); changeset without specs is a diagnostic.
 // - partsExceeded.part.index is the requested part (1 when planning every part).
 // - Diagnostics name the parameter in `scope` ("scope" when both or neither are given); only
 //   `undefined` counts as absent, so `null` is a wrong value.
+import * as Either from "effect/Either"
 import type { Facts } from "../model.js"
-import { bundleText, listLength, maxBase, solveUsed } from "./measure.js"
+import { bundleText, digits, leastBudget, listLength, maxBase, solveUsed } from "./measure.js"
 import { validateParams } from "./params.js"
 import { planSplit } from "./parts.js"
 import type { Composition } from "./stages.js"
 import { composition } from "./stages.js"
 import type { BudgetExceeded, BundleParams, BundleResult, BundleValue, Diagnostics, PartsPlan } from "./types.js"
-import { TOKEN_METHOD, isDiagnostics } from "./types.js"
+import { TOKEN_METHOD } from "./types.js"
 
 export interface Composed {
   readonly value: BundleResult
@@ -51,12 +53,16 @@ export interface Composed {
 
 const wholeBundle = (c: Composition): Composed => {
   const limit = maxBase(c.request.budget)
-  let base = 0
+  let least = Number.POSITIVE_INFINITY
   for (let stage = 0; stage <= c.maxStage; stage++) {
     const header = c.header(stage)
     const items = c.items(stage)
-    base = bundleText(header, "", "", "", "").length + listLength(items.memberLengths) + items.boundaryText.length
-    if (base > limit) continue
+    const base = bundleText(header, "", "", "", "").length + listLength(items.memberLengths) + items.boundaryText.length
+    if (base > limit) {
+      // A later cut can make the value longer (addresses longer than the values they replace).
+      least = Math.min(least, leastBudget(base - digits(c.request.budget)))
+      continue
+    }
     const used = solveUsed(base)
     const token = Math.ceil(used / 4)
     const value: BundleValue = {
@@ -77,7 +83,7 @@ const wholeBundle = (c: Composition): Composed => {
     budget: c.request.budget,
     declarations: c.request.declarations,
     budgetExceeded: true,
-    protectedLength: solveUsed(base),
+    protectedLength: least,
     leftOut: c.header(c.maxStage).leftOut
   }
   return { value: exceeded, text: JSON.stringify(exceeded) }
@@ -87,12 +93,14 @@ const composed = (value: BundleResult): Composed => ({ value, text: JSON.stringi
 
 /** The result and its compact JSON text, built once (the text comes from cached item texts). */
 export const composeBundleText = (facts: Facts, params: BundleParams): Composed => {
-  const request = validateParams(facts.graph, params)
-  if (isDiagnostics(request)) return composed(request)
+  const validated = validateParams(facts.graph, params)
+  if (Either.isLeft(validated)) return composed(validated.left)
+  const request = validated.right
   const c = composition(facts, request)
   if (request.part === null) return wholeBundle(c)
-  const plan = planSplit(c)
-  if (!("render" in plan)) return composed(plan)
+  const planned = planSplit(c)
+  if (Either.isLeft(planned)) return composed(planned.left)
+  const plan = planned.right
   if (request.part > plan.of) {
     return composed({ diagnostics: [{ scope: "part", problem: `The bundle has ${plan.of} parts.` }] })
   }
@@ -109,8 +117,8 @@ export const composeBundle = (facts: Facts, params: BundleParams): BundleResult 
  */
 export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<number> | Diagnostics => {
   const request = validateParams(facts.graph, params)
-  if (isDiagnostics(request)) return request
-  const c = composition(facts, request)
+  if (Either.isLeft(request)) return request.left
+  const c = composition(facts, request.right)
   const lengths: number[] = []
   for (let stage = 0; stage <= c.maxStage; stage++) {
     const items = c.items(stage)
@@ -123,8 +131,5 @@ export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<
  * Every part, for streaming (`--parts`): diagnostics, the oversized result, or the split with a
  * lazy render. params.part is checked like any parameter but does not change the split.
  */
-export const planParts = (facts: Facts, params: BundleParams): PartsPlan => {
-  const request = validateParams(facts.graph, params)
-  if (isDiagnostics(request)) return request
-  return planSplit(composition(facts, request))
-}
+export const planParts = (facts: Facts, params: BundleParams): PartsPlan =>
+  Either.merge(Either.flatMap(validateParams(facts.graph, params), (request) => planSplit(composition(facts, request))))

@@ -1,9 +1,8 @@
 // The cut forms of the seed (pointer, boundaryRows, footingCut, narrativeCut, exampleCut,
 // questionCut, sectionCut, declarationCut). Pure functions of one value; the stage decides which apply.
 import { isEntryAddress } from "../ids.js"
-import type { FootingRow } from "../model.js"
 import { TYPED_DEPENDENCIES, byCodeUnits } from "../model.js"
-import type { Json, Pointer } from "./types.js"
+import type { BoundaryValue, Json, Pointer } from "./types.js"
 
 // -- mention scanning (sdp-format.md section 5) -----------------------------------------------
 
@@ -60,13 +59,15 @@ export const cutEntry = (text: string | null, own: string | null, line: number |
 
 // -- boundary and footing ----------------------------------------------------------------------
 
-export const boundaryCut = (boundary: { restsOn: ReadonlyArray<{ id: string }>; restedOnBy: ReadonlyArray<{ id: string }> }) => ({
-  restsOn: boundary.restsOn.map((r) => r.id),
-  restedOnBy: boundary.restedOnBy.map((r) => r.id)
+const idOf = (row: Json): Json => (typeof row === "object" && row !== null && "id" in row ? row.id : row)
+
+export const boundaryCut = (boundary: BoundaryValue): BoundaryValue => ({
+  restsOn: boundary.restsOn.map(idOf),
+  restedOnBy: boundary.restedOnBy.map(idOf)
 })
 
 /** { refines, dependsOn, constrainedBy, decidedBy }: ids in code-unit order, empty types left out. */
-export const footingCut = (rows: ReadonlyArray<FootingRow>): { [type: string]: Json } => {
+export const footingCut = (rows: ReadonlyArray<{ readonly type: string; readonly id: string }>): { [type: string]: Json } => {
   const out: { [type: string]: Json } = {}
   for (const type of TYPED_DEPENDENCIES) {
     const ids = [...new Set(rows.filter((r) => r.type === type).map((r) => r.id))].sort(byCodeUnits)

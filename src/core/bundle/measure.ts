@@ -56,6 +56,18 @@ export const maxBase = (budget: number): number => {
   return b
 }
 
+/**
+ * The least budget B at which a value fits, for a value that is `base` code units long without the
+ * digits of used, of tokenEstimate.value and of the budget it holds: solveUsed(base + digits(B)) <= B.
+ * Each digit count is tried from one up, so the first fit is the least.
+ */
+export const leastBudget = (base: number): number => {
+  for (let d = 1; ; d++) {
+    const b = Math.max(10 ** (d - 1), solveUsed(base + d))
+    if (b < 10 ** d) return b
+  }
+}
+
 /** Length of a member list's text: the items and the commas between them. */
 export const listLength = (lengths: ReadonlyArray<number>, from = 0, to = lengths.length): number => {
   let sum = to > from ? to - from - 1 : 0

@@ -1,65 +1,53 @@
 // Member rows as objects and as compact JSON text. The text is built from fragments: the fields no
-// cut touches are serialized once per member, and each cut field again only when a stage changes
-// it, so trying all stages over a 10,000-member Pack stays cheap. Equal to JSON.stringify(row).
+// cut changes are serialized once per member, and each cut field again only when a stage changes
+// it (cut-table.ts says which), so trying all stages over a 10,000-member Pack stays cheap. Equal
+// to JSON.stringify(row).
+import { CUT_FIELDS, fieldAt, fieldFormStage } from "./cut-table.js"
 import type { Facts } from "../model.js"
 import type { MemberBase } from "./member.js"
-import { examplesAt, footingAt, memberBase, missingMember, narrativeAt, rowAt } from "./member.js"
-import { questionsAt, sectionsAt } from "./sections.js"
+import { memberBase, missingMember, rowAt } from "./member.js"
 import type { MemberRow } from "./types.js"
-import { STAGE } from "./types.js"
+import { MEMBER_KEYS } from "./types.js"
 
 const J = JSON.stringify
 
-/** Which form each cut field takes at a stage; a field is re-serialized only when its form changes. */
-const variants = (stage: number): [number, number, number, number, number] => [
-  stage >= STAGE.narrative ? 1 : 0,
-  stage >= STAGE.declaration ? 3 : stage >= STAGE.section ? 2 : stage >= STAGE.example ? 1 : 0,
-  stage >= STAGE.question ? 1 : 0,
-  stage >= STAGE.footing ? 1 : 0,
-  stage >= STAGE.example ? 1 : 0
-]
+const isCutField = new Set(CUT_FIELDS)
 
 interface TextCache {
-  readonly prefix: string
-  readonly middle: string
-  readonly suffix: string
+  /** The fixed text before each cut field (with its key) and, last, the text after the final one. */
+  readonly fixed: ReadonlyArray<string>
+  /** Per cut field: the stage its cached text is the form of, and that text. */
   readonly forms: number[]
   readonly texts: string[]
 }
 
 const fixedText = (base: MemberBase): TextCache => {
-  const { spec, fixed } = base
-  return {
-    prefix: `{"id":${J(spec.id)},"file":${J(spec.file)},"title":${J(spec.title)},"specKind":${J(spec.kind)},` +
-      `"altitude":${J(spec.altitude)},"statedReadiness":${J(spec.readiness)},"floorReached":${J(fixed.floorReached)},` +
-      `"statedNextRung":${J(fixed.statedNextRung)},"holds":${J(fixed.holds)},"narrative":`,
-    middle: `,"declarations":${J(base.pinnedKeys)},"examples":`,
-    suffix: `,"design":${J(fixed.design)},"decisions":${J(fixed.decisions)},"implementedBy":${J(fixed.implementedBy)},` +
-      `"referencedBy":${J(fixed.referencedBy)},"verifiers":${J(fixed.verifiers)}}`,
-    forms: [-1, -1, -1, -1, -1],
-    texts: ["", "", "", "", ""]
-  }
-}
-
-const PIECES: ReadonlyArray<(base: MemberBase, stage: number) => unknown> = [
-  narrativeAt,
-  (base, stage) => sectionsAt(base.spec, base.pinned, stage),
-  (base, stage) => questionsAt(base.spec, stage),
-  footingAt,
-  examplesAt
-]
-
-const textAt = (base: MemberBase, cache: TextCache, stage: number): string => {
-  const forms = variants(stage)
-  for (let i = 0; i < PIECES.length; i++) {
-    if (cache.forms[i] !== forms[i]) {
-      cache.forms[i] = forms[i]
-      cache.texts[i] = J(PIECES[i](base, stage))
+  const fixed: string[] = []
+  let segment = "{"
+  for (const key of MEMBER_KEYS) {
+    segment += `${segment === "{" ? "" : ","}${J(key)}:`
+    if (isCutField.has(key)) {
+      fixed.push(segment)
+      segment = ""
+    } else {
+      segment += J(base.uncut(key))
     }
   }
-  const [narrative, sections, questions, footing, examples] = cache.texts
-  return `${cache.prefix}${narrative},"sections":${sections},"questions":${questions},"footing":${footing}` +
-    `${cache.middle}${examples}${cache.suffix}`
+  fixed.push(`${segment}}`)
+  return { fixed, forms: CUT_FIELDS.map(() => -1), texts: CUT_FIELDS.map(() => "") }
+}
+
+const textAt = (base: MemberBase, cache: TextCache, stage: number): string => {
+  let text = ""
+  CUT_FIELDS.forEach((key, i) => {
+    const form = fieldFormStage(key, stage)
+    if (cache.forms[i] !== form) {
+      cache.forms[i] = form
+      cache.texts[i] = J(fieldAt(key, base.uncut(key), base, form))
+    }
+    text += cache.fixed[i] + cache.texts[i]
+  })
+  return text + cache.fixed[CUT_FIELDS.length]
 }
 
 export interface MemberRows {

@@ -1,6 +1,9 @@
 // Checks the raw recipe parameters (bundleRecipe line, bundle-contract.md section 2). Every problem
 // is reported at once, in parameter order, as a { scope, problem } row; only `undefined` is absent.
+import * as Either from "effect/Either"
 import type { Graph } from "../model.js"
+import { byCodeUnits } from "../model.js"
+import { didYouMean } from "../suggest.js"
 import type { BundleParams, DeclarationMode, Diagnostic, Diagnostics, Scope } from "./types.js"
 import { DEFAULT_BUDGET } from "./types.js"
 
@@ -39,7 +42,17 @@ const doubled = (ids: ReadonlyArray<string>): string[] => {
   return twice
 }
 
-export const validateParams = (graph: Graph, params: BundleParams): BundleRequest | Diagnostics => {
+const KNOWN_SHOWN = 10
+
+/** After an unknown Pack id: the near ones, then the Packs the graph holds (a few, then a count). */
+const knownPacks = (graph: Graph, id: string): string => {
+  const ids = [...graph.packs.keys()].sort(byCodeUnits)
+  if (ids.length === 0) return " The corpus holds no Pack."
+  const shown = ids.slice(0, KNOWN_SHOWN).join(", ") + (ids.length > KNOWN_SHOWN ? `, and ${ids.length - KNOWN_SHOWN} more (specbundle list packs)` : "")
+  return `${didYouMean(id, ids)} Known Packs: ${shown}.`
+}
+
+export const validateParams = (graph: Graph, params: BundleParams): Either.Either<BundleRequest, Diagnostics> => {
   const problems: Diagnostic[] = []
   const say = (scope: string, problem: string) => problems.push({ scope, problem })
   const hasPack = params.pack !== undefined
@@ -54,7 +67,7 @@ export const validateParams = (graph: Graph, params: BundleParams): BundleReques
   if (hasPack) {
     const pack = typeof params.pack === "string" ? graph.packs.get(params.pack) : undefined
     if (typeof params.pack !== "string") say("pack", `pack must be a Pack id, not ${show(params.pack)}.`)
-    else if (pack === undefined) say("pack", `Unknown Pack ${show(params.pack)}.`)
+    else if (pack === undefined) say("pack", `Unknown Pack ${show(params.pack)}.${knownPacks(graph, params.pack)}`)
     if (params.members === undefined) {
       if (pack !== undefined) {
         packId = pack.id
@@ -84,7 +97,7 @@ export const validateParams = (graph: Graph, params: BundleParams): BundleReques
       say("specs", `specs must be a list of Spec ids, not ${show(params.specs)}.`)
     } else {
       for (const id of doubled(params.specs)) say("specs", `${show(id)} appears more than once in specs.`)
-      for (const id of params.specs) if (!graph.specs.has(id)) say("specs", `Unknown Spec ${show(id)}.`)
+      for (const id of params.specs) if (!graph.specs.has(id)) say("specs", `Unknown Spec ${show(id)}.${didYouMean(id, graph.specs.keys())}`)
       memberIds = [...params.specs]
       scope = typeof params.changeset === "string"
         ? { specs: memberIds, changeset: params.changeset }
@@ -115,7 +128,7 @@ export const validateParams = (graph: Graph, params: BundleParams): BundleReques
   }
 
   if (problems.length > 0 || scope === null) {
-    return { diagnostics: problems.length > 0 ? problems : [{ scope: "scope", problem: "No usable scope." }] }
+    return Either.left({ diagnostics: problems.length > 0 ? problems : [{ scope: "scope", problem: "No usable scope." }] })
   }
-  return { scope, packId, memberIds, budget, declarations, part }
+  return Either.right({ scope, packId, memberIds, budget, declarations, part })
 }

@@ -1,6 +1,7 @@
 // Parts (rule.parts, rule.partBoundaries, rule.partCuts, rule.partHeader, rule.sameParts,
 // rule.oversizedItem): items are the boundary then each member; each part takes the longest run
 // that fits; the first stage at which every part fits wins. Lengths come from JSON arithmetic.
+import * as Either from "effect/Either"
 import { digits, listLength, maxBase, partText, solveUsed } from "./measure.js"
 import type { Composition, StageItems } from "./stages.js"
 import type { OversizedItem, PartValue, PartsExceeded, PartsSplit } from "./types.js"
@@ -9,7 +10,8 @@ import { TOKEN_METHOD } from "./types.js"
 /** Number-free length of a part with no members and an empty boundary text. */
 const partFixed = (c: Composition, stage: number): number => partText(c.header(stage), "", "", "", "", "", "").length
 
-type Split = { readonly ok: true; readonly ends: ReadonlyArray<number> } | { readonly ok: false; readonly failed: OversizedItem }
+/** The part ends, or the item that fails to fit in its place. */
+type Split = Either.Either<ReadonlyArray<number>, OversizedItem>
 
 /** Greedy split with the digit count of `of` assumed; ends[k] is the member index ending part k+1. */
 const splitWith = (c: Composition, items: StageItems, fixed: number, limit: number, ofDigits: number): Split => {
@@ -17,7 +19,7 @@ const splitWith = (c: Composition, items: StageItems, fixed: number, limit: numb
   const ends: number[] = []
   let part = 1
   let base = fixed + digits(part) + ofDigits + items.boundaryText.length
-  if (base > limit) return { ok: false, failed: { item: "boundary", length: solveUsed(base) } }
+  if (base > limit) return Either.left({ item: "boundary", length: solveUsed(base) })
   let count = 0
   for (let j = 0; j < lengths.length; j++) {
     const add = lengths[j] + (count > 0 ? 1 : 0)
@@ -30,10 +32,10 @@ const splitWith = (c: Composition, items: StageItems, fixed: number, limit: numb
     part++
     base = fixed + digits(part) + ofDigits + 4 + lengths[j]
     count = 1
-    if (base > limit) return { ok: false, failed: { item: c.request.memberIds[j], length: solveUsed(base) } }
+    if (base > limit) return Either.left({ item: c.request.memberIds[j], length: solveUsed(base) })
   }
   ends.push(lengths.length)
-  return { ok: true, ends }
+  return Either.right(ends)
 }
 
 /** Splits at one stage; `of` changes the part length by its digits, so settle that first. */
@@ -43,8 +45,8 @@ const splitAt = (c: Composition, stage: number, limit: number): Split => {
   let ofDigits = 1
   for (;;) {
     const split = splitWith(c, items, fixed, limit, ofDigits)
-    if (!split.ok) return split
-    const need = digits(split.ends.length)
+    if (Either.isLeft(split)) return split
+    const need = digits(split.right.length)
     // More digits only make parts smaller, so the count never shrinks back below `need`.
     if (need <= ofDigits) return split
     ofDigits = need
@@ -123,14 +125,14 @@ const splitPlan = (c: Composition, stage: number, ends: ReadonlyArray<number>): 
  * The split every part request reads (independent of `part`), or the oversized items. Stages are
  * tried from no cut; only when none fits are items measured alone after every permitted cut.
  */
-export const planSplit = (c: Composition): PartsSplit | PartsExceeded => {
+export const planSplit = (c: Composition): Either.Either<PartsSplit, PartsExceeded> => {
   const limit = maxBase(c.request.budget)
   let last: Split | null = null
   for (let stage = 0; stage <= c.maxStage; stage++) {
     last = splitAt(c, stage, limit)
-    if (last.ok) return splitPlan(c, stage, last.ends)
+    if (Either.isRight(last)) return Either.right(splitPlan(c, stage, last.right))
   }
   const oversized = oversizedItems(c, limit)
   // Every item fits alone as part 1 of 1 but not in its place among many parts (more digits).
-  return partsExceeded(c, oversized.length > 0 ? oversized : last !== null && !last.ok ? [last.failed] : [])
+  return Either.left(partsExceeded(c, oversized.length > 0 ? oversized : last !== null && Either.isLeft(last) ? [last.left] : []))
 }

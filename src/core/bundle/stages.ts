@@ -7,7 +7,7 @@ import { boundaryAt } from "./member.js"
 import { memberRows } from "./member-text.js"
 import type { BundleRequest } from "./params.js"
 import type { BoundaryValue, MemberRow, PackHeader } from "./types.js"
-import { LEFT_OUT_LINES, STAGE } from "./types.js"
+import { LEFT_OUT_LINES, boundaryFormStage, maxStage as lastStage, memberFormStage } from "./cut-table.js"
 
 export interface StageItems {
   readonly stage: number
@@ -21,27 +21,25 @@ export interface StageItems {
 
 export interface Composition {
   readonly request: BundleRequest
-  /** 6, or 7 under declarations "addresses". */
+  /** The last stage the request permits (the declaration cut only under "addresses"). */
   readonly maxStage: number
   header(stage: number): Header
   items(stage: number): StageItems
 }
-
-/** Stages that change no member row reuse the stage before (the boundary cut touches only the boundary). */
-const memberStage = (stage: number): number => (stage === STAGE.boundary ? STAGE.none : stage)
 
 export const composition = (facts: Facts, request: BundleRequest): Composition => {
   const graph = facts.graph
   const packNode = request.packId === null ? undefined : graph.packs.get(request.packId)
   const pack: PackHeader | null = packNode === undefined ? null : { id: packNode.id, title: packNode.title, framing: packNode.framing }
   const boundary = packNode !== undefined ? facts.packBoundary(packNode.id) : facts.specsBoundary(request.memberIds)
-  const maxStage = request.declarations === "addresses" ? STAGE.declaration : STAGE.section
+  const maxStage = lastStage(request.declarations)
   const members = memberRows(facts, request.memberIds)
 
   // Only the latest stage's texts are kept: stages are visited in order (bounded memory).
   let memberCache: { key: number; texts: string[]; lengths: number[] } | null = null
   const textsAt = (stage: number) => {
-    const key = memberStage(stage)
+    // Stages that change no member row (the boundary cut) reuse the texts of the stage before.
+    const key = memberFormStage(stage)
     if (memberCache === null || memberCache.key !== key) {
       const texts = request.memberIds.map((_, i) => members.text(i, key))
       memberCache = { key, texts, lengths: texts.map((t) => t.length) }
@@ -50,7 +48,7 @@ export const composition = (facts: Facts, request: BundleRequest): Composition =
   }
   const boundaryCache = new Map<number, { boundary: BoundaryValue; boundaryText: string }>()
   const boundaryOf = (stage: number) => {
-    const key = Math.min(stage, STAGE.boundary)
+    const key = boundaryFormStage(stage)
     let hit = boundaryCache.get(key)
     if (hit === undefined) {
       const value = boundaryAt(boundary, key)
@@ -72,7 +70,7 @@ export const composition = (facts: Facts, request: BundleRequest): Composition =
     }),
     items: (stage) => {
       const texts = textsAt(stage)
-      const key = memberStage(stage)
+      const key = memberFormStage(stage)
       return {
         stage,
         memberTexts: texts.texts,

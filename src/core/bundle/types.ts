@@ -1,5 +1,6 @@
 // The values the context bundle returns (shared/seeds/context-bundle-recipe.txt, bundle-contract.md
 // section 2). Key order in these interfaces is the contract order; values are built in that order.
+import type { Diagnostics } from "../diagnostic.js"
 
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
 
@@ -25,14 +26,7 @@ export type Scope =
   | { readonly pack: string; readonly members: ReadonlyArray<string> }
   | { readonly specs: ReadonlyArray<string>; readonly changeset?: string }
 
-export interface Diagnostic {
-  readonly scope: string
-  readonly problem: string
-}
-
-export interface Diagnostics {
-  readonly diagnostics: ReadonlyArray<Diagnostic>
-}
+export type { Diagnostic, Diagnostics } from "../diagnostic.js"
 
 export interface TokenEstimate {
   readonly value: number
@@ -47,6 +41,32 @@ export interface PackHeader {
   readonly title: string
   readonly framing: string
 }
+
+/** memberShape's keys in its order: every member row (whole, cut, missing, as text) is built by it. */
+export const MEMBER_KEYS = [
+  "id",
+  "file",
+  "title",
+  "specKind",
+  "altitude",
+  "statedReadiness",
+  "floorReached",
+  "statedNextRung",
+  "holds",
+  "narrative",
+  "sections",
+  "questions",
+  "footing",
+  "declarations",
+  "examples",
+  "design",
+  "decisions",
+  "implementedBy",
+  "referencedBy",
+  "verifiers"
+] as const
+
+export type MemberKey = (typeof MEMBER_KEYS)[number]
 
 /** A member row (memberShape); after cuts some fields hold cut forms, so fields are loosely typed. */
 export type MemberRow = { readonly [key: string]: Json }
@@ -118,34 +138,14 @@ export interface PartsSplit {
   renderText(index: number): string
 }
 
+/** The seed's values (diagnostics, the oversized result) told apart by their keys, or the split. */
 export type PartsPlan = Diagnostics | PartsExceeded | PartsSplit
 
 export const TOKEN_METHOD = "UTF-16 code units divided by four, an estimate"
 
 export const DEFAULT_BUDGET = 100000
 
-/** The leftOut lines, verbatim, one per cut stage in cut order (stage k takes the first k). */
-export const LEFT_OUT_LINES: ReadonlyArray<string> = [
-  "Boundary details; ids kept per direction.",
-  "Footing details; ids kept per relation type.",
-  "Member narrative.",
-  "Example step text, including member sections and example-space vocabulary.",
-  "Non-blocking question text; addresses and links kept.",
-  "Section entry values other than pinned declarations; addresses and lines kept.",
-  "Pinned declaration text; entry addresses kept."
-]
-
-/** Cut stages: stage k applies every cut up to k. */
-export const STAGE = {
-  none: 0,
-  boundary: 1,
-  footing: 2,
-  narrative: 3,
-  example: 4,
-  question: 5,
-  section: 6,
-  declaration: 7
-} as const
+export const isPartsSplit = (r: PartsPlan): r is PartsSplit => "render" in r
 
 export const isDiagnostics = (r: unknown): r is Diagnostics =>
   typeof r === "object" && r !== null && "diagnostics" in r
@@ -156,4 +156,3 @@ export const isPartsExceeded = (r: unknown): r is PartsExceeded =>
 export const isBudgetExceeded = (r: unknown): r is BudgetExceeded =>
   typeof r === "object" && r !== null && "budgetExceeded" in r && !("oversized" in r)
 
-export const isPartsSplit = (r: PartsPlan): r is PartsSplit => "render" in r

@@ -1,10 +1,12 @@
 // The constant form of an anchor (sdp-format.md section 7.1): a top-level const initialized by
 // codeAnchor/specTest/specOracle bound to the protocol package (or, self-hosting, its own modules).
+import * as Either from "effect/Either"
 import type { CallExpression, Expression, ObjectProperty, Program } from "oxc-parser"
+import { PROTOCOL_PACKAGE } from "../protocol-package.js"
 import { CODE_NAMESPACES } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
 
-export const PACKAGE = "@libar-dev/software-delivery-protocol"
+export const PACKAGE = PROTOCOL_PACKAGE
 const TRUSTED_SPECIFIERS = new Set([PACKAGE, `${PACKAGE}/anchors`])
 /** Self-hosting: the package's own builder modules (never the barrel src/index.ts). */
 const TRUSTED_SELF_MODULES = new Set(["src/ids.ts", "src/model/code-anchor.ts"])
@@ -96,12 +98,13 @@ export const calleeName = (callee: Expression, bindings: Bindings): string | nul
   return null
 }
 
-type Static = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string; readonly code: string }
-const nonStatic = (what: string): Static => ({
-  ok: false,
-  code: "extract/non-static-envelope",
-  message: `${what} is not static (a string literal or a one-literal id builder)`
-})
+interface NotStatic {
+  readonly message: string
+  readonly code: string
+}
+type Static<A = string> = Either.Either<A, NotStatic>
+const nonStatic = (what: string): Static<never> =>
+  Either.left({ code: "extract/non-static-envelope", message: `${what} is not static (a string literal or a one-literal id builder)` })
 
 const literalString = (e: Expression): string | null => {
   if (e.type === "Literal" && typeof e.value === "string") return e.value
@@ -113,7 +116,7 @@ const literalString = (e: Expression): string | null => {
 const staticString = (node: Expression, bindings: Bindings, what: string): Static => {
   const e = unwrap(node)
   const literal = literalString(e)
-  if (literal !== null) return { ok: true, value: literal }
+  if (literal !== null) return Either.right(literal)
   if (e.type !== "CallExpression") return nonStatic(what)
   const builder = calleeName(e.callee, bindings)
   if (builder === null || !(builder in ID_BUILDERS) || e.arguments.length !== 1 || e.arguments[0].type === "SpreadElement") {
@@ -124,25 +127,22 @@ const staticString = (node: Expression, bindings: Bindings, what: string): Stati
   const namespaces = ID_BUILDERS[builder]
   const ns = value.slice(0, Math.max(0, value.indexOf(":")))
   if (namespaces !== null && !namespaces.includes(ns)) {
-    return { ok: false, code: "extract/invalid-id", message: `${builder}("${value}") must build an id in ${namespaces.map((n) => `${n}:`).join(" or ")}` }
+    return Either.left({ code: "extract/invalid-id", message: `${builder}("${value}") must build an id in ${namespaces.map((n) => `${n}:`).join(" or ")}` })
   }
-  return { ok: true, value }
+  return Either.right(value)
 }
 
-const staticList = (node: Expression, bindings: Bindings, what: string): { ok: true; value: string[] } | Extract<Static, { ok: false }> => {
+const staticList = (node: Expression, bindings: Bindings, what: string): Static<string[]> => {
   const e = unwrap(node)
-  if (e.type !== "ArrayExpression") {
-    const one = staticString(e, bindings, what)
-    return one.ok ? { ok: true, value: [one.value] } : one
-  }
+  if (e.type !== "ArrayExpression") return Either.map(staticString(e, bindings, what), (one) => [one])
   const value: string[] = []
   for (const element of e.elements) {
-    if (element === null || element.type === "SpreadElement") return nonStatic(`an item of ${what}`) as Extract<Static, { ok: false }>
+    if (element === null || element.type === "SpreadElement") return nonStatic(`an item of ${what}`)
     const one = staticString(element, bindings, `an item of ${what}`)
-    if (!one.ok) return one
-    value.push(one.value)
+    if (Either.isLeft(one)) return Either.left(one.left)
+    value.push(one.right)
   }
-  return { ok: true, value }
+  return Either.right(value)
 }
 
 const propertyName = (p: ObjectProperty): string | null => {
@@ -207,15 +207,15 @@ export const readConstantAnchor = (
     }
     if (name === "label") {
       const v = staticString(p.value, bindings, "label")
-      if (v.ok) label = v.value
+      if (Either.isRight(v)) label = v.right
       else problems.push({ line: at, code: "extract/non-static-section", message: "label dropped: it is not a static string", severity: "warning" })
       continue
     }
-    const v = LIST_FIELDS.has(name) ? staticList(p.value, bindings, `"${name}"`) : staticString(p.value, bindings, `"${name}"`)
-    if (!v.ok) fail(at, v.code, v.message)
-    else if (name === "id") id = v.value as string
-    else if (Array.isArray(v.value)) lists[name] = v.value
-    else scalars[name] = v.value as string
+    const v: Static<string | string[]> = LIST_FIELDS.has(name) ? staticList(p.value, bindings, `"${name}"`) : staticString(p.value, bindings, `"${name}"`)
+    if (Either.isLeft(v)) fail(at, v.left.code, v.left.message)
+    else if (name === "id") id = v.right as string
+    else if (Array.isArray(v.right)) lists[name] = v.right
+    else scalars[name] = v.right as string
   }
   if (!seen.has("id")) fail(line, "extract/non-static-envelope", `${builder}(…) needs an id`)
   const target = TARGET_FIELD[builder]

@@ -127,7 +127,7 @@ const readFeature = (sink: FindingSink, src: Source, feature: Feature): Readonly
         locations[`behavior.rules[${rules.length}]`] = child.rule.location.line
         rules.push(rule)
       }
-    } else if (child.scenario !== undefined && child.scenario.tags.some((t) => t.name === EXAMPLE_SPACE_TAG)) {
+    } else if (child.scenario?.tags.some((t) => t.name === EXAMPLE_SPACE_TAG)) {
       if (++spaces > 1) sink.add(child.scenario.location.line, "a Feature has at most one @example-space pseudo-scenario")
       const space = readExampleSpace(sink, src, child.scenario)
       if (space !== null && exampleSpace === undefined) {

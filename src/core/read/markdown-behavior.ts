@@ -4,10 +4,10 @@ import { ENTRY_KEY_RE } from "../ids.js"
 import { CODES } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
 import { parseGwtFence } from "./markdown-fence.js"
-import { KEYED, KEYED_RULE, refuseKey, refuseStray, splitLead, SpecDraft } from "./markdown-draft.js"
+import { KEYED, KEYED_RULE, refuseKey, refuseStray, splitLead, type SpecDraft } from "./markdown-draft.js"
 
 const INTENT_ONCE = ["actor", "problem", "outcome", "value"] as const
-const QUESTION = /^\[(blocking|non-blocking)(?: #([^\]]*))?\] [ \t]*(\S.*)$/
+const QUESTION = /^\[(blocking|non-blocking)(?: #([^\]]*))?\] [ \t]*(\S.*)$/s
 const MARKER_LIKE = /^\[(?:non-)?blocking\b/
 
 const readExampleFence = (d: SpecDraft, b: Extract<Block, { t: "fence" }>): void => {

@@ -1,7 +1,7 @@
 // A mutable Spec body under construction, and the helpers every section reader shares. The draft
 // becomes the immutable `Sections` value (graph key order of sdp-format.md 6.2) in one step.
 import type { BehaviorRule, ConstraintEntry, Gwt, OpenQuestion, Sections, SpecKind } from "../model.js"
-import { CODES, RESERVED_KEYS, Sink } from "./markdown-findings.js"
+import { CODES, RESERVED_KEYS, type Sink } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
 import { normalizeProse } from "./markdown-lines.js"
 
@@ -68,9 +68,9 @@ export class SpecDraft {
 }
 
 /** `- key: value` with an entry key (format 4.4); the value is the rest of the line. */
-export const KEYED = /^([A-Za-z][A-Za-z0-9]*): [ \t]*(\S.*)$/
+export const KEYED = /^([A-Za-z][A-Za-z0-9]*): [ \t]*(\S.*)$/s
 /** specbundle's keyed rule `- rule.<key>: text` (format 4.9). */
-export const KEYED_RULE = /^rule\.([^\s:]*): [ \t]*(\S.*)$/
+export const KEYED_RULE = /^rule\.([^\s:]*): [ \t]*(\S.*)$/s
 
 /** Refuses a key the section does not name: reserved names get their own code. */
 export const refuseKey = (draft: SpecDraft, key: string, line: number, section: string, hint: string): void => {

@@ -3,7 +3,7 @@
 import { idProblem } from "../ids.js"
 import type { Altitude, AuthoredRelation, RelationType, Rung, SpecKind } from "../model.js"
 import { ALTITUDES, RELATION_TYPES, RUNGS, SPEC_KINDS } from "../model.js"
-import { CODES, RESERVED_KEYS, Sink } from "./markdown-findings.js"
+import { CODES, RESERVED_KEYS, type Sink } from "./markdown-findings.js"
 import type { YMap, YNode } from "./markdown-yaml.js"
 
 export interface SpecEnvelope {

@@ -1,10 +1,10 @@
 // The gwt and gwt-vocabulary fence grammar (sdp-format.md section 4.6): Given, one When, Then;
 // And continues the current phase; phases never go back. Steps are kept verbatim after the keyword.
 import type { Gwt } from "../model.js"
-import { CODES, Sink } from "./markdown-findings.js"
+import { CODES, type Sink } from "./markdown-findings.js"
 import type { Located } from "./markdown-lines.js"
 
-const STEP = /^(Given|When|Then|And) (.+)$/
+const STEP = /^(Given|When|Then|And) (.+)$/s
 const PHASES = ["given", "when", "then"] as const
 
 export const parseGwtFence = (steps: ReadonlyArray<Located>, openLine: number, sink: Sink): Gwt | null => {

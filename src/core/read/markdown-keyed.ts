@@ -4,7 +4,7 @@ import type { ConstraintEntry } from "../model.js"
 import { ENTRY_KEY_RE } from "../ids.js"
 import { CODES, RESERVED_KEYS } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
-import { KEYED, refuseKey, refuseStray, splitLead, SpecDraft } from "./markdown-draft.js"
+import { KEYED, refuseKey, refuseStray, splitLead, type SpecDraft } from "./markdown-draft.js"
 
 type Entry = Extract<Block, { t: "entry" }>
 
@@ -47,7 +47,7 @@ export const readConstraints = (d: SpecDraft, blocks: ReadonlyArray<Block>, head
   d.constraint = { flavor: c.flavor, statement: c.statement, target: c.target, measurableBy: c.measurableBy }
 }
 
-const TERM = /^\*\*(.+?)\*\* — (\S.*)$/
+const TERM = /^\*\*(.+?)\*\* — (\S.*)$/s
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/
 
 export const readModel = (d: SpecDraft, blocks: ReadonlyArray<Block>): void => {
@@ -66,7 +66,7 @@ export const readModel = (d: SpecDraft, blocks: ReadonlyArray<Block>): void => {
       d.error(b.line, CODES.structure, `model term "${term}" looks like an integer, which breaks authored key order; use a word`)
     } else if (term === "__proto__") {
       d.error(b.line, CODES.structure, "model term __proto__ is refused; use another word")
-    } else if (Object.prototype.hasOwnProperty.call(terms, term)) {
+    } else if (Object.hasOwn(terms, term)) {
       d.error(b.line, CODES.structure, `model term ${term} is defined twice; keep one definition`)
     } else {
       terms[term] = definition
@@ -98,7 +98,7 @@ export const readOpenSection = (d: SpecDraft, which: "design" | "ui", blocks: Re
         desc = value
         d.locate(`${which}.description`, b.line)
       }
-    } else if (Object.prototype.hasOwnProperty.call(keys, key)) {
+    } else if (Object.hasOwn(keys, key)) {
       d.error(b.line, CODES.structure, `${which} key ${key} is written twice; keep keys unique within ## ${section}`)
     } else if (RESERVED_KEYS.has(key)) {
       refuseKey(d, key, b.line, section, "")
@@ -134,7 +134,7 @@ export const readDecision = (d: SpecDraft, blocks: ReadonlyArray<Block>): void =
         x[k] = value
         d.locate(`decision.${key}`, b.line)
       }
-    } else if (Object.prototype.hasOwnProperty.call(DECISION_MANY, key)) {
+    } else if (Object.hasOwn(DECISION_MANY, key)) {
       const field = DECISION_MANY[key as keyof typeof DECISION_MANY]
       d.locate(`decision.${field}[${x[field].length}]`, b.line)
       x[field].push(value)

@@ -1,6 +1,6 @@
 // Body lines to blocks (sdp-format.md sections 2, 4.1, 4.2, 4.4): headings, one-line list entries,
 // fences, prose, blanks. Lines no section may hold are refused here, once, whatever the context.
-import { CODES, Sink } from "./markdown-findings.js"
+import { CODES, type Sink } from "./markdown-findings.js"
 
 export interface Located {
   readonly text: string

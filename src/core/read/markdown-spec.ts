@@ -1,7 +1,8 @@
 // A Spec body: narrative before the first H2, then the closed set of H2 section owners
 // (sdp-format.md 4.1 to 4.3), each read by its own reader into one draft.
+import { nearest } from "../suggest.js"
 import type { Sections, SpecKind } from "../model.js"
-import { CODES, Sink } from "./markdown-findings.js"
+import { CODES, type Sink } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
 import { normalizeProse } from "./markdown-lines.js"
 import { buildSections, SpecDraft } from "./markdown-draft.js"
@@ -13,30 +14,7 @@ const PRIMARY = new Set(["Behavior", "Rule", "Workflow", "Contract"])
 const SIMPLE_OWNERS = ["Intent", "Behavior", "Rule", "Workflow", "Contract", "Example space", "Constraints", "Model", "Design", "Decision", "UI"]
 const ALL_OWNERS = [...SIMPLE_OWNERS, ...VERIFICATION_MODES.map((m) => `Verification — ${m}`)]
 
-const editDistance = (a: string, b: string): number => {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i]
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    prev = cur
-  }
-  return prev[b.length]
-}
-
-const nearestOwner = (text: string): string | null => {
-  let best: string | null = null
-  let bestDistance = 3
-  for (const owner of ALL_OWNERS) {
-    const distance = editDistance(text, owner)
-    if (distance < bestDistance) {
-      best = owner
-      bestDistance = distance
-    }
-  }
-  return best
-}
+const nearestOwner = (text: string): string | null => nearest(text, ALL_OWNERS, 3)
 
 interface Segment {
   /** Owner name ("Verification — <mode>" keeps its mode), or null for narrative / an unknown heading. */

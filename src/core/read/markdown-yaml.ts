@@ -3,7 +3,7 @@
 // policy and copies the document into a small line-carrying tree the envelope readers consume.
 import type { Node as YamlNode } from "yaml"
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, Scalar } from "yaml"
-import { CODES, Sink, utf8Length } from "./markdown-findings.js"
+import { CODES, type Sink, utf8Length } from "./markdown-findings.js"
 import { readSimpleFrontmatter } from "./markdown-yaml-fast.js"
 import type { YEntry, YNode, YStr } from "./markdown-yaml-tree.js"
 import { CORE_NON_STRING, MAX_DEPTH, MAX_NODES, MAX_SCALAR_BYTES } from "./markdown-yaml-tree.js"

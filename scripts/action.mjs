@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// The GitHub Action's work (action.yml runs it; it also runs locally): the impact report as
+// Markdown into the job summary and one sticky pull-request comment, corpus findings as
+// annotations, the bundle's parts and manifest into a folder for the artifact step, and the step's
+// outputs. Inputs come as INPUT_* variables (action.yml maps them); GitHub's own variables
+// (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY, GITHUB_BASE_REF, ...) are used when set.
+// The comment goes through the GitHub CLI (`gh api`) with GH_TOKEN.
+import { execFileSync, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const env = process.env
+const input = (name, fallback = "") => (env[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`] ?? "").trim() || fallback
+const yes = (value) => /^(true|yes|1|on)$/i.test(value)
+
+/** The folder of the action: the specbundle checkout this script sits in. */
+const ACTION_PATH = env.GITHUB_ACTION_PATH || path.join(path.dirname(fileURLToPath(import.meta.url)), "..")
+const BIN = path.join(ACTION_PATH, "bin", "specbundle.js")
+/** Finds the sticky comment; the root is part of it so two corpora in one repository keep two comments. */
+export const markerFor = (root) => `<!-- specbundle-impact root=${encodeURIComponent(root)} -->`
+
+const fail = (line, code = 1) => {
+  process.stderr.write(`specbundle action: ${line}\n`)
+  process.exit(code)
+}
+
+/** bin/ is a build output: a checkout of a branch (not a release with bin/ committed) builds it once. */
+const ensureBuilt = () => {
+  if (fs.existsSync(BIN) && fs.existsSync(path.join(ACTION_PATH, "node_modules", "oxc-parser"))) return
+  process.stderr.write(`specbundle action: installing and building specbundle in ${ACTION_PATH}\n`)
+  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: ACTION_PATH, stdio: ["ignore", "inherit", "inherit"] })
+  if (r.status !== 0 || !fs.existsSync(BIN)) fail("npm ci in the action's folder failed")
+}
+
+/**
+ * Runs the CLI. One run's stderr (the findings as annotations) goes to the job log; the others'
+ * is shown only when they fail, so each finding is annotated once.
+ */
+const specbundle = (args, { log = false } = {}) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", log ? "inherit" : "pipe"], maxBuffer: 1 << 30 })
+  const status = r.status ?? 1
+  if (!log && status !== 0 && r.stderr) process.stderr.write(r.stderr)
+  return { status, stdout: r.stdout ?? "" }
+}
+
+const setOutput = (name, value) => {
+  if (env.GITHUB_OUTPUT) fs.appendFileSync(env.GITHUB_OUTPUT, `${name}=${value}\n`)
+  else process.stdout.write(`${name}=${value}\n`)
+}
+
+const gh = (args, inputFile) => {
+  const full = ["api", ...args, ...(inputFile === undefined ? [] : ["--input", inputFile])]
+  return execFileSync("gh", full, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 })
+}
+
+/** Posts the comment, or edits the one that carries the marker (pages of 100 until a short page). */
+export const postSticky = (repository, pr, marker, body, workDir) => {
+  let existing = null
+  for (let page = 1; existing === null; page++) {
+    const comments = JSON.parse(gh(["--method", "GET", `repos/${repository}/issues/${pr}/comments?per_page=100&page=${page}`]))
+    existing = comments.find((c) => typeof c.body === "string" && c.body.startsWith(marker)) ?? null
+    if (comments.length < 100) break
+  }
+  const file = path.join(workDir, "comment.json")
+  fs.writeFileSync(file, JSON.stringify({ body }))
+  if (existing !== null) gh(["--method", "PATCH", `repos/${repository}/issues/comments/${existing.id}`], file)
+  else gh(["--method", "POST", `repos/${repository}/issues/${pr}/comments`], file)
+  return existing === null ? "posted" : "updated"
+}
+
+const main = () => {
+  const root = input("root", ".")
+  const baseRef = input("base", env.GITHUB_BASE_REF ? `origin/${env.GITHUB_BASE_REF}` : "")
+  if (baseRef === "") fail("no base: give the `base` input (outside a pull_request event there is no GITHUB_BASE_REF)", 2)
+  const changeset = `${baseRef}...HEAD`
+  const outDir = path.resolve(input("out", path.join(env.RUNNER_TEMP || os.tmpdir(), "specbundle")))
+  fs.mkdirSync(outDir, { recursive: true })
+  ensureBuilt()
+
+  const common = ["--root", root, "--changeset", changeset]
+  const json = specbundle(["impact", ...common])
+  if (json.status !== 0) fail(`specbundle impact exited ${json.status}`, json.status)
+  const report = JSON.parse(json.stdout)
+  fs.writeFileSync(path.join(outDir, "impact.json"), json.stdout)
+
+  // Links point at the pull request's head commit on GitHub when the repository is known.
+  const head = env.PR_HEAD_SHA || execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim()
+  const linkBase = env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL || "https://github.com"}/${env.GITHUB_REPOSITORY}/blob/${head}/` : ""
+  const md = specbundle(["impact", ...common, "--format", "markdown", "--findings", "github", ...(linkBase ? ["--link-base", linkBase] : [])], { log: true })
+  if (md.status !== 0) fail(`specbundle impact --format markdown exited ${md.status}`, md.status)
+  const reportFile = path.join(outDir, "impact.md")
+  fs.writeFileSync(reportFile, md.stdout)
+  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${md.stdout}\n`)
+  setOutput("impacted", String(report.impactedSpecs.length))
+  setOutput("report", reportFile)
+
+  if (yes(input("comment", "true"))) {
+    const pr = env.PR_NUMBER
+    if (!pr || !env.GITHUB_REPOSITORY) process.stderr.write("specbundle action: no pull request here, no comment posted\n")
+    else {
+      const marker = markerFor(root)
+      try {
+        const how = postSticky(env.GITHUB_REPOSITORY, pr, marker, `${marker}\n${md.stdout}`, outDir)
+        process.stderr.write(`specbundle action: comment ${how} on #${pr}\n`)
+      } catch (e) {
+        // A pull request from a fork gets a read-only token: the report is still in the summary.
+        const detail = String(e.stderr || e.message).trim().split("\n")[0]
+        process.stdout.write(`::warning title=specbundle::could not post the pull-request comment: ${detail.replace(/%/g, "%25")}\n`)
+      }
+    }
+  }
+
+  const partsDir = path.join(outDir, "parts")
+  const options = [
+    ...(input("budget") ? ["--budget", input("budget")] : []),
+    ...(input("profile") ? ["--profile", input("profile")] : []),
+    ...(input("perspective") ? ["--perspective", input("perspective")] : [])
+  ]
+  const bundle = specbundle(["bundle", ...common, ...options, "--parts", "--out", partsDir])
+  if (bundle.status !== 0) fail(`specbundle bundle exited ${bundle.status}`, bundle.status)
+  setOutput("parts-dir", partsDir)
+  setOutput("manifest", path.join(partsDir, "manifest.json"))
+}
+
+const invokedDirectly = process.argv[1] !== undefined && fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))
+if (invokedDirectly) main()

@@ -1,0 +1,95 @@
+// The bench's corpora: generated ones cached under the OS temp folder, and git-hosted copies of
+// them (two commits and a staged change), as users run specbundle inside a repository.
+import { execFileSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { cpSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { generateCorpus } from "./gen-corpus.mjs"
+
+const SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
+const log = (line) => process.stderr.write(`bench: ${line}\n`)
+
+/** The generator's own source is part of the cache key: a changed generator builds new corpora. */
+const generatorKey = () =>
+  ["gen-corpus.mjs", "bench-gen-specs.mjs", "bench-gen-ts.mjs", "bench-gen-words.mjs", "bench-corpus.mjs"]
+    .map((f) => readFileSync(path.join(SCRIPTS, f), "utf8"))
+    .join("\0")
+
+const hashText = (text) => createHash("sha256").update(text).digest("hex").slice(0, 12)
+
+/** A corpus cached under os.tmpdir()/specbundle-bench-<hash>, built once per parameters and generator. */
+export const corpus = async (params) => {
+  const key = hashText(JSON.stringify(params) + generatorKey())
+  const dir = path.join(os.tmpdir(), `specbundle-bench-${params.shape}-${params.specs}-${key}`)
+  const summaryFile = `${dir}.json`
+  if (existsSync(dir) && existsSync(summaryFile)) return { dir, ...JSON.parse(readFileSync(summaryFile, "utf8")) }
+  // Corpora of an older generator or other parameters of the same size are dropped, not hoarded.
+  const prefix = `specbundle-bench-${params.shape}-${params.specs}-`
+  for (const name of readdirSync(os.tmpdir())) {
+    if (name.startsWith(prefix)) rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true })
+  }
+  log(`generating ${params.specs} specs (${params.shape}) into ${dir}`)
+  const tmp = `${dir}.tmp-${process.pid}`
+  rmSync(tmp, { recursive: true, force: true })
+  const summary = generateCorpus(tmp, params)
+  rmSync(dir, { recursive: true, force: true })
+  renameSync(tmp, dir)
+  writeFileSync(summaryFile, JSON.stringify(summary))
+  return { dir, ...summary }
+}
+
+/** git with no user or system configuration, a fixed identity and dates: the same commits every time. */
+const git = (cwd, args) =>
+  execFileSync("git", ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    env: {
+      ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_DIR: undefined, GIT_INDEX_FILE: undefined, GIT_WORK_TREE: undefined,
+      GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z"
+    }
+  })
+
+const filesOf = (dir, rel = "") =>
+  readdirSync(path.join(dir, rel), { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .flatMap((e) => (e.name === ".git" ? [] : e.isDirectory() ? filesOf(dir, `${rel}${e.name}/`) : [`${rel}${e.name}`]))
+
+/** Changes a file without making it wrong: a Spec's title gains a word, a code file an export. */
+const touch = (dir, file, n) => {
+  const text = readFileSync(path.join(dir, file), "utf8")
+  writeFileSync(path.join(dir, file), file.endsWith(".md") ? text.replace(/^# (.*)$/m, `# $1 (edit ${n})`) : `${text}\nexport const benchEdit${n} = ${n}\n`)
+}
+
+/**
+ * A copy of `source` in a git repository next to it (cached like the corpus): the corpus as the
+ * first commit, a second commit changing a Spec and a code file, then another Spec and code file
+ * changed and staged (what a pre-commit hook sees). Returns the folder.
+ */
+export const gitHosted = (source, dir = `${source}-git`) => {
+  const done = path.join(dir, ".git", "specbundle-bench-ready")
+  if (existsSync(done)) return dir
+  log(`committing ${source} into a git repository`)
+  const tmp = `${dir}.tmp-${process.pid}`
+  rmSync(tmp, { recursive: true, force: true })
+  cpSync(source, tmp, { recursive: true })
+  git(tmp, ["init", "-q", "-b", "main"])
+  git(tmp, ["add", "-A"])
+  git(tmp, ["commit", "-q", "-m", "corpus"])
+  const all = filesOf(tmp)
+  const specs = all.filter((f) => f.endsWith(".sdp.md") && !f.endsWith(".pack.sdp.md"))
+  const code = all.filter((f) => f.endsWith(".ts"))
+  const pick = (list, at) => list[Math.floor(list.length * at)]
+  touch(tmp, pick(specs, 0.3), 1)
+  touch(tmp, pick(code, 0.3), 1)
+  git(tmp, ["commit", "-q", "-a", "-m", "change a Spec and its code"])
+  const staged = [pick(specs, 0.6), pick(code, 0.6)]
+  for (const f of staged) touch(tmp, f, 2)
+  git(tmp, ["add", "--", ...staged])
+  writeFileSync(path.join(tmp, ".git", "specbundle-bench-ready"), "")
+  rmSync(dir, { recursive: true, force: true })
+  renameSync(tmp, dir)
+  return dir
+}

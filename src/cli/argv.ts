@@ -1,0 +1,103 @@
+// What bin.ts decides before @effect/cli parses: help and version (rendered by us), and the
+// argument mistakes whose parser message would mislead ("unknown argument" for a missing value or
+// a repeated option; no suggestion for a misspelt command or option). Everything else is left to
+// the parser. The option table is the parser's own (model.ts).
+import { didYouMean } from "../core/suggest.js"
+import type { CommandModel, OptionModel } from "./model.js"
+
+export type Preflight =
+  | { readonly _tag: "TopHelp" }
+  | { readonly _tag: "CommandHelp"; readonly command: CommandModel }
+  | { readonly _tag: "Version" }
+  | { readonly _tag: "Problem"; readonly problem: string }
+  | { readonly _tag: "Parse" }
+
+const HELP = new Set(["--help", "-h"])
+const VERSION = new Set(["--version", "-v", "-V"])
+/** Top-level options @effect/cli itself handles. */
+const PASSED = new Set(["--completions", "--wizard", "--log-level"])
+
+const quote = (s: string) => `'${s}'`
+
+const findOption = (command: CommandModel, token: string): OptionModel | undefined =>
+  command.options.find((o) => o.flag === token || o.aliases.includes(token))
+
+/** A word where the command takes no more: say so, and which option an id would go with. */
+const strayWord = (program: string, command: CommandModel, word: string): string => {
+  const hint = word.startsWith("pack:") && findOption(command, "--pack") ? ` (a Pack id goes after --pack: --pack ${word})` : word.startsWith("spec:") && findOption(command, "--specs") ? ` (Spec ids go after --specs: --specs ${word})` : ""
+  return `unexpected argument ${quote(word)} for ${program} ${command.name}${hint}. See ${program} ${command.name} --help.`
+}
+
+export const preflight = (program: string, root: CommandModel, argv: ReadonlyArray<string>, stdinIsTTY: boolean): Preflight => {
+  const end = argv.indexOf("--")
+  const tokens = end < 0 ? argv : argv.slice(0, end)
+  let i = 0
+  // The top level: built-in options, then the command's name.
+  for (; i < tokens.length; i++) {
+    const t = tokens[i]
+    if (HELP.has(t)) return { _tag: "TopHelp" }
+    if (VERSION.has(t)) return { _tag: "Version" }
+    if (t === "--wizard" && !stdinIsTTY) {
+      return { _tag: "Problem", problem: "--wizard asks its questions on a terminal, and stdin is not one; give the command and its options as arguments." }
+    }
+    if (PASSED.has(t) || t.startsWith("--log-level=") || t.startsWith("--completions=")) return { _tag: "Parse" }
+    if (t.startsWith("-")) {
+      const known = [...HELP, "--version", "--completions", "--wizard"]
+      return { _tag: "Problem", problem: `unknown option ${quote(t)} for ${program}.${didYouMean(t, known, quote)} Options follow the command: ${program} <command> [options].` }
+    }
+    break
+  }
+  // No command at all: the top page (@effect/cli would print its own, unwrapped).
+  if (argv.length === 0) return { _tag: "TopHelp" }
+  if (i >= tokens.length) return { _tag: "Parse" }
+  const name = tokens[i]
+  const command = root.subcommands.find((c) => c.name === name)
+  if (command === undefined) {
+    const names = root.subcommands.map((c) => c.name)
+    return { _tag: "Problem", problem: `unknown command ${quote(name)}.${didYouMean(name, names, quote)} Commands: ${names.join(", ")}.` }
+  }
+  const seen = new Map<string, string>()
+  let words = 0
+  for (i += 1; i < tokens.length; i++) {
+    const t = tokens[i]
+    if (HELP.has(t)) return { _tag: "CommandHelp", command }
+    if (!t.startsWith("-") || t === "-") {
+      words += 1
+      if (words > command.args.length && command.args.at(-1)?.repeated !== true) return { _tag: "Problem", problem: strayWord(program, command, t) }
+      continue
+    }
+    const eq = t.startsWith("--") ? t.indexOf("=") : -1
+    const flag = eq > 0 ? t.slice(0, eq) : t
+    const option = findOption(command, flag)
+    if (option === undefined) {
+      if (t === "--version" || t === "-V") return { _tag: "Version" }
+      const flags = command.options.flatMap((o) => [o.flag, ...o.aliases])
+      return { _tag: "Problem", problem: `unknown option ${quote(flag)} for ${program} ${command.name}.${didYouMean(flag, flags, quote)} See ${program} ${command.name} --help.` }
+    }
+    let value = ""
+    if (option.value !== null) {
+      if (eq > 0) value = t.slice(eq + 1)
+      else {
+        const next = tokens[i + 1]
+        // A following option's name is not a value (a value may start with "-": the checks name it).
+        if (next === undefined || (next.startsWith("--") && findOption(command, next.split("=")[0]) !== undefined) || HELP.has(next)) {
+          if (next !== undefined && HELP.has(next)) return { _tag: "CommandHelp", command }
+          return { _tag: "Problem", problem: `${option.flag} needs a value: ${option.flag} ${option.value}.` }
+        }
+        value = next
+        i += 1
+      }
+    }
+    if (option.choices !== null && !option.choices.includes(value)) {
+      const near = didYouMean(value, option.choices, quote)
+      return { _tag: "Problem", problem: `${option.flag} takes ${option.choices.join(", ")}, not ${JSON.stringify(value)}.${near}` }
+    }
+    const before = seen.get(option.flag)
+    if (before !== undefined && !option.repeatable) {
+      const both = option.value === null ? "" : ` (${JSON.stringify(before)} and ${JSON.stringify(value)})`
+      return { _tag: "Problem", problem: `${option.flag} is given twice${both}; give it once.` }
+    }
+    seen.set(option.flag, value)
+  }
+  return { _tag: "Parse" }
+}

@@ -1,0 +1,122 @@
+// The help pages, rendered from the command model (model.ts: read from the parser's own
+// definitions) and wrapped to the terminal's width, 80 columns when stdout is not a terminal.
+// @effect/cli's own pages print each option's type sentence ("A user-defined piece of text."),
+// `text` as every placeholder and unwrapped lines; this renderer replaces them for our commands.
+import type { CommandModel, OptionModel } from "./model.js"
+
+export interface HelpInput {
+  readonly program: string
+  readonly version: string
+  readonly root: CommandModel
+  /** Examples per command name ("" for the top level), each a command line that runs as written. */
+  readonly examples: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Options the runtime adds at the top level (--help, --version, --completions, --wizard). */
+  readonly builtIns: ReadonlyArray<{ readonly label: string; readonly description: string }>
+  readonly width: number
+  readonly bold: boolean
+}
+
+/** Splits text into lines of at most `width` columns (a longer word stands alone), each prefixed. */
+export const wrap = (text: string, width: number, first: string, rest = " ".repeat(first.length)): string[] => {
+  const out: string[] = []
+  for (const paragraph of text.split("\n")) {
+    // Lines that start with spaces are kept as written (indented examples inside a description).
+    const words = paragraph.split(" ").filter((w) => w !== "")
+    let line = out.length === 0 ? first : rest
+    let empty = true
+    for (const word of words) {
+      if (!empty && line.length + 1 + word.length > width) {
+        out.push(line)
+        line = rest + word
+      } else line = empty ? line + word : `${line} ${word}`
+      empty = false
+    }
+    out.push(empty ? line.trimEnd() : line)
+  }
+  return out
+}
+
+const optionLabel = (o: OptionModel): string => [...o.aliases, o.flag].join(", ") + (o.value === null ? "" : ` ${o.value}`)
+
+const usageItem = (o: OptionModel): string => {
+  const body = o.value === null ? o.flag : `${o.flag} ${o.value}`
+  return o.optional ? `[${body}]${o.repeatable ? "..." : ""}` : `${body}${o.repeatable ? "..." : ""}`
+}
+
+/** A usage line wrapped with a hanging indent under the first option. */
+const usage = (head: string, items: ReadonlyArray<string>, width: number): string[] => {
+  const indent = " ".repeat(Math.min(head.length + 1, 24))
+  const lines: string[] = []
+  let line = head
+  for (const item of items) {
+    if (line.length + 1 + item.length > width && line.trim() !== head.trim()) {
+      lines.push(line)
+      line = indent + item
+    } else line = `${line} ${item}`
+  }
+  lines.push(line)
+  return lines
+}
+
+/** Two columns: labels, then descriptions wrapped beside them (or below a long label). */
+const table = (rows: ReadonlyArray<readonly [string, string]>, width: number): string[] => {
+  const column = Math.min(26, Math.max(...rows.map(([l]) => l.length + 4)))
+  const lines: string[] = []
+  for (const [label, description] of rows) {
+    const pad = " ".repeat(column)
+    if (label.length + 4 > column) {
+      lines.push(`  ${label}`)
+      lines.push(...wrap(description, width, pad))
+    } else lines.push(...wrap(description, width, `  ${label}`.padEnd(column), pad))
+  }
+  return lines
+}
+
+/** The first sentence of a description (for the command list). */
+const summary = (description: string): string => {
+  const first = description.split("\n")[0]
+  const end = first.search(/\.(\s|$)/)
+  return end < 0 ? first : first.slice(0, end + 1)
+}
+
+const heading = (text: string, bold: boolean) => (bold ? `\u001b[1m${text}\u001b[0m` : text)
+
+export const renderTopHelp = (h: HelpInput): string => {
+  const lines: string[] = [
+    ...wrap(`${h.program} ${h.version}: ${h.root.description.split("\n")[0]}`, h.width, ""),
+    "",
+    heading("USAGE", h.bold),
+    `  ${h.program} <command> [options]`,
+    `  ${h.program} --help | --version`,
+    "",
+    heading("COMMANDS", h.bold),
+    ...table(h.root.subcommands.map((c) => [c.name, summary(c.description)] as const), h.width),
+    "",
+    heading("OPTIONS", h.bold),
+    ...table(h.builtIns.map((b) => [b.label, b.description] as const), h.width)
+  ]
+  const rest = h.root.description.split("\n").slice(1).join("\n").trim()
+  if (rest !== "") lines.push("", ...wrap(rest, h.width, ""))
+  lines.push("", ...wrap(`Run '${h.program} <command> --help' for a command's options.`, h.width, ""))
+  return lines.join("\n") + "\n"
+}
+
+export const renderCommandHelp = (h: HelpInput, command: CommandModel): string => {
+  const head = `  ${h.program} ${command.name}`
+  const args = command.args.map((a) => a.name)
+  const lines: string[] = [
+    heading("USAGE", h.bold),
+    ...usage(head, [...args, ...command.options.map(usageItem)], h.width),
+    "",
+    heading("DESCRIPTION", h.bold),
+    ...command.description.split("\n").flatMap((p) => (p.trim() === "" ? [""] : wrap(p, h.width, "  ")))
+  ]
+  const argRows = command.args.filter((a) => a.description !== "").map((a) => [a.name, a.description] as const)
+  if (argRows.length > 0) lines.push("", heading("ARGUMENTS", h.bold), ...table(argRows, h.width))
+  if (command.options.length > 0) {
+    lines.push("", heading("OPTIONS", h.bold), ...table(command.options.map((o) => [optionLabel(o), o.description] as const), h.width))
+  }
+  const examples = h.examples[command.name] ?? []
+  if (examples.length > 0) lines.push("", heading("EXAMPLES", h.bold), ...examples.map((e) => `  ${e}`))
+  return lines.join("\n") + "\n"
+}

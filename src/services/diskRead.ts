@@ -1,0 +1,59 @@
+// Reading one file of the corpus from disk for the parse (extractAll.ts): into a scratch buffer,
+// with its stat data and git object id for the parse cache (parseCache.ts) and the index read.
+import { createHash } from "node:crypto"
+import { closeSync, constants, lstatSync, openSync, readFileSync, readSync } from "node:fs"
+import type { SourceFile } from "../core/discover.js"
+import { unreadableFile } from "../core/discover.js"
+import { reasonOf } from "./errno.js"
+import type { Extracted, FileOnDisk } from "./extractAll.js"
+
+const NOFOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
+
+/** Git's object id of a blob with these bytes (SHA-1, or SHA-256 in a repository of that format). */
+export const gitObjectId = (bytes: Uint8Array, like: string): string =>
+  createHash(like.length === 64 ? "sha256" : "sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex")
+
+/** Stat data strong enough to trust a cache entry by (size, mtime and ctime in fractional milliseconds, inode: ctime too, as git's index keeps). */
+export const statOf = (absolute: string): { key: string; newest: number } | undefined => {
+  try {
+    const s = lstatSync(absolute)
+    if (!s.isFile()) return undefined
+    return { key: `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`, newest: Math.max(s.mtimeMs, s.ctimeMs) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * How far before a run's start a file's mtime and ctime must lie for its stat data to be kept:
+ * the coarsest timestamp granularity in use (FAT's 2 s) plus room for a file server's clock.
+ * A file changed again within its timestamp's granule after it was read keeps its size and mtime.
+ */
+export const RACY_MS = 3000
+
+/** One per thread: a code file without a marker is hashed and dropped without a buffer of its own. */
+const scratch = Buffer.allocUnsafe(256 * 1024)
+
+/** The file's bytes in `scratch` (valid until the next read), or in a buffer of their own when larger. */
+const readScratch = (absolute: string, flags: number = constants.O_RDONLY): Buffer => {
+  const fd = openSync(absolute, flags)
+  let size = 0
+  try {
+    for (let got = -1; got !== 0 && size < scratch.length; size += got) got = readSync(fd, scratch, size, scratch.length - size, null)
+  } finally {
+    closeSync(fd)
+  }
+  return size < scratch.length ? scratch.subarray(0, size) : readFileSync(absolute)
+}
+
+/** A file on disk, read: its bytes (in `scratch` when they fit: parse them before the next read), or its finding. */
+export const load = (input: FileOnDisk): SourceFile | Extracted => {
+  try {
+    // Checked against the index: a symbolic link in the work tree is never followed (the index's blob is read instead).
+    if (input.object !== undefined) return { path: input.path, bytes: readScratch(input.absolute, NOFOLLOW) }
+    return { path: input.path, bytes: readScratch(input.absolute) }
+  } catch (e) {
+    // The same finding the main thread's FileSystem read gives (GraphReader).
+    return { path: input.path, read: unreadableFile(input.path, reasonOf((e as NodeJS.ErrnoException).code)), hash: null }
+  }
+}

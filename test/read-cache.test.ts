@@ -1,0 +1,71 @@
+// The parse cache's rule for stat data (src/services/extractAll.ts, docs/decisions.md "The read
+// cache"), on real files: stat data are recorded only for a file safely older than the run, an
+// entry is trusted only on the very stat data, and otherwise the bytes decide.
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import type { CarrierRead } from "../src/core/model.js"
+import { extractInThread } from "../src/services/extractAll.js"
+import type { CacheEntry } from "../src/services/parseCache.js"
+import { tempDir, writeFiles } from "./support/tmp.js"
+
+const ANCHORED = `/**\n * @sdpAnchor impl:c.one\n * @sdpSatisfies spec:c.one\n */\nexport const x = 1\n`
+/** A result no parse of ANCHORED gives: seeing it proves the entry was used without reading the file. */
+const PLANTED: CarrierRead = { file: "a.ts", specs: [], packs: [], anchors: [], findings: [] }
+
+const setup = () => {
+  const root = tempDir("specbundle-read-cache-")
+  writeFiles(root, { "a.ts": ANCHORED })
+  return { root, input: { path: "a.ts", absolute: path.join(root, "a.ts") } }
+}
+const statKey = (file: string) => {
+  const s = fs.lstatSync(file)
+  return `${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`
+}
+
+describe("stat data in the parse cache", () => {
+  it("a file changed less than 3 s before the run is recorded without stat data; an older one with them", async () => {
+    const { input } = setup()
+    const now = await extractInThread([input], { selfHosting: false, known: new Map(), since: Date.now() })
+    expect(now[0].stat).toBeNull()
+    expect(now[0].hash).not.toBeNull()
+    // Even with its mtime set an hour back: the ctime (which nothing can set back) is recent.
+    const hourAgo = Date.now() / 1000 - 3600
+    fs.utimesSync(input.absolute, hourAgo, hourAgo)
+    expect((await extractInThread([input], { selfHosting: false, known: new Map(), since: Date.now() }))[0].stat).toBeNull()
+    const later = await extractInThread([input], { selfHosting: false, known: new Map(), since: Date.now() + 5000 })
+    expect(later[0].stat).toBe(statKey(input.absolute))
+    // Without a cache nothing is stat'ed.
+    expect((await extractInThread([input], { selfHosting: false }))[0].stat).toBeUndefined()
+  })
+
+  it("an entry is trusted on the same stat data only; without them, the bytes decide", async () => {
+    const { input } = setup()
+    const since = Date.now() + 5000
+    const trusted: CacheEntry = { stat: statKey(input.absolute), hash: "0".repeat(64), oid: null, read: PLANTED }
+    const [hit] = await extractInThread([input], { selfHosting: false, known: new Map([["a.ts", trusted]]), since })
+    expect(hit.read).toBe(PLANTED)
+    expect(hit.hash).toBe("0".repeat(64))
+    // Racy (null) or other stat data: the file is read, and a hash that does not match is not used.
+    for (const stat of [null, `${fs.statSync(input.absolute).size}:1:1:1`]) {
+      const [miss] = await extractInThread([input], { selfHosting: false, known: new Map([["a.ts", { ...trusted, stat }]]), since })
+      expect(miss.read).not.toBe(PLANTED)
+      expect(miss.read?.anchors.map((a) => a.id)).toEqual(["impl:c.one"])
+      expect(miss.hash).not.toBe("0".repeat(64))
+    }
+  })
+
+  it("a file checked against an index object: its own id passes, other bytes or a symbolic link send the caller to the index", async () => {
+    const { root, input } = setup()
+    const oid = createHash("sha1").update(`blob ${Buffer.byteLength(ANCHORED)}\0${ANCHORED}`).digest("hex")
+    const options = { selfHosting: false, known: new Map<string, CacheEntry>(), since: Date.now() }
+    const [same] = await extractInThread([{ ...input, object: oid }], options)
+    expect(same.oid).toBe(oid)
+    expect(same.read?.anchors.map((a) => a.id)).toEqual(["impl:c.one"])
+    expect((await extractInThread([{ ...input, object: "0".repeat(40) }], options))[0]).toEqual({ path: "a.ts", read: null, hash: null, stale: true })
+    fs.symlinkSync(input.absolute, path.join(root, "link.ts"))
+    const [linked] = await extractInThread([{ path: "link.ts", absolute: path.join(root, "link.ts"), object: oid }], options)
+    expect(linked.stale).toBe(true)
+  })
+})
