@@ -6,7 +6,7 @@ import type { ImpactReport } from "../core/impact.js"
 import type { Graph } from "../core/model.js"
 import { impactMarkdownFacts } from "../core/render/impact-facts.js"
 import { impactMarkdown } from "../core/render/impact-markdown.js"
-import { Changes } from "../services/Changes.js"
+import { Changes, impactProblems } from "../services/Changes.js"
 import type { ImpactRequest } from "../services/requests.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
@@ -54,12 +54,12 @@ export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" 
 
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {
-    // --link-base is the renderer's, not the use case's: checked here, before the read.
-    if (Option.isSome(args.linkBase) && args.format !== "markdown") {
-      return yield* failWithDiagnostics([{ scope: "link-base", problem: "--link-base goes with --format markdown." }])
-    }
     const changes = yield* Changes
     const request: ImpactRequest = { root: args.root, exclude: args.exclude, config: Option.getOrUndefined(args.config), changeset: Option.getOrUndefined(args.changeset), staged: args.staged }
+    // --link-base is the renderer's, not the use case's: checked here, with the request's own problems.
+    if (Option.isSome(args.linkBase) && args.format !== "markdown") {
+      return yield* failWithDiagnostics([...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }])
+    }
     const { report, graph, exclude } = yield* renderProblems(changes.report(request))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)

@@ -14,7 +14,7 @@ import { impactOutput } from "../cli/impact-run.js"
 import { listOutput } from "../cli/list-run.js"
 import { formatFinding } from "../core/finding-text.js"
 import { Bundler } from "../services/Bundler.js"
-import { Changes } from "../services/Changes.js"
+import { Changes, impactProblems } from "../services/Changes.js"
 import { Corpus, summaryOf } from "../services/Corpus.js"
 import type { BundleRequest, Diagnostic } from "../services/requests.js"
 import { ParameterProblems, RunFailure } from "../services/requests.js"
@@ -138,11 +138,12 @@ const runBundle = (p: typeof BundleParameters.Type) =>
 const runImpact = (p: typeof ImpactParameters.Type) =>
   Effect.gen(function* () {
     const changes = yield* Changes
-    const { linkBase, format, ...request } = p
+    const { linkBase, format, ...rest } = p
+    const request = { ...rest, root: p.root ?? "." }
     if (linkBase !== undefined && format !== "markdown") {
-      return yield* new ParameterProblems({ diagnostics: [{ scope: "link-base", problem: "--link-base goes with --format markdown." }] })
+      return yield* new ParameterProblems({ diagnostics: [...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }] })
     }
-    const { report, graph } = yield* changes.report({ ...request, root: p.root ?? "." })
+    const { report, graph } = yield* changes.report(request)
     return ok(impactOutput(report, graph, format ?? "json", linkBase ?? ""))
   })
 

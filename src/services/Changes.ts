@@ -43,6 +43,15 @@ const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterPr
     ? Effect.succeed({ _tag: "Staged" } as const)
     : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: "changeset", problem: e.message }])))
 
+/** What is wrong with an impact request before anything is read: its excludes, its changeset count. */
+export const impactProblems = (request: ImpactRequest): Diagnostic[] => {
+  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
+  if ((request.changeset === undefined) === (request.staged !== true)) {
+    found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
+  }
+  return found
+}
+
 export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
   effect: Effect.gen(function* () {
     const impact = yield* Impact
@@ -62,12 +71,9 @@ export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
 
     /** The impact report use case: checks the request, reads the configuration's excludes, runs. */
     const report = Effect.fn("Changes.report")(function* (request: ImpactRequest) {
-      const flags = requestExcludes(request.exclude ?? [])
-      const found: Diagnostic[] = [...flags.diagnostics]
-      if ((request.changeset === undefined) === (request.staged !== true)) {
-        found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
-      }
+      const found = impactProblems(request)
       if (found.length > 0) return yield* problems(found)
+      const flags = requestExcludes(request.exclude ?? [])
       const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
       const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
       const exclude = yield* settledExcludes(settings.exclude, loaded.path)
