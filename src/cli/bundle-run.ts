@@ -6,8 +6,10 @@ import * as nodePath from "node:path"
 import type { BudgetExceeded, BundleParams, PartsExceeded } from "../core/bundle/index.js"
 import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../core/bundle/index.js"
 import { numericText, resolveBudget } from "../core/config.js"
+import { factsOf } from "../core/facts.js"
 import { hasRefusal } from "../core/graph.js"
 import type { Graph } from "../core/model.js"
+import { resolvePerspective } from "../core/perspective.js"
 import { Composer } from "../services/Composer.js"
 import type { FileHash } from "../services/GraphReader.js"
 import { GraphReader } from "../services/GraphReader.js"
@@ -23,18 +25,27 @@ import { MANIFEST, ensureDir, graphDigest, partFileName, removeOtherParts, ticke
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 import { readChangeset } from "./read-changeset.js"
+import type { LoadedConfig } from "./settings.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
 const list = (value: string): string[] => value.split(",").map((s) => s.trim())
 const get = Option.getOrUndefined
 
-/** Problems the composer cannot see: how the command line combines scopes and modes. */
-const argumentProblems = (args: BundleArgs): Diagnostic[] => {
+/**
+ * Problems the composer cannot see: how the command line combines scopes and modes. `perspective`
+ * is the flag's or the profile's; beside it a changeset gives the impacted ids, not the scope.
+ */
+const argumentProblems = (args: BundleArgs, perspective: string | undefined): Diagnostic[] => {
   const problems: Diagnostic[] = [...flagExcludes(args.exclude).diagnostics]
   const changesets = (Option.isSome(args.changeset) ? 1 : 0) + (args.staged ? 1 : 0)
   if (changesets > 1) problems.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
-  if (changesets > 0 && (Option.isSome(args.pack) || Option.isSome(args.specs))) {
+  if (changesets > 0 && (Option.isSome(args.specs) || (Option.isSome(args.pack) && perspective === undefined))) {
     problems.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
+  }
+  if (perspective !== undefined) {
+    if (Option.isSome(args.specs)) problems.push({ scope: "perspective", problem: "A perspective filters a Pack's members; it is not taken with --specs." })
+    else if (Option.isNone(args.pack)) problems.push({ scope: "perspective", problem: "A perspective filters a Pack's members: give --pack." })
+    if (Option.isSome(args.members)) problems.push({ scope: "perspective", problem: "A perspective chooses the members: give --perspective or --members, not both." })
   }
   if (args.parts && Option.isSome(args.part)) problems.push({ scope: "part", problem: "Give --part K or --parts, not both." })
   return problems
@@ -53,14 +64,15 @@ export interface Loaded {
 /** Validates the arguments, loads config and the graph, and builds the composer's parameters. */
 export const loadBundleInput = (args: BundleArgs) =>
   Effect.gen(function* () {
-    const problems = argumentProblems(args)
-    if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const loaded = yield* loadConfig(args)
     const settings = yield* settingsOf(loaded, get(args.profile), {
       exclude: flagExcludes(args.exclude).paths,
       budget: get(args.budget),
-      declarations: get(args.declarations)
+      declarations: get(args.declarations),
+      perspective: get(args.perspective)
     }).pipe(Effect.catchAll((e) => failWithDiagnostics([{ scope: "profile", problem: e.line }])))
+    const problems = argumentProblems(args, settings.perspective)
+    if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const exclude = yield* settledExcludes(settings.exclude, loaded.path)
     const base: BundleParams = {
       budget: resolveBudget(settings.budget, settings.tiers),
@@ -71,7 +83,8 @@ export const loadBundleInput = (args: BundleArgs) =>
       const { graph, files, specs, label, builtFromCommit } = yield* readChangeset(args, exclude)
       yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
       yield* warnUnmatched(exclude, args.root, args.quiet)
-      const params: BundleParams = { ...base, specs, changeset: label }
+      const scope = settings.perspective === undefined ? { specs, changeset: label } : yield* chosen(graph, args, settings.perspective, loaded, specs, label)
+      const params: BundleParams = { ...base, ...scope }
       return { graph, files, params, exclude, configPath: loaded.path, builtFromCommit } satisfies Loaded
     }
     const reader = yield* GraphReader
@@ -80,6 +93,10 @@ export const loadBundleInput = (args: BundleArgs) =>
     )
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)
+    if (settings.perspective !== undefined) {
+      const scope = yield* chosen(graph, args, settings.perspective, loaded)
+      return { graph, files, params: { ...base, ...scope }, exclude, configPath: loaded.path, builtFromCommit: null } satisfies Loaded
+    }
     const params: BundleParams = {
       ...base,
       ...(Option.isSome(args.pack) ? { pack: args.pack.value } : {}),
@@ -128,8 +145,25 @@ export const writeOutDir = (dir: string, args: BundleArgs, input: Loaded, texts:
   })
 
 const scopeOf = (params: BundleParams): unknown => {
-  if (params.pack !== undefined) return params.members !== undefined ? { pack: params.pack, members: params.members } : { pack: params.pack }
+  if (params.pack !== undefined) {
+    if (params.members === undefined) return { pack: params.pack }
+    if (params.perspective === undefined) return { pack: params.pack, members: params.members }
+    const changeset = params.changeset === undefined ? {} : { changeset: params.changeset }
+    return { pack: params.pack, members: params.members, perspective: params.perspective, ...changeset }
+  }
   return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
+}
+
+/** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
+const chosen = (graph: Graph, args: BundleArgs, perspective: string, loaded: LoadedConfig, impacted?: ReadonlyArray<string>, changeset?: string) => {
+  const selection = resolvePerspective(factsOf(graph), {
+    pack: get(args.pack),
+    perspective,
+    perspectives: loaded.config?.perspectives,
+    ...(impacted === undefined ? {} : { impacted }),
+    ...(changeset === undefined ? {} : { changeset })
+  })
+  return isDiagnostics(selection) ? failWithDiagnostics(selection.diagnostics) : Effect.succeed(selection)
 }
 
 /**

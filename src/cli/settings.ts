@@ -35,7 +35,7 @@ export const loadConfig = (args: CommonArgs) =>
 export const settingsOf = (
   loaded: LoadedConfig,
   profile: string | undefined,
-  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string }
+  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
 ): Effect.Effect<Settings, CliFailure> => {
   const merged = settingsFor(loaded.config, profile, flags)
   return Either.isLeft(merged)
