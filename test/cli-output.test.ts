@@ -9,7 +9,7 @@ import { bikeDockCopy, tempDir as tmpDir } from "./support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
 const PACK = "pack:rides-v1"
-const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook"]
+const COMMANDS = ["bundle", "perspective", "impact", "check", "list", "watch", "stale", "hook"]
 
 
 const tempDir = (): string => tmpDir("specbundle-cli-output-")

@@ -31,6 +31,7 @@ export const requestOf = (args: BundleArgs): BundleRequest => ({
   config: get(args.config),
   profile: get(args.profile),
   pack: get(args.pack),
+  perspective: get(args.perspective),
   members: Option.isSome(args.members) ? list(args.members.value) : undefined,
   specs: Option.isSome(args.specs) ? list(args.specs.value) : undefined,
   changeset: get(args.changeset),

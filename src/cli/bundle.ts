@@ -12,6 +12,11 @@ import { common, flag, valueOption } from "./common.js"
 export const scopeOptions = {
   pack: valueOption("pack", "ID", "Bundle the members of this Pack, in the Pack's order (specbundle list packs names them)."),
   members: valueOption("members", "ID,...", "With --pack: bundle only these members, in this order, comma-separated."),
+  perspective: valueOption(
+    "perspective",
+    "NAME",
+    "With --pack: bundle the members a perspective selects (blocked, changed, not-ready, unimplemented, unverified, or one the configuration names)."
+  ),
   specs: valueOption("specs", "ID,...", "Bundle these Specs, in this order, comma-separated (specbundle list specs names them)."),
   changeset: valueOption("changeset", "REV", "Bundle the Specs a change impacts: REV (against the working tree), A..B, or A...B."),
   staged: flag("staged", "Bundle the Specs the staged changes impact (the index against HEAD).")
@@ -35,6 +40,7 @@ export const bundleOptions = {
 export interface BundleArgs extends CommonArgs {
   readonly pack: Option.Option<string>
   readonly members: Option.Option<string>
+  readonly perspective: Option.Option<string>
   readonly specs: Option.Option<string>
   readonly changeset: Option.Option<string>
   readonly staged: boolean

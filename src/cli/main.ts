@@ -9,6 +9,7 @@ import { impactCommand, impactExamples } from "./impact.js"
 import { listCommand, listExamples } from "./list.js"
 import { mcpCommand, mcpExamples } from "./mcp.js"
 import { modelOf } from "./model.js"
+import { perspectiveCommand, perspectiveExamples } from "./perspective.js"
 import { staleCommand, staleExamples } from "./stale.js"
 import { watchCommand, watchExamples } from "./watch.js"
 
@@ -19,7 +20,7 @@ const root = Command.make(PROGRAM).pipe(
   Command.withDescription(
     "Compose deterministic, budgeted context bundles from an SDP Spec corpus and a git changeset.\nExit codes: 0 a value was produced (budgetExceeded included), 2 wrong parameters ({ diagnostics } on stdout), 1 any other failure."
   ),
-  Command.withSubcommands([bundleCommand, impactCommand, checkCommand, listCommand, watchCommand, staleCommand, hookCommand, mcpCommand])
+  Command.withSubcommands([bundleCommand, perspectiveCommand, impactCommand, checkCommand, listCommand, watchCommand, staleCommand, hookCommand, mcpCommand])
 )
 
 export const cli = Command.run(root, { name: PROGRAM, version: VERSION })
@@ -30,6 +31,7 @@ export const model = () => modelOf(root)
 /** Each example runs as written in a copy of examples/bike-dock with its history (test/cli-help.test.ts). */
 export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
   bundle: bundleExamples,
+  perspective: perspectiveExamples,
   impact: impactExamples,
   check: checkExamples,
   list: listExamples,

@@ -4,6 +4,10 @@ import * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { DEFAULT_BUDGET } from "./bundle/types.js"
+import { ALTITUDES, RELATION_TYPES, RUNGS, SPEC_KINDS } from "./model.js"
+import type { Perspective } from "./perspective.js"
+import { BUILT_IN_PERSPECTIVES, DIRECTIONS, FLOOR_RUNGS, ORDERS, QUESTION_FILTERS, perspectiveNames } from "./perspective.js"
+import { LAYERS } from "./read/anchors-fields.js"
 import { schemaLine, shapeProblem } from "./schema-line.js"
 
 export const DEFAULT_TIERS: Readonly<Record<string, number>> = { S: 16_000, M: 64_000, L: 200_000 }
@@ -46,11 +50,90 @@ const Exclude = Schema.Array(Schema.String.annotations(expected("a path"))).anno
   ...expected("a list of paths"),
   description: "Root-relative paths to leave out, matched at segment boundaries." })
 
+/** One value or a non-empty list of them (an or); the message names both forms, not the union's first branch. */
+const oneOrMany = <S extends Schema.Schema.Any>(item: S, description: string, values?: ReadonlyArray<string>) => {
+  const one = values === undefined ? "a string" : `one of ${values.join(", ")}`
+  return Schema.Union(item, Schema.NonEmptyArray(item)).annotations({ description, message: () => ({ message: `expected ${one}, or a non-empty list of them`, override: true }) })
+}
+const Flag = (description: string) => Schema.optional(Schema.Boolean.annotations({ ...expected("true or false"), description }))
+const FloorRung = Schema.Literal(...FLOOR_RUNGS).annotations(expected(`one of ${FLOOR_RUNGS.join(", ")}`))
+
+// Exact meanings: docs/decisions.md, "Perspectives".
+const criteriaFields = {
+  kind: Schema.optional(oneOrMany(Schema.Literal(...SPEC_KINDS), "The member's kind, or any of a list.", SPEC_KINDS)),
+  altitude: Schema.optional(oneOrMany(Schema.Literal(...ALTITUDES), "The member's altitude, or any of a list.", ALTITUDES)),
+  readiness: Schema.optional(oneOrMany(Schema.Literal(...RUNGS), "The member's stated rung, or any of a list.", RUNGS)),
+  floorAtLeast: Schema.optional(FloorRung.annotations({ description: "The floor reached is this rung or above (none < idea < scoped < defined < ready)." })),
+  floorAtMost: Schema.optional(FloorRung.annotations({ description: "The floor reached is this rung or below (none < idea < scoped < defined < ready)." })),
+  floorBelowStated: Flag("true: the floor reached is below the stated rung (the statement is not yet honest); false: it is not."),
+  holds: Flag("true: at least one clause of the stated next rung fails (the member's holds); false: none does."),
+  questions: Schema.optional(
+    Schema.Literal(...QUESTION_FILTERS).annotations({
+      ...expected(QUESTION_FILTERS.map((q) => `"${q}"`).join(", ")),
+      description: "any: at least one open question; blocking: at least one blocking one; none: no open question."
+    })
+  ),
+  implemented: Flag("true: a code unit implements the member (an anchored satisfies); false: none does."),
+  hasVerifier: Flag("true: a test anchor or an enabled example verifies the member; false: nothing does."),
+  hasEnabledExamples: Flag("true: an example Spec refining or verifying the member is enabled (a test anchor verifies it); false: none is."),
+  relatesTo: Schema.optional(
+    Schema.Struct({
+      id: oneOrMany(Schema.String, "The other end's id, or a pattern where * matches any run of characters; any of a list."),
+      type: Schema.optional(oneOrMany(Schema.Literal(...RELATION_TYPES), "The authored relation type, or any of a list (default: all six).", RELATION_TYPES)),
+      direction: Schema.optional(
+        Schema.Literal(...DIRECTIONS).annotations({
+          ...expected('"out", "in" or "either"'),
+          description: "out: the member declares the relation (default); in: the other end declares it on the member; either."
+        })
+      )
+    }).annotations({ ...expected("an object of id, type and direction"), description: "The member relates to a given id by a declared, authored relation." })
+  ),
+  layer: Schema.optional(oneOrMany(Schema.Literal(...LAYERS), "The layer of the component of a code unit that implements or references the member, or any of a list.", LAYERS)),
+  ids: Schema.optional(oneOrMany(Schema.String, "The member's id, or a pattern where * matches any run of characters; any of a list.")),
+  impacted: Flag("true: the changeset given (--changeset or --staged) impacts the member; false: it does not. Needs a changeset.")
+}
+
+const CriteriaSchema = Schema.Struct(criteriaFields).annotations({
+  ...expected("an object of criteria"),
+  identifier: "PerspectiveCriteria",
+  description: "Criteria that must all hold; a list inside one criterion is an or."
+})
+
+export const PerspectiveSchema = Schema.Struct({
+  description: Schema.optional(Schema.String.annotations({ ...expected("text"), description: "What the lens is for; not part of any bundle." })),
+  ...criteriaFields,
+  anyOf: Schema.optional(
+    Schema.NonEmptyArray(CriteriaSchema).annotations({
+      ...expected("a non-empty list of criteria objects"),
+      description: "Alternatives: at least one set must hold, beside every other criterion."
+    })
+  ),
+  order: Schema.optional(
+    Schema.Literal(...ORDERS).annotations({
+      ...expected('"manifest" or "floor"'),
+      description: "manifest (default): the Pack's order; floor: least ready first, ties in manifest order."
+    })
+  )
+}).annotations({
+  ...expected("an object of criteria"),
+  identifier: "Perspective",
+  description: "A named filter over a Pack's members, chosen with --perspective NAME: every criterion given must hold."
+})
+
+// The schema's type is the core's Perspective: a change to one that the other lacks fails to compile.
+const _perspectiveFits: Perspective = {} as typeof PerspectiveSchema.Type
+void _perspectiveFits
+
+const PERSPECTIVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+
 export const ProfileSchema = Schema.Struct({
   budget: Schema.optional(Budget),
   declarations: Schema.optional(Declarations),
-  exclude: Schema.optional(Exclude)
-}).annotations({ ...expected("an object of budget, declarations and exclude"), identifier: "Profile", description: "A named set of bundle parameters, chosen with --profile NAME." })
+  exclude: Schema.optional(Exclude),
+  perspective: Schema.optional(
+    Schema.String.annotations({ ...expected("a perspective's name"), description: "A perspective (built-in or configured) the profile applies; --perspective overrides it." })
+  )
+}).annotations({ ...expected("an object of budget, declarations, exclude and perspective"), identifier: "Profile", description: "A named set of bundle parameters, chosen with --profile NAME." })
 
 export const ConfigSchema = Schema.Struct({
   $schema: Schema.optional(Schema.String.annotations(expected("the schema's path or URL as text"))),
@@ -65,6 +148,12 @@ export const ConfigSchema = Schema.Struct({
   declarations: Schema.optional(Declarations),
   profiles: Schema.optional(
     Schema.Record({ key: Schema.String, value: ProfileSchema }).annotations({ ...expected("an object of named profiles"), description: "Named parameter sets, chosen with --profile NAME." })
+  ),
+  perspectives: Schema.optional(
+    Schema.Record({ key: Schema.String, value: PerspectiveSchema }).annotations({
+      ...expected("an object of named perspectives"),
+      description: "Named perspectives beside the built-ins (blocked, changed, not-ready, unimplemented, unverified), chosen with --perspective NAME."
+    })
   )
 }).annotations({ ...expected("an object"), identifier: "SpecbundleConfig", title: "specbundle configuration", description: "specbundle.config.json" })
 
@@ -72,7 +161,7 @@ export type Config = typeof ConfigSchema.Type
 
 const decode = Schema.decodeUnknownEither(ConfigSchema, { onExcessProperty: "error", errors: "first" })
 
-/** Far deeper than any valid configuration (`profiles.NAME.tiers.KEY` is four levels). */
+/** Far deeper than any valid configuration (`perspectives.NAME.anyOf.0.relatesTo.id.0` is seven levels). */
 const MAX_CONFIG_DEPTH = 32
 
 /** What a key takes, for the values whose schema is a union (its members' messages name only one branch). */
@@ -101,7 +190,26 @@ export const parseConfig = (text: string): Either.Either<Config, string> => {
   }
   const problem = shapeProblem(json, MAX_CONFIG_DEPTH)
   if (problem !== null) return Either.left(problem)
-  return Either.mapLeft(decode(json), (error) => schemaLine(error, (path) => wrongValue(json, path)))
+  const decoded = Either.mapLeft(decode(json), (error) => schemaLine(error, (path) => wrongValue(json, path)))
+  return Either.flatMap(decoded, (config) => {
+    const problem = referenceProblem(config)
+    return problem === null ? Either.right(config) : Either.left(problem)
+  })
+}
+
+/** What the schema cannot see: perspective names and the perspective a profile names. */
+const referenceProblem = (config: Config): string | null => {
+  for (const name of Object.keys(config.perspectives ?? {})) {
+    if (Object.hasOwn(BUILT_IN_PERSPECTIVES, name)) return `perspectives.${name}: "${name}" is a built-in perspective; choose another name`
+    if (!PERSPECTIVE_NAME.test(name)) return `perspectives.${name}: a perspective name is letters, digits, ".", "_" and "-", starting with a letter or digit`
+  }
+  for (const [profile, set] of Object.entries(config.profiles ?? {})) {
+    const name = set.perspective
+    if (name === undefined) continue
+    const known = perspectiveNames(config.perspectives)
+    if (!known.includes(name)) return `profiles.${profile}.perspective: unknown perspective "${name}" (known: ${known.join(", ")})`
+  }
+  return null
 }
 
 export interface Settings {
@@ -110,13 +218,15 @@ export interface Settings {
   readonly budget: number | string | undefined
   readonly declarations: string | undefined
   readonly tiers: Readonly<Record<string, number>>
+  /** The perspective's name: the flag, else the profile's. */
+  readonly perspective: string | undefined
 }
 
 /** Merges defaults < file < profile < flags. Flag values stay text: the composer validates them. */
 export const settingsFor = (
   config: Config | undefined,
   profile: string | undefined,
-  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string }
+  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
 ): Either.Either<Settings, string> => {
   // Own keys only: "constructor" or "__proto__" must not pick up Object.prototype's members.
   const profiles = config?.profiles
@@ -129,7 +239,8 @@ export const settingsFor = (
     exclude: [...(config?.exclude ?? []), ...(chosen?.exclude ?? []), ...flags.exclude],
     budget: flags.budget ?? chosen?.budget ?? config?.budget,
     declarations: flags.declarations ?? chosen?.declarations ?? config?.declarations,
-    tiers: { ...DEFAULT_TIERS, ...(config?.tiers ?? {}) }
+    tiers: { ...DEFAULT_TIERS, ...(config?.tiers ?? {}) },
+    perspective: flags.perspective ?? chosen?.perspective
   })
 }
 

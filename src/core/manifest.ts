@@ -21,6 +21,8 @@ const FileHash = Schema.Struct({ path: Schema.String, hash: Sha256Hex })
 
 // The scope as the bundle states it; the specific forms first, since a Struct ignores extra keys.
 const Scope = Schema.Union(
+  // A perspective's subset (src/core/perspective.ts), with the changeset it read when one was given.
+  Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String), perspective: Schema.String, changeset: Schema.optional(Schema.String) }),
   Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String) }),
   Schema.Struct({ pack: Schema.String }),
   Schema.Struct({ specs: Schema.Array(Schema.String), changeset: Schema.optional(Schema.String) })

@@ -37,6 +37,7 @@ export const BundleParameters = Schema.Struct({
   ...corpusFields,
   pack: text("Scope: a Pack id; members come in manifest order."),
   members: texts("With pack: an ordered subset of its members."),
+  perspective: text("With pack: a perspective (built-in or the configuration's) that chooses the members; beside a changeset, among the impacted ones."),
   specs: texts("Scope: an ordered list of Spec ids."),
   ...changesetFields,
   budget: Schema.optional(
@@ -111,6 +112,7 @@ export const bundleRequestOf = (p: typeof BundleParameters.Type): BundleRequest 
   config: p.config,
   profile: p.profile,
   pack: p.pack,
+  perspective: p.perspective,
   members: p.members,
   specs: p.specs,
   changeset: p.changeset,

@@ -11,7 +11,9 @@ import { isDiagnostics } from "../core/bundle/index.js"
 import { numericText, resolveBudget } from "../core/config.js"
 import type { ManifestDraft, PartRecord } from "../core/manifest.js"
 import { graphDigest } from "../core/manifest.js"
+import { factsOf } from "../core/facts.js"
 import type { Graph } from "../core/model.js"
+import { resolvePerspective } from "../core/perspective.js"
 import { Changes } from "./Changes.js"
 import { Composer } from "./Composer.js"
 import { settledExcludes, requestExcludes } from "./excludes.js"
@@ -53,13 +55,21 @@ export interface PartText {
   readonly used: number | null
 }
 
-/** Problems the composer cannot see: how a request combines scopes and modes. */
-export const requestProblems = (request: BundleRequest): Diagnostic[] => {
+/**
+ * Problems the composer cannot see: how a request combines scopes and modes. `perspective` is the
+ * request's or the profile's; beside it a changeset gives the impacted ids, not the scope.
+ */
+export const requestProblems = (request: BundleRequest, perspective: string | undefined = request.perspective): Diagnostic[] => {
   const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
   const changesets = (request.changeset !== undefined ? 1 : 0) + (request.staged === true ? 1 : 0)
   if (changesets > 1) found.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
-  if (changesets > 0 && (request.pack !== undefined || request.specs !== undefined)) {
+  if (changesets > 0 && (request.specs !== undefined || (request.pack !== undefined && perspective === undefined))) {
     found.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
+  }
+  if (perspective !== undefined) {
+    if (request.specs !== undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members; it is not taken with --specs." })
+    else if (request.pack === undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members: give --pack." })
+    if (request.members !== undefined) found.push({ scope: "perspective", problem: "A perspective chooses the members: give --perspective or --members, not both." })
   }
   if (request.parts === true && request.part !== undefined) found.push({ scope: "part", problem: "Give --part K or --parts, not both." })
   return found
@@ -67,7 +77,12 @@ export const requestProblems = (request: BundleRequest): Diagnostic[] => {
 
 /** The scope as the manifest records it. */
 export const scopeOf = (params: BundleParams): unknown => {
-  if (params.pack !== undefined) return params.members !== undefined ? { pack: params.pack, members: params.members } : { pack: params.pack }
+  if (params.pack !== undefined) {
+    if (params.members === undefined) return { pack: params.pack }
+    if (params.perspective === undefined) return { pack: params.pack, members: params.members }
+    const changeset = params.changeset === undefined ? {} : { changeset: params.changeset }
+    return { pack: params.pack, members: params.members, perspective: params.perspective, ...changeset }
+  }
   return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
 }
 
@@ -81,14 +96,26 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
 
     /** Checks the request, reads the configuration and the graph, settles the composer's parameters. */
     const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest) {
-      const found = requestProblems(request)
-      if (found.length > 0) return yield* problems(found)
       const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
       const settings = yield* settingsOf(loaded, request.profile, {
         exclude: requestExcludes(request.exclude ?? []).paths,
         budget: request.budget,
-        declarations: request.declarations
+        declarations: request.declarations,
+        perspective: request.perspective
       }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
+      const found = requestProblems(request, settings.perspective)
+      if (found.length > 0) return yield* problems(found)
+      /** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
+      const chosen = (graph: Graph, perspective: string, impacted?: ReadonlyArray<string>, changeset?: string) => {
+        const selection = resolvePerspective(factsOf(graph), {
+          pack: request.pack,
+          perspective,
+          perspectives: loaded.config?.perspectives,
+          ...(impacted === undefined ? {} : { impacted }),
+          ...(changeset === undefined ? {} : { changeset })
+        })
+        return isDiagnostics(selection) ? Effect.fail(problems(selection.diagnostics)) : Effect.succeed(selection)
+      }
       const exclude = yield* settledExcludes(settings.exclude, loaded.path)
       const base: BundleParams = {
         budget: resolveBudget(settings.budget, settings.tiers),
@@ -99,12 +126,17 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
       const common = { root, exclude, configPath: loaded.path }
       if (request.changeset !== undefined || request.staged === true) {
         const s = yield* changes.scope(request.root, request, exclude)
-        const params: BundleParams = { ...base, specs: s.specs, changeset: s.label }
+        const scope = settings.perspective === undefined ? { specs: s.specs, changeset: s.label } : yield* chosen(s.graph, settings.perspective, s.specs, s.label)
+        const params: BundleParams = { ...base, ...scope }
         return { ...common, graph: s.graph, files: s.files, params, scope: scopeOf(params), builtFromCommit: s.builtFromCommit, dangling: s.dangling } satisfies PreparedBundle
       }
       const { graph, files } = yield* reader
         .readTree({ root: request.root, exclude })
         .pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
+      if (settings.perspective !== undefined) {
+        const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
+        return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
+      }
       const params: BundleParams = {
         ...base,
         ...(request.pack !== undefined ? { pack: request.pack } : {}),

@@ -23,6 +23,8 @@ export interface ChangesetRequest {
 /** One scope (a Pack with optional members, a Specs list, or a changeset) and the composer's parameters. */
 export interface BundleRequest extends CorpusRequest, ChangesetRequest {
   readonly pack?: string
+  /** A perspective (built-in or the configuration's) that chooses the Pack's members. */
+  readonly perspective?: string
   readonly members?: ReadonlyArray<string>
   readonly specs?: ReadonlyArray<string>
   /** Code units or a tier name (S, M, L, or the configuration's). */

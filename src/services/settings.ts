@@ -34,7 +34,7 @@ export const loadConfig = (request: CorpusRequest) =>
 export const settingsOf = (
   loaded: LoadedConfig,
   profile: string | undefined,
-  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string }
+  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
 ): Effect.Effect<Settings, RunFailure> => {
   const merged = settingsFor(loaded.config, profile, flags)
   return Either.isLeft(merged)

@@ -85,7 +85,12 @@ export const validateParams = (graph: Graph, params: BundleParams): Either.Eithe
         }
         packId = pack.id
         memberIds = [...params.members]
-        scope = { pack: pack.id, members: memberIds }
+        scope = {
+          pack: pack.id,
+          members: memberIds,
+          ...(typeof params.perspective === "string" ? { perspective: params.perspective } : {}),
+          ...(typeof params.perspective === "string" && typeof params.changeset === "string" ? { changeset: params.changeset } : {})
+        }
       }
     }
   } else if (params.members !== undefined) {
@@ -104,9 +109,14 @@ export const validateParams = (graph: Graph, params: BundleParams): Either.Eithe
         : { specs: memberIds }
     }
   }
+  const hasPerspective = params.perspective !== undefined
+  if (hasPerspective) {
+    if (typeof params.perspective !== "string") say("perspective", `perspective must be the name of the perspective that chose members, not ${show(params.perspective)}.`)
+    else if (!hasPack || params.members === undefined) say("perspective", "perspective names what chose members; it is taken only beside pack and members.")
+  }
   if (params.changeset !== undefined) {
     if (typeof params.changeset !== "string") say("changeset", `changeset must be the range as text, not ${show(params.changeset)}.`)
-    else if (!hasSpecs) say("changeset", "changeset fills specs; it is taken only beside specs.")
+    else if (!hasSpecs && !hasPerspective) say("changeset", "changeset fills specs or a perspective; it is taken only beside specs or perspective.")
   }
 
   let budget = DEFAULT_BUDGET

@@ -9,8 +9,10 @@ export interface BundleParams {
   readonly pack?: unknown
   readonly members?: unknown
   readonly specs?: unknown
-  /** The range as given; only beside specs (the CLI fills specs from the impacted ids). */
+  /** The range as given; beside specs (filled from the impacted ids) or beside a perspective. */
   readonly changeset?: unknown
+  /** The perspective's name, beside pack and the members it chose (src/core/perspective.ts). */
+  readonly perspective?: unknown
   /** Default 100000. */
   readonly budget?: unknown
   /** "whole" (default) or "addresses". */
@@ -23,7 +25,7 @@ export type DeclarationMode = "whole" | "addresses"
 
 export type Scope =
   | { readonly pack: string }
-  | { readonly pack: string; readonly members: ReadonlyArray<string> }
+  | { readonly pack: string; readonly members: ReadonlyArray<string>; readonly perspective?: string; readonly changeset?: string }
   | { readonly specs: ReadonlyArray<string>; readonly changeset?: string }
 
 export type { Diagnostic, Diagnostics } from "../diagnostic.js"

@@ -23,7 +23,7 @@ export interface Problem {
 }
 
 export const CODE_NAMESPACES = ["impl", "api", "component"]
-const LAYERS = ["edge", "application", "domain", "adapter", "infrastructure"]
+export const LAYERS = ["edge", "application", "domain", "adapter", "infrastructure"] as const
 const KEBAB = /^[a-z][a-z0-9-]*$/
 
 export const flavorOf = (id: string): AnchorFlavor | null => {
@@ -67,7 +67,7 @@ export const validateAnchor = (raw: RawAnchor, file: string): { anchor: AnchorNo
   for (const [field, ids] of Object.entries(raw.lists)) checkIds(field, ids, field === "uses" ? CODE_NAMESPACES : ["spec"])
   const { component, role, layer, context } = raw.scalars
   if (component !== undefined) checkIds("component", [component], ["component"])
-  if (layer !== undefined && !LAYERS.includes(layer)) fail(`layer "${layer}" is not one of ${LAYERS.join(" | ")}`)
+  if (layer !== undefined && !(LAYERS as ReadonlyArray<string>).includes(layer)) fail(`layer "${layer}" is not one of ${LAYERS.join(" | ")}`)
   if (raw.form === "comment") {
     if (role !== undefined && !KEBAB.test(role)) fail(`role "${role}" must be one lowercase kebab token`)
     if (context !== undefined && !KEBAB.test(context)) fail(`context "${context}" must be one lowercase kebab token`)
