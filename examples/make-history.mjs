@@ -30,8 +30,7 @@ export const CHANGED_CODE = "src/rides/fare.ts"
 const BEFORE_EDITS = [
   {
     file: CHANGED_CARRIER,
-    final:
-      "- A ride shorter than two minutes that ends at the dock it started from is free, so a rider can swap a bike they do not trust.\n",
+    final: "- A ride shorter than two minutes that ends at the dock it started from is free, so a rider can swap a bike they do not trust.\n",
     before: ""
   },
   { file: CHANGED_CODE, final: "export const FREE_SWAP_SECONDS = 120\n", before: "" },
@@ -65,11 +64,16 @@ const gitEnv = (date) => {
 
 const git = (dir, date, args) => {
   const config = [
-    "-c", `user.name=${IDENTITY.name}`,
-    "-c", `user.email=${IDENTITY.email}`,
-    "-c", "commit.gpgsign=false",
-    "-c", "init.defaultBranch=main",
-    "-c", "core.autocrlf=false"
+    "-c",
+    `user.name=${IDENTITY.name}`,
+    "-c",
+    `user.email=${IDENTITY.email}`,
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "init.defaultBranch=main",
+    "-c",
+    "core.autocrlf=false"
   ]
   try {
     return execFileSync("git", [...config, ...args], {
@@ -121,9 +125,13 @@ export const makeHistory = (target) => {
   }
   git(dir, DATES[1], ["add", "--all"])
   git(dir, DATES[1], [
-    "commit", "--quiet", "--no-verify",
-    "-m", "Fares: a short swap back at the same dock is free",
-    "-m", "Adds the free-swap line to the fare rule and the matching branch to fareCents()."
+    "commit",
+    "--quiet",
+    "--no-verify",
+    "-m",
+    "Fares: a short swap back at the same dock is free",
+    "-m",
+    "Adds the free-swap line to the fare rule and the matching branch to fareCents()."
   ])
   return dir
 }

@@ -106,7 +106,9 @@ const main = () => {
         process.stderr.write(`specbundle action: comment ${how} on #${pr}\n`)
       } catch (e) {
         // A pull request from a fork gets a read-only token: the report is still in the summary.
-        const detail = String(e.stderr || e.message).trim().split("\n")[0]
+        const detail = String(e.stderr || e.message)
+          .trim()
+          .split("\n")[0]
         process.stdout.write(`::warning title=specbundle::could not post the pull-request comment: ${detail.replace(/%/g, "%25")}\n`)
       }
     }

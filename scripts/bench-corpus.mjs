@@ -47,8 +47,14 @@ const git = (cwd, args) =>
     stdio: ["ignore", "pipe", "pipe"],
     encoding: "utf8",
     env: {
-      ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_DIR: undefined, GIT_INDEX_FILE: undefined, GIT_WORK_TREE: undefined,
-      GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z"
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_DIR: undefined,
+      GIT_INDEX_FILE: undefined,
+      GIT_WORK_TREE: undefined,
+      GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
+      GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z"
     }
   })
 

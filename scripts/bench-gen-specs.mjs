@@ -30,13 +30,11 @@ const vocabulary = (f) => [
 const boundExample = (f, n) => [
   "```gwt",
   n === 1
-    ? `Given a {role: "clerk"} with {count: ${2 + f.index % 7}} open ${f.noun} entries`
+    ? `Given a {role: "clerk"} with {count: ${2 + (f.index % 7)}} open ${f.noun} entries`
     : `Given a {role: "auditor"} with {count: 0} open ${f.noun} entries`,
   `And the ${f.noun} is {state: "${n === 1 ? "open" : "closed"}"}`,
   `When the ${f.actor} submits the ${f.noun} for ${f.verb}`,
-  n === 1
-    ? `Then the ${f.noun} total becomes {total: ${40 + f.index % 50}}`
-    : `Then the request is refused because {reason: "missing entry"}`,
+  n === 1 ? `Then the ${f.noun} total becomes {total: ${40 + (f.index % 50)}}` : `Then the request is refused because {reason: "missing entry"}`,
   "```"
 ]
 
@@ -81,40 +79,40 @@ const narrative = (rng, s) => {
 
 const ROLES = {
   epic: (rng, s) => [
-    ...intent(rng, s, { actor: true, problem: true, risk: true }), "",
+    ...intent(rng, s, { actor: true, problem: true, risk: true }),
+    "",
     "## Behavior",
     `- rule: ${sentence(rng)}`,
     `- rule: ${sentence(rng)}`,
     `- flow: ${sentence(rng)}`
   ],
   parent: (rng, s, f) => [
-    ...intent(rng, s, { actor: true, problem: true, risk: true, assumption: rng.chance(0.5) }), "",
+    ...intent(rng, s, { actor: true, problem: true, risk: true, assumption: rng.chance(0.5) }),
+    "",
     "## Behavior",
     `- rule: ${sentence(rng)}`,
     ...(f.index % 2 === 0 ? [`- rule.${f.noun}Cutoff: ${sentence(rng)}`] : []),
     `- rule: ${sentence(rng)}`,
-    `- flow: ${sentence(rng)}`, "",
+    `- flow: ${sentence(rng)}`,
+    "",
     "## Example space",
-    ...vocabulary(f), "",
+    ...vocabulary(f),
+    "",
     ...design(rng, f, true)
   ],
   example: (rng, s, f) => [
     ...intent(rng, s, {}),
     "",
-    ...boundExample(f, s.caseNo), "",
+    ...boundExample(f, s.caseNo),
+    "",
     "## Verification — executable",
     `- ${sentence(rng)}`,
     `- ${sentence(rng)}`
   ],
-  rule: (rng, s) => [
-    ...intent(rng, s, {}), "",
-    "## Rule",
-    `- ${sentence(rng)}`,
-    `- ${sentence(rng)}`,
-    `- ${sentence(rng)}`
-  ],
+  rule: (rng, s) => [...intent(rng, s, {}), "", "## Rule", `- ${sentence(rng)}`, `- ${sentence(rng)}`, `- ${sentence(rng)}`],
   constraint: (rng, s, f) => [
-    ...intent(rng, s, {}), "",
+    ...intent(rng, s, {}),
+    "",
     "## Constraints",
     `- statement: ${sentence(rng)}`,
     "- flavor: performance",
@@ -122,7 +120,8 @@ const ROLES = {
     `- measurableBy: ${f.noun} timing log`
   ],
   decision: (rng, s) => [
-    ...intent(rng, s, {}), "",
+    ...intent(rng, s, {}),
+    "",
     "## Decision",
     `- context: ${sentence(rng)}`,
     `- decision: ${sentence(rng)}`,
@@ -132,15 +131,18 @@ const ROLES = {
     `- consequence: ${sentence(rng)}`
   ],
   model: (rng, s, f) => [
-    ...intent(rng, s, {}), "",
+    ...intent(rng, s, {}),
+    "",
     "## Model",
-    paragraph(rng, 1), "",
+    paragraph(rng, 1),
+    "",
     `- **${f.noun}Entry** — ${sentence(rng)}`,
     `- **${f.noun}Total** — ${sentence(rng)}`,
     `- **${f.verb}Window** — ${sentence(rng)}`
   ],
   workflow: (rng, s) => [
-    ...intent(rng, s, { actor: true }), "",
+    ...intent(rng, s, { actor: true }),
+    "",
     "## Workflow",
     `- ${sentence(rng)}`,
     `- ${sentence(rng)}`,
@@ -148,20 +150,26 @@ const ROLES = {
     `- rule: ${sentence(rng)}`
   ],
   contract: (rng, s, f) => [
-    ...intent(rng, s, {}), "",
+    ...intent(rng, s, {}),
+    "",
     "## Contract",
     `- ${sentence(rng)}`,
-    `- ${sentence(rng)}`, "",
-    ...design(rng, f, true), "",
+    `- ${sentence(rng)}`,
+    "",
+    ...design(rng, f, true),
+    "",
     "## Verification — contract",
     `- ${sentence(rng)}`
   ],
   story: (rng, s, f) => [
-    ...intent(rng, s, { actor: true, description: rng.chance(0.3) }), "",
+    ...intent(rng, s, { actor: true, description: rng.chance(0.3) }),
+    "",
     "## Behavior",
-    paragraph(rng, 1), "",
+    paragraph(rng, 1),
+    "",
     `- rule: ${sentence(rng)}`,
-    `- rule: ${sentence(rng)}`, "",
+    `- rule: ${sentence(rng)}`,
+    "",
     ...design(rng, f, rng.chance(0.5))
   ]
 }

@@ -8,7 +8,7 @@ export const IMPORT_LINE = `import { codeAnchor, codeAnchorId, ref, specTest, te
 /** One block of ordinary code (an interface, a function, a class), about 0.6 to 1 KB. */
 const codeBlock = (rng, name, n) => {
   const T = `${cap(name)}${n}`
-  const fields = ["id: string", "amount: number", "state: \"open\" | \"closed\"", "note?: string", "createdAt: number"]
+  const fields = ["id: string", "amount: number", 'state: "open" | "closed"', "note?: string", "createdAt: number"]
   return [
     `/** ${sentence(rng)} */`,
     `export interface ${T} {`,

@@ -31,12 +31,28 @@ export const gitRows = ({ cliRow, readAll, big, small, sizeLabel, repo, gitHoste
   try {
     const exampleDir = gitHosted(path.join(repo, "examples", "bike-dock"), path.join(example, "repo"))
     log("pre-commit hook, example corpus")
-    rows.push(cliRow("pre-commit hook, examples/bike-dock in git", ["impact", "--root", exampleDir, "--staged", "--strict", "--quiet"], readAll(exampleDir), "info", null))
+    rows.push(
+      cliRow(
+        "pre-commit hook, examples/bike-dock in git",
+        ["impact", "--root", exampleDir, "--staged", "--strict", "--quiet"],
+        readAll(exampleDir),
+        "info",
+        null
+      )
+    )
   } finally {
     rmSync(example, { recursive: true, force: true })
   }
   const smallDir = gitHosted(small.dir)
   log("pre-commit hook, 200 Specs")
-  rows.push(cliRow(`pre-commit hook, git-hosted ${sizeLabel(small)}`, ["impact", "--root", smallDir, "--staged", "--strict", "--quiet"], readAll(smallDir), "info", null))
+  rows.push(
+    cliRow(
+      `pre-commit hook, git-hosted ${sizeLabel(small)}`,
+      ["impact", "--root", smallDir, "--staged", "--strict", "--quiet"],
+      readAll(smallDir),
+      "info",
+      null
+    )
+  )
   return rows
 }

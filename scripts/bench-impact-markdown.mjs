@@ -13,9 +13,22 @@ const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-bench-md
 await build({ entryPoints: ["src/core/render/impact-markdown.ts"], bundle: true, platform: "node", format: "esm", outfile: out, logLevel: "warning" })
 const { impactMarkdown } = await import(pathToFileURL(out).href)
 const impactedSpecs = Array.from({ length: n }, (_, i) => ({ id: `spec:s.x${i}`, reasons: [{ file: `specs/x${i}.sdp.md`, via: null }] }))
-const report = { changeset: "a...b", root: ".", changedFiles: [], impactedSpecs, impactedPacks: [], removedSpecs: [], atRisk: [], coverageUnknown: [], unlinked: [], outsideRoot: [] }
+const report = {
+  changeset: "a...b",
+  root: ".",
+  changedFiles: [],
+  impactedSpecs,
+  impactedPacks: [],
+  removedSpecs: [],
+  atRisk: [],
+  coverageUnknown: [],
+  unlinked: [],
+  outsideRoot: []
+}
 const facts = {
-  specs: new Map(impactedSpecs.map((s, i) => [s.id, { title: `T ${"y".repeat(150)} | <b>`, stated: "ready", floor: "defined", file: `specs/x${i}.sdp.md`, line: 2 }])),
+  specs: new Map(
+    impactedSpecs.map((s, i) => [s.id, { title: `T ${"y".repeat(150)} | <b>`, stated: "ready", floor: "defined", file: `specs/x${i}.sdp.md`, line: 2 }])
+  ),
   packs: new Map(),
   anchors: new Map()
 }

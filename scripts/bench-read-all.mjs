@@ -11,8 +11,7 @@ const walk = (dir) => {
     if (entry.isDirectory()) {
       // A repository's own store is not the corpus.
       if (entry.name !== ".git") walk(full)
-    }
-    else if (entry.isFile()) {
+    } else if (entry.isFile()) {
       bytes += readFileSync(full, "utf8").length
       files++
     }

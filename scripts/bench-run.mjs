@@ -26,9 +26,8 @@ const peakMb = (file) => {
 export const measure = (node, args, opts = {}) => {
   const memFile = path.join(os.tmpdir(), `specbundle-bench-mem-${process.pid}-${counter++}`)
   const base = { ...process.env, ...opts.env }
-  const [cmd, argv, env] = TIME !== null
-    ? [TIME, ["-f", "%M", "-o", memFile, node, ...args], base]
-    : [node, ["--require", HWM, ...args], { ...base, BENCH_HWM_FILE: memFile }]
+  const [cmd, argv, env] =
+    TIME !== null ? [TIME, ["-f", "%M", "-o", memFile, node, ...args], base] : [node, ["--require", HWM, ...args], { ...base, BENCH_HWM_FILE: memFile }]
   const t0 = process.hrtime.bigint()
   const r = spawnSync(cmd, argv, {
     cwd: opts.cwd,

@@ -17,28 +17,29 @@ const cells = (r) => {
   const status = statusOf(r)
   if (r.error !== undefined) return [r.name, "—", r.baseline ?? "—", "—", "—", r.target ?? "—", "—", `ERROR: ${r.error}`]
   if (r.na !== undefined) return [r.name, r.na, "—", "—", "—", r.target ?? "—", "—", "n/a"]
-  return [
-    r.name, fmtMs(r.ms), r.baseline, fmtMs(r.baseMs), fmtRatio(r.ratio), r.target,
-    r.rss !== undefined && r.rss >= 0 ? r.rss.toFixed(0) : "n/a", status
-  ]
+  return [r.name, fmtMs(r.ms), r.baseline, fmtMs(r.baseMs), fmtRatio(r.ratio), r.target, r.rss !== undefined && r.rss >= 0 ? r.rss.toFixed(0) : "n/a", status]
 }
 
-const escape = (s) => String(s).replace(/\|/g, "\\|")
+const escapeCell = (s) => String(s).replace(/\|/g, "\\|")
 
 export const printReport = (rows, notes, meta) => {
   const out = []
   const cpus = os.cpus()
   out.push("")
   out.push(`specbundle bench${meta.quick ? " (--quick: smaller corpora)" : ""}: median of ${meta.runs} runs per scenario`)
-  out.push(`machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${os.platform()} ${os.release()}`)
+  out.push(
+    `machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${os.platform()} ${os.release()}`
+  )
   out.push("")
   out.push("| scenario | median | baseline | baseline median | ratio | target | peak RSS MB | pass/fail |")
   out.push("|---|---|---|---|---|---|---|---|")
-  for (const r of rows) out.push(`| ${cells(r).map(escape).join(" | ")} |`)
+  for (const r of rows) out.push(`| ${cells(r).map(escapeCell).join(" | ")} |`)
   out.push("")
   out.push("corpora (cached under the OS temp folder):")
   for (const c of meta.corpora) {
-    out.push(`- ${c.dir}: ${c.specs} specs, ${c.packs} packs, ${c.tsFiles} TS files (${c.anchoredFiles} anchored, ${c.anchors} anchors), ${c.files} files, ${(c.bytes / 1e6).toFixed(1)} MB`)
+    out.push(
+      `- ${c.dir}: ${c.specs} specs, ${c.packs} packs, ${c.tsFiles} TS files (${c.anchoredFiles} anchored, ${c.anchors} anchors), ${c.files} files, ${(c.bytes / 1e6).toFixed(1)} MB`
+    )
   }
   if (notes.length > 0) {
     out.push("warm-up runs:")
@@ -50,9 +51,11 @@ export const printReport = (rows, notes, meta) => {
   else {
     out.push(`MISSED ${misses.length} target(s):`)
     for (const r of misses) {
-      out.push(r.error !== undefined
-        ? `- ${r.name}: ERROR ${r.error}`
-        : `- ${r.name}: ${r.absoluteLimitMs !== undefined ? fmtMs(r.ms) : fmtRatio(r.ratio)}, target ${r.target}`)
+      out.push(
+        r.error !== undefined
+          ? `- ${r.name}: ERROR ${r.error}`
+          : `- ${r.name}: ${r.absoluteLimitMs !== undefined ? fmtMs(r.ms) : fmtRatio(r.ratio)}, target ${r.target}`
+      )
     }
   }
   process.stdout.write(out.join("\n") + "\n")

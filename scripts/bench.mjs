@@ -40,7 +40,10 @@ const build = () => {
 
 /** The most telling stderr line: the first that names an error, else the last. */
 const errorLine = (stderr) => {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "")
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
   return (lines.find((l) => /Error\b|error:/.test(l)) ?? lines.pop() ?? "").slice(0, 140)
 }
 
@@ -55,16 +58,27 @@ const cliRow = (name, args, baseline, target, limit, goal, runs = RUNS, env = {}
   }
   const lines = warm.stdout.split("\n").filter((l) => l !== "")
   const stderrLines = warm.stderr.split("\n").filter((l) => l !== "").length
-  const note = !args.includes("--parts") ? undefined : `${name}: ${lines.length} part(s) on stdout, ${stderrLines} stderr line(s)` +
-    (lines[0]?.startsWith('{"diagnostics"') ? ` (diagnostics: ${lines[0].slice(0, 160)})` : "")
+  const note = !args.includes("--parts")
+    ? undefined
+    : `${name}: ${lines.length} part(s) on stdout, ${stderrLines} stderr line(s)` +
+      (lines[0]?.startsWith('{"diagnostics"') ? ` (diagnostics: ${lines[0].slice(0, 160)})` : "")
   const pair = runMany(runs, baseline.cmd === null ? null : () => measure(NODE, baseline.cmd, { cwd: REPO }), () =>
     measure(NODE, [CLI, ...args], { cwd: REPO, env })
   )
   const ms = median(pair.times)
   const baseMs = baseline.fixedMs ?? median(pair.baseTimes)
   return {
-    name, ms, baseline: baseline.label, baseMs, ratio: ms / baseMs, target, limit, goal,
-    rss: Math.max(...pair.rss.filter((x) => x !== null), -1), note, samples: pair.times
+    name,
+    ms,
+    baseline: baseline.label,
+    baseMs,
+    ratio: ms / baseMs,
+    target,
+    limit,
+    goal,
+    rss: Math.max(...pair.rss.filter((x) => x !== null), -1),
+    note,
+    samples: pair.times
   }
 }
 
@@ -113,30 +127,53 @@ const runAll = async () => {
     log(`bundle, ${sizeLabel(cBig)}`)
     const rBig = cliRow(`bundle ${packOf(cBig)} --parts, ${sizeLabel(cBig)}`, bundleArgs(cBig, 50000), readAll(cBig.dir), "<= 5x (goal 3x)", 5, 3)
     log(`bundle, ${sizeLabel(cBig)}, no cache`)
-    const rBigCold = cliRow(`the same without any cache (SPECBUNDLE_CODE_CACHE=0)`, bundleArgs(cBig, 50000), readAll(cBig.dir), "<= 5x (goal 3x)", 5, 3, RUNS, NO_CACHE)
+    const rBigCold = cliRow(
+      `the same without any cache (SPECBUNDLE_CODE_CACHE=0)`,
+      bundleArgs(cBig, 50000),
+      readAll(cBig.dir),
+      "<= 5x (goal 3x)",
+      5,
+      3,
+      RUNS,
+      NO_CACHE
+    )
     log(`bundle, ${sizeLabel(cSmall)}`)
     const rSmall = cliRow(`bundle ${packOf(cSmall)} --parts, ${sizeLabel(cSmall)}`, bundleArgs(cSmall, 50000), readAll(cSmall.dir), "<= 5x (goal 3x)", 5, 3)
     rows.push(rBig, rBigCold, rSmall)
     const growth = `growth ${cSmall.specs.toLocaleString("en-US")} -> ${cBig.specs.toLocaleString("en-US")} Specs`
-    rows.push(rBig.error || rSmall.error
-      ? { name: growth, error: "a bundle run failed" }
-      : { name: growth, ms: rBig.ms, baseline: `bundle at ${cSmall.specs.toLocaleString("en-US")} Specs`, baseMs: rSmall.ms,
-          ratio: rBig.ms / rSmall.ms, target: "<= 4.5x", limit: 4.5, rss: rBig.rss })
+    rows.push(
+      rBig.error || rSmall.error
+        ? { name: growth, error: "a bundle run failed" }
+        : {
+            name: growth,
+            ms: rBig.ms,
+            baseline: `bundle at ${cSmall.specs.toLocaleString("en-US")} Specs`,
+            baseMs: rSmall.ms,
+            ratio: rBig.ms / rSmall.ms,
+            target: "<= 4.5x",
+            limit: 4.5,
+            rss: rBig.rss
+          }
+    )
     log("reference-shaped corpus")
     const refArgs = ["bundle", "--root", cRef.dir, "--pack", cRef.packIds[0], "--parts", "--budget", "20000"]
     // One set of runs, two rows: against the documented reference figure, and against reading the files.
     const rRef = cliRow("reference-shaped, against reading its files", refArgs, readAll(cRef.dir), "info", null)
     const refName = `reference-shaped: bundle whole Pack --parts 20000 (${sizeLabel(cRef)})`
     const refTarget = { target: "<= 0.3x (goal 0.15x)", limit: 0.3, goal: 0.15 }
-    rows.push(rRef.error !== undefined
-      ? { ...rRef, name: refName, ...refTarget, baseline: "reference (documented) 2.5 s" }
-      : { ...rRef, name: refName, ...refTarget, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRef.ms / REFERENCE_MS })
+    rows.push(
+      rRef.error !== undefined
+        ? { ...rRef, name: refName, ...refTarget, baseline: "reference (documented) 2.5 s" }
+        : { ...rRef, name: refName, ...refTarget, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRef.ms / REFERENCE_MS }
+    )
     rows.push({ ...rRef, note: undefined })
     log("reference-shaped corpus, no cache")
     const rRefCold = cliRow("reference-shaped, without any cache", refArgs, readAll(cRef.dir), "info", null, undefined, RUNS, NO_CACHE)
-    rows.push(rRefCold.error !== undefined
-      ? { ...rRefCold, ...refTarget, baseline: "reference (documented) 2.5 s" }
-      : { ...rRefCold, ...refTarget, note: undefined, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRefCold.ms / REFERENCE_MS })
+    rows.push(
+      rRefCold.error !== undefined
+        ? { ...rRefCold, ...refTarget, baseline: "reference (documented) 2.5 s" }
+        : { ...rRefCold, ...refTarget, note: undefined, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRefCold.ms / REFERENCE_MS }
+    )
     log("git-hosted corpora")
     const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
     rows.push(...gitRows({ cliRow, readAll, big: cBig, small: c200, sizeLabel, repo: REPO, gitHosted, tmp: os.tmpdir(), log }))
@@ -167,8 +204,14 @@ const composerRow = async () => {
     const ms = median(data.times)
     const baseMs = median(data.baselines)
     return {
-      name: `${name} (${data.parts} parts)`, ms, baseline: "JSON.stringify of the member rows", baseMs,
-      ratio: ms / baseMs, target: "< 1 s", absoluteLimitMs: 1000, rss: r.rss ?? -1
+      name: `${name} (${data.parts} parts)`,
+      ms,
+      baseline: "JSON.stringify of the member rows",
+      baseMs,
+      ratio: ms / baseMs,
+      target: "< 1 s",
+      absoluteLimitMs: 1000,
+      rss: r.rss ?? -1
     }
   } finally {
     rmSync(out, { force: true })

@@ -49,7 +49,9 @@ const groupsOf = (o) => {
   if (o.shape === "reference") {
     const md = o.specs - 3
     return REFERENCE_AREAS.map((area, g) => ({
-      area, pack: 0, count: Math.floor(((g + 1) * md) / 8) - Math.floor((g * md) / 8)
+      area,
+      pack: 0,
+      count: Math.floor(((g + 1) * md) / 8) - Math.floor((g * md) / 8)
     }))
   }
   return Array.from({ length: o.packs }, (_, p) => ({
@@ -72,7 +74,10 @@ const planSpecs = (o) => {
     const add = (s) => {
       const questions = questionsFor(rng, s.role, s.family.noun)
       specs.push({
-        ...s, pack: group.pack, group: g, questions,
+        ...s,
+        pack: group.pack,
+        group: g,
+        questions,
         readiness: readinessFor(rng, s.role, questions),
         prose: o.shape === "reference" ? rng.int(2, 4) : rng.int(0, 2),
         relations: s.relations.filter(([, targets]) => targets.length > 0)
@@ -80,8 +85,13 @@ const planSpecs = (o) => {
     }
     const epicFamily = { index: familyIndex, noun: rng.pick(NOUNS), verb: rng.pick(VERBS), actor: actor(rng) }
     add({
-      id: epicId, file: `specs/${area}/overview.sdp.md`, role: "epic", kind: "behavior", altitude: "epic",
-      title: `${cap(area.replace(/-\d+$/, ""))} overview`, family: epicFamily,
+      id: epicId,
+      file: `specs/${area}/overview.sdp.md`,
+      role: "epic",
+      kind: "behavior",
+      altitude: "epic",
+      title: `${cap(area.replace(/-\d+$/, ""))} overview`,
+      family: epicFamily,
       relations: previousParents.length > 0 ? [["dependsOn", [`spec:${groups[g - 1].area}.overview`]]] : []
     })
     const parents = []
@@ -123,7 +133,10 @@ const planSpecs = (o) => {
           ]
           break
         case "example":
-          relations = [["refines", [parent]], ["verifies", [parent]]]
+          relations = [
+            ["refines", [parent]],
+            ["verifies", [parent]]
+          ]
           break
         case "decision":
           relations = [
@@ -132,13 +145,23 @@ const planSpecs = (o) => {
           ]
           break
         case "workflow":
-          relations = [["refines", [parent]], ["dependsOn", fam.ids.rule !== undefined ? [fam.ids.rule] : [parent]]]
+          relations = [
+            ["refines", [parent]],
+            ["dependsOn", fam.ids.rule !== undefined ? [fam.ids.rule] : [parent]]
+          ]
           break
         case "contract":
-          relations = [["refines", [parent]], ["dependsOn", outside]]
+          relations = [
+            ["refines", [parent]],
+            ["dependsOn", outside]
+          ]
           break
         case "story":
-          relations = [["refines", [parent]], ["constrainedBy", [fam.ids.constraint]], ["decidedBy", [fam.ids.decision]]]
+          relations = [
+            ["refines", [parent]],
+            ["constrainedBy", [fam.ids.constraint]],
+            ["decidedBy", [fam.ids.decision]]
+          ]
           break
         default:
           relations = [["refines", [parent]]]
@@ -167,7 +190,10 @@ const planPacks = (o, specs) => {
       file: `specs/packs/pack-${pad(p)}.pack.sdp.md`,
       title: `${cap(own[0]?.family.noun ?? "empty")} review set ${pad(p)}`,
       members,
-      modelRefs: own.filter((s) => s.kind === "model").slice(0, 2).map((s) => s.id)
+      modelRefs: own
+        .filter((s) => s.kind === "model")
+        .slice(0, 2)
+        .map((s) => s.id)
     }
   })
 }
@@ -205,7 +231,10 @@ const planTs = (o, specs) => {
     }
     const size = reference ? (anchors.length > 0 ? rng.int(10000, 20000) : rng.int(4000, 9300)) : rng.int(2000, 5000)
     files.push({
-      file: `src/${mod}/${name}.ts`, name: rng.pick(NOUNS), size, anchors,
+      file: `src/${mod}/${name}.ts`,
+      name: rng.pick(NOUNS),
+      size,
+      anchors,
       testLike: reference ? anchors.length > 0 : anchors.some((a) => a.flavor === "test"),
       seed: rng.int(0, 2 ** 31)
     })
@@ -216,7 +245,10 @@ const planTs = (o, specs) => {
 /** Writes the corpus under `dir`; returns counts for the summary. */
 export const generateCorpus = (dir, options) => {
   const o = {
-    shape: "scale", seed: 1, anchorEvery: null, ...options
+    shape: "scale",
+    seed: 1,
+    anchorEvery: null,
+    ...options
   }
   if (o.tsFiles === undefined || o.tsFiles === null) o.tsFiles = o.shape === "reference" ? 225 : o.specs * 2
   if (o.shape === "reference") o.packs = 1
@@ -239,9 +271,14 @@ export const generateCorpus = (dir, options) => {
   for (const s of specs) write(s.file, specText(textRng, s))
   for (const p of packs) write(p.file, packText(textRng, p))
   if (o.shape === "reference") {
-    write(`specs/${REFERENCE_AREAS[0]}/gherkin-reader.sdp.gherkin`, gherkinText(textRng, {
-      path: GHERKIN_PATH, refines: `spec:${REFERENCE_AREAS[0]}.overview`, title: "The reader reads Gherkin carriers"
-    }))
+    write(
+      `specs/${REFERENCE_AREAS[0]}/gherkin-reader.sdp.gherkin`,
+      gherkinText(textRng, {
+        path: GHERKIN_PATH,
+        refines: `spec:${REFERENCE_AREAS[0]}.overview`,
+        title: "The reader reads Gherkin carriers"
+      })
+    )
   }
   for (const f of ts) write(f.file, tsText(makeRng(f.seed), f))
   const anchored = ts.filter((f) => f.anchors.length > 0)

@@ -65,7 +65,11 @@ const plainConsole = (c: Console.Console): Console.Console => ({
   // @effect/cli reports argument errors here as a help document: keep each to one stderr line.
   error: (...args) =>
     Effect.sync(() => {
-      const text = plainErr(args).map(String).join(" ").trim().replace(/\s*\n\s*/g, " ")
+      const text = plainErr(args)
+        .map(String)
+        .join(" ")
+        .trim()
+        .replace(/\s*\n\s*/g, " ")
       if (text !== "") process.stderr.write(`specbundle: ${text}\n`)
     }),
   unsafe: { ...c.unsafe, log: (...args) => c.unsafe.log(...plainOut(args)), error: (...args) => c.unsafe.error(...plainErr(args)) }
@@ -87,13 +91,26 @@ const answer = () => {
       return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
     default: {
       const tty = process.stdout.isTTY === true
-      const help = { program: PROGRAM, version: VERSION, root, examples: EXAMPLES, builtIns: BUILT_INS, width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80, bold: tty && !noColor }
+      const help = {
+        program: PROGRAM,
+        version: VERSION,
+        root,
+        examples: EXAMPLES,
+        builtIns: BUILT_INS,
+        width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80,
+        bold: tty && !noColor
+      }
       return Effect.sync(() => void process.stdout.write(pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)))
     }
   }
 }
 
-const program = Console.consoleWith((c) => Effect.withConsole(Effect.suspend(() => environmentProblem() ?? answer()), plainConsole(c))).pipe(
+const program = Console.consoleWith((c) =>
+  Effect.withConsole(
+    Effect.suspend(() => environmentProblem() ?? answer()),
+    plainConsole(c)
+  )
+).pipe(
   Effect.catchIf(ValidationError.isValidationError, (e) =>
     // @effect/cli has printed its message to stderr; the parameters' diagnostics value goes to stdout.
     Effect.sync(() => {
@@ -147,12 +164,12 @@ if (!runExtractWorker()) {
   // The loader (bin/specbundle.js) offers its cache folder when the cache is on.
   enableParseCache((module as { specbundleCache?: CacheStore }).specbundleCache)
   NodeRuntime.runMain(program, {
-  disableErrorReporting: true,
-  teardown: (exit, onExit) => {
-    // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
-    // After a signal runMain exits at once, with the signal's code.
-    process.exitCode = signalled ?? exitCodeOf(exit)
-    onExit(signalled ?? 0)
-  }
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => {
+      // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
+      // After a signal runMain exits at once, with the signal's code.
+      process.exitCode = signalled ?? exitCodeOf(exit)
+      onExit(signalled ?? 0)
+    }
   })
 }

@@ -83,7 +83,8 @@ if (method === "GET" && (m = /^repos\\/[^/]+\\/[^/]+\\/issues\\/(\\d+)\\/comment
 const cleanEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
   for (const key of Object.keys(env)) {
-    if ((key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") || key.startsWith("GITHUB_") || key.startsWith("INPUT_") || key.startsWith("RUNNER_")) delete env[key]
+    if ((key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") || key.startsWith("GITHUB_") || key.startsWith("INPUT_") || key.startsWith("RUNNER_"))
+      delete env[key]
   }
   return env
 }
@@ -145,9 +146,15 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     expect(comments).toEqual([{ id: 1000, body: `${marker}\n${expected}` }])
 
     const outputs = Object.fromEntries(
-      fs.readFileSync(outputFile, "utf8").trimEnd().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])
+      fs
+        .readFileSync(outputFile, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])
     )
-    const report = JSON.parse(spawnSync(process.execPath, [BIN, "impact", "--changeset", "origin/main...HEAD"], { cwd: ws, encoding: "utf8", env: cleanEnv() }).stdout)
+    const report = JSON.parse(
+      spawnSync(process.execPath, [BIN, "impact", "--changeset", "origin/main...HEAD"], { cwd: ws, encoding: "utf8", env: cleanEnv() }).stdout
+    )
     expect(outputs.impacted).toBe(String(report.impactedSpecs.length))
     const manifest = JSON.parse(fs.readFileSync(outputs.manifest, "utf8"))
     expect(manifest.scope.specs).toEqual(report.impactedSpecs.map((s: { id: string }) => s.id))
@@ -163,7 +170,11 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     comments = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
     expect(comments).toHaveLength(1)
     expect(comments[0].body.startsWith(`${marker}\n**specbundle impact** of \`origin/main...HEAD\`: 3 impacted Specs`)).toBe(true)
-    const calls = fs.readFileSync(path.join(ghDir, "calls.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l))
+    const calls = fs
+      .readFileSync(path.join(ghDir, "calls.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l))
     expect(calls.map((c) => `${c.method} ${c.endpoint}`)).toEqual([
       "GET repos/octo/bikes/issues/42/comments?per_page=100&page=1",
       "POST repos/octo/bikes/issues/42/comments",
@@ -189,7 +200,9 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     expect(quiet.stdout).toMatch(/^impacted=2$/m)
     const noBase = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: base, encoding: "utf8" })
     expect(noBase.status).toBe(2)
-    expect(noBase.stderr.trimEnd().split("\n")).toEqual(["specbundle action: no base: give the `base` input (outside a pull_request event there is no GITHUB_BASE_REF)"])
+    expect(noBase.stderr.trimEnd().split("\n")).toEqual([
+      "specbundle action: no base: give the `base` input (outside a pull_request event there is no GITHUB_BASE_REF)"
+    ])
   })
 
   it("finds its comment past the first page of 100 and edits it, leaving the others alone", () => {
@@ -211,7 +224,11 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     }
     const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
     expect(r.status, r.stderr).toBe(0)
-    const calls = fs.readFileSync(path.join(ghDir, "calls.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l))
+    const calls = fs
+      .readFileSync(path.join(ghDir, "calls.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l))
     expect(calls.map((c) => `${c.method} ${c.endpoint}`)).toEqual([
       "GET repos/octo/bikes/issues/9/comments?per_page=100&page=1",
       "GET repos/octo/bikes/issues/9/comments?per_page=100&page=2",

@@ -11,81 +11,82 @@ const pad = (word: string) => ` ${word}`.repeat(40)
 const MAIN = "spec:rich.main"
 const DEP_API = "spec:out.dep#design.api"
 
-const facts = factsOf(graphOf(
-  pack("pack:rich", [MAIN, "spec:rich.main.ex", "spec:rich.gone"], { framing: "Rich framing." }),
-  spec({
-    id: MAIN,
-    readiness: "scoped",
-    narrative: `Reads spec:rich.other#design.api first, then spec:rich.main#question.later.${pad("prose")}`,
-    relations: { refines: "spec:out.parent", dependsOn: "spec:out.dep", decidedBy: "spec:out.decision" },
-    sections: {
-      intent: {
-        description: `Intent prose.${pad("intent")}`,
-        outcome: "An order exists.",
-        risks: [`Risk tied to ${DEP_API}.`],
-        openQuestions: [
-          { question: `Later? See ${DEP_API}.${pad("later")}`, blocking: false, key: "later" },
-          { question: `Unkeyed and open.${pad("open")}`, blocking: false },
-          { question: `Must we decide now?${pad("must")}`, blocking: true, key: "must" }
-        ]
+const facts = factsOf(
+  graphOf(
+    pack("pack:rich", [MAIN, "spec:rich.main.ex", "spec:rich.gone"], { framing: "Rich framing." }),
+    spec({
+      id: MAIN,
+      readiness: "scoped",
+      narrative: `Reads spec:rich.other#design.api first, then spec:rich.main#question.later.${pad("prose")}`,
+      relations: { refines: "spec:out.parent", dependsOn: "spec:out.dep", decidedBy: "spec:out.decision" },
+      sections: {
+        intent: {
+          description: `Intent prose.${pad("intent")}`,
+          outcome: "An order exists.",
+          risks: [`Risk tied to ${DEP_API}.`],
+          openQuestions: [
+            { question: `Later? See ${DEP_API}.${pad("later")}`, blocking: false, key: "later" },
+            { question: `Unkeyed and open.${pad("open")}`, blocking: false },
+            { question: `Must we decide now?${pad("must")}`, blocking: true, key: "must" }
+          ]
+        },
+        behavior: {
+          rules: [`Plain rule.${pad("rule")}`, { key: "cutOrder", rule: `Keyed rule naming ${DEP_API}.${pad("keyed")}` }],
+          examples: [gwt([`a cart${pad("given")}`], ["the order is placed"], ["an order exists"])],
+          exampleSpace: gwt([`a cart with {items:number}${pad("space")}`], ["the order is placed"], ["an order exists"])
+        },
+        constraints: [{ statement: `Fast enough.${pad("fast")}`, flavor: "performance" }],
+        design: {
+          description: `Design prose.${pad("design")}`,
+          api: `\`createOrder(cart: Cart): Order\`${pad("decl")}`,
+          storage: `Rows in the order table.${pad("rows")}`,
+          link: `\`link()\` see ${DEP_API}${pad("link")}`
+        },
+        ui: { layout: "Two columns." }
       },
-      behavior: {
-        rules: [`Plain rule.${pad("rule")}`, { key: "cutOrder", rule: `Keyed rule naming ${DEP_API}.${pad("keyed")}` }],
-        examples: [gwt([`a cart${pad("given")}`], ["the order is placed"], ["an order exists"])],
-        exampleSpace: gwt([`a cart with {items:number}${pad("space")}`], ["the order is placed"], ["an order exists"])
-      },
-      constraints: [{ statement: `Fast enough.${pad("fast")}`, flavor: "performance" }],
-      design: {
-        description: `Design prose.${pad("design")}`,
-        api: `\`createOrder(cart: Cart): Order\`${pad("decl")}`,
-        storage: `Rows in the order table.${pad("rows")}`,
-        link: `\`link()\` see ${DEP_API}${pad("link")}`
-      },
-      ui: { layout: "Two columns." }
-    },
-    locations: {
-      "intent.description": 10,
-      "intent.risks[0]": 12,
-      "intent.openQuestions[0]": 20,
-      "intent.openQuestions[1]": 21,
-      "intent.openQuestions[2]": 22,
-      "behavior.rules[0]": 30,
-      "behavior.rules[1]": 31,
-      "behavior.examples[0]": 40,
-      "behavior.exampleSpace": 50,
-      "constraints[0].statement": 55,
-      "design.api": 60,
-      "design.storage": 61,
-      "design.link": 62,
-      "ui.layout": 70
-    }
-  }),
-  spec({
-    id: "spec:rich.main.ex",
-    kind: "example",
-    relations: { refines: MAIN, verifies: MAIN },
-    sections: { behavior: { examples: [gwt([`member steps${pad("member")}`], ["w"], ["t"])] } }
-  }),
-  spec({
-    id: "spec:out.ex",
-    kind: "example",
-    title: `Outside example${pad("title")}`,
-    relations: { refines: MAIN },
-    sections: { behavior: { examples: [gwt([`outside steps${pad("outside")}`], ["w"], ["t"])] } },
-    locations: { "behavior.examples[0]": 7 }
-  }),
-  spec({ id: "spec:out.parent", title: `Parent${pad("parent")}`, readiness: "defined" }),
-  spec({ id: "spec:out.dep", title: `Dependency${pad("dep")}`, sections: { design: { api: "`dep()`" } } }),
-  spec({ id: "spec:out.decision", kind: "decision", title: `Decision${pad("decision")}` }),
-  anchor({ id: "impl:rich.main", satisfies: [MAIN], component: "component:rich" }),
-  anchor({ id: "test:rich.main.ex", verifies: ["spec:rich.main.ex"] })
-))
+      locations: {
+        "intent.description": 10,
+        "intent.risks[0]": 12,
+        "intent.openQuestions[0]": 20,
+        "intent.openQuestions[1]": 21,
+        "intent.openQuestions[2]": 22,
+        "behavior.rules[0]": 30,
+        "behavior.rules[1]": 31,
+        "behavior.examples[0]": 40,
+        "behavior.exampleSpace": 50,
+        "constraints[0].statement": 55,
+        "design.api": 60,
+        "design.storage": 61,
+        "design.link": 62,
+        "ui.layout": 70
+      }
+    }),
+    spec({
+      id: "spec:rich.main.ex",
+      kind: "example",
+      relations: { refines: MAIN, verifies: MAIN },
+      sections: { behavior: { examples: [gwt([`member steps${pad("member")}`], ["w"], ["t"])] } }
+    }),
+    spec({
+      id: "spec:out.ex",
+      kind: "example",
+      title: `Outside example${pad("title")}`,
+      relations: { refines: MAIN },
+      sections: { behavior: { examples: [gwt([`outside steps${pad("outside")}`], ["w"], ["t"])] } },
+      locations: { "behavior.examples[0]": 7 }
+    }),
+    spec({ id: "spec:out.parent", title: `Parent${pad("parent")}`, readiness: "defined" }),
+    spec({ id: "spec:out.dep", title: `Dependency${pad("dep")}`, sections: { design: { api: "`dep()`" } } }),
+    spec({ id: "spec:out.decision", kind: "decision", title: `Decision${pad("decision")}` }),
+    anchor({ id: "impl:rich.main", satisfies: [MAIN], component: "component:rich" }),
+    anchor({ id: "test:rich.main.ex", verifies: ["spec:rich.main.ex"] })
+  )
+)
 
 const params = (declarations: DeclarationMode) => ({ pack: "pack:rich", declarations })
 
 /** Lengths per stage; every length here has four digits, and so has this budget (it is in the value). */
-const lengthsOf = (declarations: DeclarationMode) =>
-  stageLengths(facts, { ...params(declarations), budget: 9999 }) as number[]
+const lengthsOf = (declarations: DeclarationMode) => stageLengths(facts, { ...params(declarations), budget: 9999 }) as number[]
 
 /** The bundle composed with the budget set to its own length at stage k. */
 const atStage = (k: number, declarations: DeclarationMode = "whole"): BundleValue => {
@@ -112,8 +113,9 @@ describe("cuts", () => {
   it("rule.cutOrder: ids, rungs, floor, next rung, blocking questions and addresses survive every cut", () => {
     const whole = atStage(0)
     const cut = atStage(7, "addresses")
-    expect(cut.members.map((m) => [m.id, m.statedReadiness, m.floorReached, m.statedNextRung, m.holds]))
-      .toEqual(whole.members.map((m) => [m.id, m.statedReadiness, m.floorReached, m.statedNextRung, m.holds]))
+    expect(cut.members.map((m) => [m.id, m.statedReadiness, m.floorReached, m.statedNextRung, m.holds])).toEqual(
+      whole.members.map((m) => [m.id, m.statedReadiness, m.floorReached, m.statedNextRung, m.holds])
+    )
     expect((main(cut).questions as unknown[])[2]).toEqual((main(whole).questions as unknown[])[2])
     const text = JSON.stringify(cut)
     for (const address of ["spec:rich.main#question.later", "spec:rich.main#rule.cutOrder", "spec:rich.main#design.storage", DEP_API]) {
@@ -193,14 +195,14 @@ describe("cuts", () => {
     expect(s.intent.risks).toEqual([[DEP_API, { line: 12 }]])
   })
 
-  it("rule.declarationAddresses: without \"addresses\" pinned declarations stay whole even when the budget is exceeded", () => {
+  it('rule.declarationAddresses: without "addresses" pinned declarations stay whole even when the budget is exceeded', () => {
     const exceeded = composeBundle(facts, { pack: "pack:rich", budget: 1000 }) as BudgetExceeded
     expect(exceeded.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
     expect(exceeded.protectedLength).toBe(lengthsOf("whole")[6])
     const whole = composeBundle(facts, { pack: "pack:rich", budget: lengthsOf("whole")[6] }) as BundleValue
     expect(sections(whole).design.api).toMatch(/^`createOrder/)
     expect(composeBundle(facts, { pack: "pack:rich", declarations: "all" })).toEqual({
-      diagnostics: [{ scope: "declarations", problem: "declarations must be \"whole\" or \"addresses\", not \"all\"." }]
+      diagnostics: [{ scope: "declarations", problem: 'declarations must be "whole" or "addresses", not "all".' }]
     })
   })
 

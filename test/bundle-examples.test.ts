@@ -13,13 +13,15 @@ const BUDGET = 10000
 
 /** Each member carries a 6,000-character narrative: one fits a part, two never do uncut. */
 const probe = (two: Partial<SpecNode> = {}) =>
-  factsOf(graphOf(
-    pack("pack:probe", MEMBERS, { framing: "The probe Pack." }),
-    spec({ id: MEMBERS[0], narrative: "a".repeat(6000), relations: { dependsOn: "spec:outside.base" } }),
-    spec({ id: MEMBERS[1], narrative: "b".repeat(6000), ...two }),
-    spec({ id: MEMBERS[2], narrative: "c".repeat(6000) }),
-    spec({ id: "spec:outside.base", readiness: "defined" })
-  ))
+  factsOf(
+    graphOf(
+      pack("pack:probe", MEMBERS, { framing: "The probe Pack." }),
+      spec({ id: MEMBERS[0], narrative: "a".repeat(6000), relations: { dependsOn: "spec:outside.base" } }),
+      spec({ id: MEMBERS[1], narrative: "b".repeat(6000), ...two }),
+      spec({ id: MEMBERS[2], narrative: "c".repeat(6000) }),
+      spec({ id: "spec:outside.base", readiness: "defined" })
+    )
+  )
 
 const eachPart = (facts: ReturnType<typeof probe>, of: number) =>
   Array.from({ length: of }, (_, i) => composeBundle(facts, { pack: "pack:probe", budget: BUDGET, part: i + 1 }))
@@ -118,7 +120,7 @@ describe("part rules", () => {
     }
   })
 
-  it("rule.oversizedItem: a header over the budget is named \"header\" alone, with its length", () => {
+  it('rule.oversizedItem: a header over the budget is named "header" alone, with its length', () => {
     const facts = factsOf(graphOf(pack("pack:big", ["spec:big.a"], { framing: "f".repeat(3000) }), spec({ id: "spec:big.a" })))
     const answer = composeBundle(facts, { pack: "pack:big", budget: 2000, part: 1 }) as PartsExceeded
     expect(answer.oversized).toHaveLength(1)
@@ -128,23 +130,28 @@ describe("part rules", () => {
 
   it("rule.oversizedItem: every oversized item is named in scope order, the boundary included", () => {
     const long = (id: string) => spec({ id, title: "t".repeat(3000) })
-    const facts = factsOf(graphOf(
-      pack("pack:p", ["spec:p.b", "spec:p.a"]),
-      spec({ id: "spec:p.a", sections: { intent: { openQuestions: [{ question: "x".repeat(3000), blocking: true }] } } }),
-      spec({ id: "spec:p.b", relations: { dependsOn: ["spec:o.one", "spec:o.two"] }, sections: { intent: { openQuestions: [{ question: "y".repeat(3000), blocking: true }] } } }),
-      long("spec:o.one"),
-      long("spec:o.two")
-    ))
+    const facts = factsOf(
+      graphOf(
+        pack("pack:p", ["spec:p.b", "spec:p.a"]),
+        spec({ id: "spec:p.a", sections: { intent: { openQuestions: [{ question: "x".repeat(3000), blocking: true }] } } }),
+        spec({
+          id: "spec:p.b",
+          relations: { dependsOn: ["spec:o.one", "spec:o.two"] },
+          sections: { intent: { openQuestions: [{ question: "y".repeat(3000), blocking: true }] } }
+        }),
+        long("spec:o.one"),
+        long("spec:o.two")
+      )
+    )
     const answer = planParts(facts, { pack: "pack:p", budget: 2500 }) as PartsExceeded
     // The cut boundary keeps ids only, so it fits; both members carry blocking text over the budget.
     expect(answer.oversized.map((o) => o.item)).toEqual(["spec:p.b", "spec:p.a"])
     // 100 outside Specs: the boundary ids alone exceed, and so does the member's footing ids.
     const outside = Array.from({ length: 100 }, (_, i) => `spec:outside.long-name-number-${i}`)
-    const withBoundary = planParts(factsOf(graphOf(
-      pack("pack:q", ["spec:q.a"]),
-      spec({ id: "spec:q.a", relations: { dependsOn: outside } }),
-      ...outside.map((id) => spec({ id }))
-    )), { pack: "pack:q", budget: 2500 }) as PartsExceeded
+    const withBoundary = planParts(
+      factsOf(graphOf(pack("pack:q", ["spec:q.a"]), spec({ id: "spec:q.a", relations: { dependsOn: outside } }), ...outside.map((id) => spec({ id })))),
+      { pack: "pack:q", budget: 2500 }
+    ) as PartsExceeded
     expect(withBoundary.oversized.map((o) => o.item)).toEqual(["boundary", "spec:q.a"])
   })
 

@@ -23,8 +23,18 @@ const nodes = (): AnyNode[] => [
   spec({ id: "spec:lib.fine", relations: { refines: "spec:lib.loan" } }),
   spec({ id: "spec:lib.hold", relations: { refines: "spec:lib.loan" } }),
   spec({ id: "spec:core.card", readiness: "defined" }),
-  spec({ id: "spec:lib.shared.ex", kind: "example", relations: { refines: ["spec:lib.fine", "spec:lib.hold"] }, sections: { behavior: { examples: [gwt(["a fine"], ["w"], ["t"])] } } }),
-  spec({ id: "spec:lib.loan.ex", kind: "example", relations: { verifies: "spec:lib.loan" }, sections: { behavior: { examples: [gwt(["own"], ["w"], ["t"])] } } }),
+  spec({
+    id: "spec:lib.shared.ex",
+    kind: "example",
+    relations: { refines: ["spec:lib.fine", "spec:lib.hold"] },
+    sections: { behavior: { examples: [gwt(["a fine"], ["w"], ["t"])] } }
+  }),
+  spec({
+    id: "spec:lib.loan.ex",
+    kind: "example",
+    relations: { verifies: "spec:lib.loan" },
+    sections: { behavior: { examples: [gwt(["own"], ["w"], ["t"])] } }
+  }),
   anchor({ id: "impl:lib.loan", satisfies: ["spec:lib.loan"], line: 17 })
 ]
 const facts = factsOf(graphOf(...nodes()))
@@ -144,7 +154,7 @@ describe("rules", () => {
     expect(rows.every((r) => JSON.stringify(r.steps).includes("a fine"))).toBe(true)
     // An example that is itself a member keeps its steps only in its own row.
     const withExample = composeBundle(facts, { specs: ["spec:lib.loan", "spec:lib.loan.ex"] }) as BundleValue
-    expect(JSON.stringify(withExample.members).split("\"own\"").length - 1).toBe(1)
+    expect(JSON.stringify(withExample.members).split('"own"').length - 1).toBe(1)
     expect((withExample.members[0].examples as Array<{ steps: unknown }>)[0].steps).toBeNull()
   })
 })

@@ -10,46 +10,75 @@ import { anchor, graphOf, gwt, pack, spec } from "./support/nodes.js"
 const A = "spec:shop.cart"
 const B = "spec:shop.pay"
 
-const facts = factsOf(graphOf(
-  pack("pack:shop", [B, A, "spec:shop.gone"], { title: "Shop", framing: "Buying things." }),
-  spec({
-    id: A,
-    readiness: "defined",
-    narrative: "The cart.",
-    relations: { dependsOn: "spec:base.money", decidedBy: "spec:decisions.cart", supersedes: "spec:old.cart" },
-    sections: {
-      intent: {
-        outcome: "Items are held.",
-        openQuestions: [{ question: "Keyed?", blocking: false, key: "keyed" }, { question: "Unkeyed?", blocking: true }]
+const facts = factsOf(
+  graphOf(
+    pack("pack:shop", [B, A, "spec:shop.gone"], { title: "Shop", framing: "Buying things." }),
+    spec({
+      id: A,
+      readiness: "defined",
+      narrative: "The cart.",
+      relations: { dependsOn: "spec:base.money", decidedBy: "spec:decisions.cart", supersedes: "spec:old.cart" },
+      sections: {
+        intent: {
+          outcome: "Items are held.",
+          openQuestions: [
+            { question: "Keyed?", blocking: false, key: "keyed" },
+            { question: "Unkeyed?", blocking: true }
+          ]
+        },
+        design: { api: "`addItem(id: Id): Cart` adds", note: "plain" }
       },
-      design: { api: "`addItem(id: Id): Cart` adds", note: "plain" }
-    },
-    locations: { "intent.openQuestions[0]": 14 }
-  }),
-  spec({ id: B, relations: { refines: A } }),
-  spec({ id: "spec:base.money", readiness: "ready" }),
-  spec({ id: "spec:decisions.cart", kind: "decision", readiness: "defined" }),
-  spec({ id: "spec:old.cart" }),
-  spec({ id: "spec:shop.cart.ex", kind: "example", relations: { refines: A, verifies: A }, sections: { behavior: { examples: [gwt(["g"], ["w"], ["t"])] } } }),
-  spec({ id: "spec:shop.cart.ex2", kind: "example", relations: { verifies: A } }),
-  anchor({ id: "component:shop", layer: "domain", context: "orders" }),
-  anchor({ id: "impl:shop.cart", satisfies: [A], component: "component:shop", role: "service", line: 4 }),
-  anchor({ id: "impl:shop.ui", references: [A] }),
-  anchor({ id: "test:shop.cart.ex", verifies: ["spec:shop.cart.ex"] })
-))
+      locations: { "intent.openQuestions[0]": 14 }
+    }),
+    spec({ id: B, relations: { refines: A } }),
+    spec({ id: "spec:base.money", readiness: "ready" }),
+    spec({ id: "spec:decisions.cart", kind: "decision", readiness: "defined" }),
+    spec({ id: "spec:old.cart" }),
+    spec({
+      id: "spec:shop.cart.ex",
+      kind: "example",
+      relations: { refines: A, verifies: A },
+      sections: { behavior: { examples: [gwt(["g"], ["w"], ["t"])] } }
+    }),
+    spec({ id: "spec:shop.cart.ex2", kind: "example", relations: { verifies: A } }),
+    anchor({ id: "component:shop", layer: "domain", context: "orders" }),
+    anchor({ id: "impl:shop.cart", satisfies: [A], component: "component:shop", role: "service", line: 4 }),
+    anchor({ id: "impl:shop.ui", references: [A] }),
+    anchor({ id: "test:shop.cart.ex", verifies: ["spec:shop.cart.ex"] })
+  )
+)
 
 const bundle = (params: BundleParams = {}) => composeBundle(facts, { pack: "pack:shop", ...params }) as BundleValue
 const memberA = () => bundle().members[1]
 
 const BUNDLE_KEYS = ["scope", "budget", "declarations", "used", "tokenEstimate", "leftOut", "pack", "members", "boundary"]
-const MEMBER_KEYS = ["id", "file", "title", "specKind", "altitude", "statedReadiness", "floorReached", "statedNextRung", "holds",
-  "narrative", "sections", "questions", "footing", "declarations", "examples", "design", "decisions", "implementedBy",
-  "referencedBy", "verifiers"]
+const MEMBER_KEYS = [
+  "id",
+  "file",
+  "title",
+  "specKind",
+  "altitude",
+  "statedReadiness",
+  "floorReached",
+  "statedNextRung",
+  "holds",
+  "narrative",
+  "sections",
+  "questions",
+  "footing",
+  "declarations",
+  "examples",
+  "design",
+  "decisions",
+  "implementedBy",
+  "referencedBy",
+  "verifiers"
+]
 
 const problems = (params: BundleParams) => (composeBundle(facts, params) as Diagnostics).diagnostics
 
 describe("shapes", () => {
-  it("bundleRecipe: budget defaults to 100000 and declarations to \"whole\"", () => {
+  it('bundleRecipe: budget defaults to 100000 and declarations to "whole"', () => {
     const v = bundle()
     expect(v.budget).toBe(100000)
     expect(v.declarations).toBe("whole")
@@ -59,11 +88,11 @@ describe("shapes", () => {
     expect(problems({})).toEqual([{ scope: "scope", problem: expect.any(String) }])
     expect(problems({ pack: "pack:shop", specs: [A] }).map((d) => d.scope)).toEqual(["scope"])
     expect(problems({ pack: "pack:nope" }).map((d) => d.scope)).toEqual(["pack"])
-    expect(problems({ specs: [A, "spec:nope"] })).toEqual([{ scope: "specs", problem: "Unknown Spec \"spec:nope\"." }])
+    expect(problems({ specs: [A, "spec:nope"] })).toEqual([{ scope: "specs", problem: 'Unknown Spec "spec:nope".' }])
     expect(problems({ specs: [A, A] }).map((d) => d.scope)).toEqual(["specs"])
     expect(problems({ pack: "pack:shop", members: [A, A] }).map((d) => d.scope)).toEqual(["members"])
     expect(problems({ pack: "pack:shop", members: ["spec:base.money"] })).toEqual([
-      { scope: "members", problem: "\"spec:base.money\" is not a member of pack:shop." }
+      { scope: "members", problem: '"spec:base.money" is not a member of pack:shop.' }
     ])
     expect(problems({ specs: [A], members: [A] }).map((d) => d.scope)).toEqual(["members"])
   })
@@ -110,22 +139,49 @@ describe("shapes", () => {
   })
 
   it("memberShape: questions rows, key absent and address null when none", () => {
-    expect(JSON.stringify(memberA().questions)).toBe(JSON.stringify([
-      { index: 0, question: "Keyed?", blocking: false, key: "keyed", address: `${A}#question.keyed`, line: 14 },
-      { index: 1, question: "Unkeyed?", blocking: true, address: null, line: null }
-    ]))
+    expect(JSON.stringify(memberA().questions)).toBe(
+      JSON.stringify([
+        { index: 0, question: "Keyed?", blocking: false, key: "keyed", address: `${A}#question.keyed`, line: 14 },
+        { index: 1, question: "Unkeyed?", blocking: true, address: null, line: null }
+      ])
+    )
   })
 
   it("memberShape: footing, decisions, implementedBy, referencedBy and verifiers rows", () => {
     const m = memberA()
-    expect(JSON.stringify(m.footing)).toBe(JSON.stringify([
-      { type: "dependsOn", id: "spec:base.money", claim: "declared", resolved: true, statedReadiness: "ready", floorReached: facts.floor("spec:base.money").floorReached },
-      { type: "decidedBy", id: "spec:decisions.cart", claim: "declared", resolved: true, statedReadiness: "defined", floorReached: facts.floor("spec:decisions.cart").floorReached }
-    ]))
+    expect(JSON.stringify(m.footing)).toBe(
+      JSON.stringify([
+        {
+          type: "dependsOn",
+          id: "spec:base.money",
+          claim: "declared",
+          resolved: true,
+          statedReadiness: "ready",
+          floorReached: facts.floor("spec:base.money").floorReached
+        },
+        {
+          type: "decidedBy",
+          id: "spec:decisions.cart",
+          claim: "declared",
+          resolved: true,
+          statedReadiness: "defined",
+          floorReached: facts.floor("spec:decisions.cart").floorReached
+        }
+      ])
+    )
     expect(JSON.stringify(m.decisions)).toBe(JSON.stringify([{ id: "spec:decisions.cart", statedReadiness: "defined", resolved: true }]))
-    expect(JSON.stringify(m.implementedBy)).toBe(JSON.stringify([
-      { id: "impl:shop.cart", claim: "anchored", file: "src/shop.cart.ts", line: 4, role: "service", component: { id: "component:shop", layer: "domain", context: "orders" } }
-    ]))
+    expect(JSON.stringify(m.implementedBy)).toBe(
+      JSON.stringify([
+        {
+          id: "impl:shop.cart",
+          claim: "anchored",
+          file: "src/shop.cart.ts",
+          line: 4,
+          role: "service",
+          component: { id: "component:shop", layer: "domain", context: "orders" }
+        }
+      ])
+    )
     expect(m.referencedBy).toEqual([{ id: "impl:shop.ui", claim: "anchored", file: "src/shop.ui.ts", line: 1, role: null, component: null }])
     expect((m.verifiers as Array<{ id: string }>).map((v) => Object.keys(v))).toEqual([
       ["id", "claim", "enabled", "file", "line"],
@@ -143,10 +199,19 @@ describe("shapes", () => {
   })
 
   it("exampleRow: examples that refine or verify the member, in id order, with steps", () => {
-    expect(JSON.stringify(memberA().examples)).toBe(JSON.stringify([
-      { id: "spec:shop.cart.ex", member: false, file: "specs/shop.cart.ex.sdp.md", statedReadiness: "idea", enabled: true, steps: [gwt(["g"], ["w"], ["t"])] },
-      { id: "spec:shop.cart.ex2", member: false, file: "specs/shop.cart.ex2.sdp.md", statedReadiness: "idea", enabled: false, steps: [] }
-    ]))
+    expect(JSON.stringify(memberA().examples)).toBe(
+      JSON.stringify([
+        {
+          id: "spec:shop.cart.ex",
+          member: false,
+          file: "specs/shop.cart.ex.sdp.md",
+          statedReadiness: "idea",
+          enabled: true,
+          steps: [gwt(["g"], ["w"], ["t"])]
+        },
+        { id: "spec:shop.cart.ex2", member: false, file: "specs/shop.cart.ex2.sdp.md", statedReadiness: "idea", enabled: false, steps: [] }
+      ])
+    )
     const withExample = composeBundle(facts, { specs: [A, "spec:shop.cart.ex"] }) as BundleValue
     expect(withExample.members[0].examples).toMatchObject([{ id: "spec:shop.cart.ex", member: true, steps: null }, { member: false }])
   })

@@ -12,17 +12,21 @@ const N = 10000
 const bigPack = () => {
   const ids = Array.from({ length: N }, (_, i) => `spec:big.m${String(i).padStart(5, "0")}`)
   const nodes: AnyNode[] = [pack("pack:big", ids, { framing: "Ten thousand members." })]
-  ids.forEach((id, i) => nodes.push(spec({
-    id,
-    readiness: "scoped",
-    narrative: `Member ${i} narrative text.`.repeat(8),
-    relations: i > 0 ? { dependsOn: ids[i - 1], refines: "spec:outside.root" } : { refines: "spec:outside.root" },
-    sections: {
-      intent: { outcome: `Outcome ${i}.`, openQuestions: [{ question: `Open question ${i}?`, blocking: false, key: "open" }] },
-      design: { api: `\`fn${i}(): Result\` does one thing`, note: "A plain design note." }
-    },
-    locations: { "intent.outcome": 5, "design.api": 9 }
-  })))
+  ids.forEach((id, i) =>
+    nodes.push(
+      spec({
+        id,
+        readiness: "scoped",
+        narrative: `Member ${i} narrative text.`.repeat(8),
+        relations: i > 0 ? { dependsOn: ids[i - 1], refines: "spec:outside.root" } : { refines: "spec:outside.root" },
+        sections: {
+          intent: { outcome: `Outcome ${i}.`, openQuestions: [{ question: `Open question ${i}?`, blocking: false, key: "open" }] },
+          design: { api: `\`fn${i}(): Result\` does one thing`, note: "A plain design note." }
+        },
+        locations: { "intent.outcome": 5, "design.api": 9 }
+      })
+    )
+  )
   nodes.push(spec({ id: "spec:outside.root", readiness: "defined" }))
   return factsOf(graphOf(...nodes))
 }

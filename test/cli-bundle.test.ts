@@ -175,7 +175,12 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
   })
 
   it("--budget takes the tiers S, M and L and a plain number", () => {
-    for (const [given, budget] of [["S", 16000], ["M", 64000], ["L", 200000], ["15000", 15000]] as const) {
+    for (const [given, budget] of [
+      ["S", 16000],
+      ["M", 64000],
+      ["L", 200000],
+      ["15000", 15000]
+    ] as const) {
       const r = bundle(root, ["--pack", PACK, "--budget", given])
       expect(r.status).toBe(0)
       const { line, value } = oneLine(r)

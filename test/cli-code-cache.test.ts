@@ -40,7 +40,13 @@ const runIn = (dir: string, args: ReadonlyArray<string>, cwd?: string): Run =>
 /** What the CLI prints with no cache at all: the reference every cached run must equal. */
 const uncached = (args: ReadonlyArray<string>, cwd?: string): Run => run(args, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: undefined }, cwd)
 
-const cacheFiles = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith(".v8cache")).sort() : [])
+const cacheFiles = (dir: string): string[] =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith(".v8cache"))
+        .sort()
+    : []
 
 /** The one cache file in `dir`, with what shows whether it was rewritten. */
 const theCache = (dir: string) => {
@@ -117,15 +123,21 @@ describe("a cold then a warm run", () => {
 describe("a cache file that cannot be used is ignored, then replaced", () => {
   const corruptions: ReadonlyArray<[string, (valid: Buffer) => Buffer]> = [
     ["random bytes", (valid) => Buffer.from(Array.from({ length: valid.length }, (_, i) => (i * 7919 + 13) % 256))],
-    ["one flipped byte (V8 does not check, the loader's checksum does)", (valid) => {
-      const copy = Buffer.from(valid)
-      copy[Math.floor(copy.length / 2)] ^= 0xff
-      return copy
-    }],
-    ["random bytes under a right checksum (the loader passes them on, V8 rejects them)", (valid) => {
-      const junk = Buffer.from(Array.from({ length: valid.length - 32 }, (_, i) => (i * 31 + 7) % 256))
-      return Buffer.concat([junk, createHash("sha256").update(junk).digest()])
-    }],
+    [
+      "one flipped byte (V8 does not check, the loader's checksum does)",
+      (valid) => {
+        const copy = Buffer.from(valid)
+        copy[Math.floor(copy.length / 2)] ^= 0xff
+        return copy
+      }
+    ],
+    [
+      "random bytes under a right checksum (the loader passes them on, V8 rejects them)",
+      (valid) => {
+        const junk = Buffer.from(Array.from({ length: valid.length - 32 }, (_, i) => (i * 31 + 7) % 256))
+        return Buffer.concat([junk, createHash("sha256").update(junk).digest()])
+      }
+    ],
     ["cut in half", (valid) => valid.subarray(0, Math.floor(valid.length / 2))],
     ["empty", () => Buffer.alloc(0)]
   ]
@@ -249,7 +261,10 @@ describe("switches", () => {
     const dir = tempDir("specbundle-cc-")
     const reference = uncached(HELP)
     const withFlag = () => {
-      const r = spawnSync(process.execPath, ["--max-old-space-size=512", CLI, ...HELP], { encoding: "utf8", env: { ...cleanEnv(), SPECBUNDLE_CODE_CACHE_DIR: dir } })
+      const r = spawnSync(process.execPath, ["--max-old-space-size=512", CLI, ...HELP], {
+        encoding: "utf8",
+        env: { ...cleanEnv(), SPECBUNDLE_CODE_CACHE_DIR: dir }
+      })
       return { status: r.status, stdout: r.stdout, stderr: r.stderr }
     }
     expect(runIn(dir, HELP)).toEqual(reference)

@@ -47,11 +47,15 @@ describe("argument mistakes say what is wrong", () => {
   })
 
   it("--budget given twice says so, with both values", () => {
-    expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--budget", "S", "--budget", "M"], root))).toBe('--budget is given twice ("S" and "M"); give it once.')
+    expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--budget", "S", "--budget", "M"], root))).toBe(
+      '--budget is given twice ("S" and "M"); give it once.'
+    )
   })
 
   it("a value a choice option does not take names the option and its choices", () => {
-    expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--format", "jsn"], root))).toBe(`--format takes json, pretty, ndjson, not "jsn". Did you mean 'json'?`)
+    expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--format", "jsn"], root))).toBe(
+      `--format takes json, pretty, ndjson, not "jsn". Did you mean 'json'?`
+    )
   })
 
   it("a stray word says where an id would go", () => {
@@ -70,11 +74,15 @@ describe("argument mistakes say what is wrong", () => {
 
   it("an unknown Pack lists the known Packs; a misspelt one gets the near one first", () => {
     expect(problemOf(runCli(["bundle", "--pack", "pack:nope"], root))).toBe('Unknown Pack "pack:nope". Known Packs: pack:docks-v1, pack:rides-v1.')
-    expect(problemOf(runCli(["bundle", "--pack", "pack:ride-v1"], root))).toBe('Unknown Pack "pack:ride-v1". Did you mean "pack:rides-v1"? Known Packs: pack:docks-v1, pack:rides-v1.')
+    expect(problemOf(runCli(["bundle", "--pack", "pack:ride-v1"], root))).toBe(
+      'Unknown Pack "pack:ride-v1". Did you mean "pack:rides-v1"? Known Packs: pack:docks-v1, pack:rides-v1.'
+    )
   })
 
   it("an unknown Spec id gets a did-you-mean when one is near", () => {
-    expect(problemOf(runCli(["bundle", "--specs", "spec:rides.ride-fare-rul"], root))).toBe('Unknown Spec "spec:rides.ride-fare-rul". Did you mean "spec:rides.ride-fare-rule"?')
+    expect(problemOf(runCli(["bundle", "--specs", "spec:rides.ride-fare-rul"], root))).toBe(
+      'Unknown Spec "spec:rides.ride-fare-rul". Did you mean "spec:rides.ride-fare-rule"?'
+    )
   })
 })
 
@@ -146,7 +154,8 @@ describe("--exclude", () => {
   })
 
   it("what cannot be an exclude is refused on one line with exit 2", () => {
-    for (const bad of ["!specs/**", "../x", "/etc", "."]) expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--exclude", bad], root))).toContain(bad)
+    for (const bad of ["!specs/**", "../x", "/etc", "."])
+      expect(problemOf(runCli(["bundle", "--pack", "pack:rides-v1", "--exclude", bad], root))).toContain(bad)
   })
 
   it("the configuration file's excludes follow the same rule; a refused one is exit 1 naming the file", () => {
@@ -244,7 +253,9 @@ describe("impact --format text", () => {
     const lines = r.stdout.split("\n")
     const n = (key: string) => json[key].length
     expect(lines[1]).toMatch(
-      new RegExp(`^${n("impactedSpecs")} impacted, ${n("impactedPacks")} packs, ${n("removedSpecs")} removed, ${n("atRisk")} at risk, ${n("coverageUnknown")} uncovered \\(`)
+      new RegExp(
+        `^${n("impactedSpecs")} impacted, ${n("impactedPacks")} packs, ${n("removedSpecs")} removed, ${n("atRisk")} at risk, ${n("coverageUnknown")} uncovered \\(`
+      )
     )
     expect(n("impactedSpecs")).toBe(2)
     expect(lines.findIndex((l) => l.startsWith("impacted specs ("))).toBeGreaterThan(1)

@@ -28,8 +28,7 @@ const section = (page: string, heading: string): string[] => {
 }
 
 /** The examples of a command's help page, without the program name. */
-const examplesOf = (command: string): string[][] =>
-  section(help(command).stdout, "EXAMPLES").map((l) => l.trim().split(/\s+/).slice(1))
+const examplesOf = (command: string): string[][] => section(help(command).stdout, "EXAMPLES").map((l) => l.trim().split(/\s+/).slice(1))
 
 describe("help pages", () => {
   it.each(["", ...COMMANDS])("`%s --help`: exit 0, no line past 80 columns, no canned type sentence or `text` placeholder", (command) => {
@@ -57,7 +56,15 @@ describe("help pages", () => {
 
   it("bundle's placeholders: N|TIER, K, DIR, whole|addresses, and a repeatable --exclude that does not look required", () => {
     const usage = section(help("bundle").stdout, "USAGE").join(" ")
-    for (const item of ["[--budget N|TIER]", "[--part K]", "[--out DIR]", "[--declarations whole|addresses]", "[--exclude PATH]...", "[--format json|pretty|ndjson]", "[--parts]"]) {
+    for (const item of [
+      "[--budget N|TIER]",
+      "[--part K]",
+      "[--out DIR]",
+      "[--declarations whole|addresses]",
+      "[--exclude PATH]...",
+      "[--format json|pretty|ndjson]",
+      "[--parts]"
+    ]) {
       expect(usage).toContain(item)
     }
   })
@@ -74,7 +81,7 @@ describe("help pages", () => {
     expect(r.status).toBe(0)
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(section(r.stdout, "USAGE")[0]).toBe("  specbundle mcp")
-    expect(section(help().stdout, "COMMANDS").join("\n")).toMatch(/^  mcp +[A-Z]/m)
+    expect(section(help().stdout, "COMMANDS").join("\n")).toMatch(/^ {2}mcp +[A-Z]/m)
     expect(examplesOf("mcp")).toEqual([["mcp"]])
   })
 
@@ -163,7 +170,13 @@ describe("--version", () => {
 
 describe("--wizard", () => {
   it("with stdin not a terminal refuses with one line and exit 2, without waiting", () => {
-    const r = spawnSync(process.execPath, [CLI, "--wizard"], { cwd: tempDir("specbundle-help-"), encoding: "utf8", env: cleanEnv(), input: "", timeout: 20_000 })
+    const r = spawnSync(process.execPath, [CLI, "--wizard"], {
+      cwd: tempDir("specbundle-help-"),
+      encoding: "utf8",
+      env: cleanEnv(),
+      input: "",
+      timeout: 20_000
+    })
     expect(r.signal).toBeNull()
     expect(r.status).toBe(2)
     expect(r.stderr.trim().split("\n")).toHaveLength(1)

@@ -15,7 +15,8 @@ describe("hooks survive specbundle moving", () => {
     const pkg = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-moved-")))
     created.push(pkg)
     fs.mkdirSync(path.join(pkg, "bin"))
-    for (const f of fs.readdirSync(path.dirname(CLI))) if (f.startsWith("specbundle")) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(pkg, "bin", f))
+    for (const f of fs.readdirSync(path.dirname(CLI)))
+      if (f.startsWith("specbundle")) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(pkg, "bin", f))
     fs.symlinkSync(fs.realpathSync("node_modules"), path.join(pkg, "node_modules"))
     return { pkg, cli: path.join(pkg, "bin", "specbundle.js") }
   }
@@ -95,9 +96,9 @@ describe("hooks survive specbundle moving", () => {
     expect(printed.stdout).toBe("specbundle hook run pre-commit\n")
     expect(run(dir, ["hook", "print", "pre-push"]).stdout).toBe('specbundle hook run pre-push "$1"\n')
     fs.mkdirSync(path.join(dir, "sub"))
-    expect(spawnSync(process.execPath, [CLI, "hook", "print", "pre-commit", "--root", "."], { cwd: path.join(dir, "sub"), encoding: "utf8", env: env() }).stdout).toBe(
-      "specbundle hook run pre-commit --root sub\n"
-    )
+    expect(
+      spawnSync(process.execPath, [CLI, "hook", "print", "pre-commit", "--root", "."], { cwd: path.join(dir, "sub"), encoding: "utf8", env: env() }).stdout
+    ).toBe("specbundle hook run pre-commit --root sub\n")
 
     // husky: .husky/pre-commit holds the printed line; specbundle comes from PATH.
     const binDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-path-")))

@@ -84,7 +84,9 @@ describe("impact --format markdown on the bike-dock example", () => {
     const md = cli(dir, ["impact", "--changeset", "HEAD", "--format", "markdown", "--link-base", "https://github.com/o/r/blob/0123abc/"]).stdout
     expect(md).toContain(`**Removed Specs (${report.removedSpecs.length})**`)
     const items = (lex(md).filter((t) => t.type === "list") as Array<{ items: Array<{ text: string }> }>)[0].items.map((i) => i.text)
-    expect(items).toEqual(report.removedSpecs.map((r: { id: string; file: string }) => `\`${r.id}\`, was in [${r.file}](https://github.com/o/r/blob/0123abc/${r.file})`))
+    expect(items).toEqual(
+      report.removedSpecs.map((r: { id: string; file: string }) => `\`${r.id}\`, was in [${r.file}](https://github.com/o/r/blob/0123abc/${r.file})`)
+    )
   })
 })
 
@@ -100,7 +102,9 @@ describe("impact --format markdown: lost bindings", () => {
     expect(md).toContain(`**Lost bindings (${report.lostBindings.length})**`)
     const lists = lex(md).filter((t) => t.type === "list") as Array<{ items: Array<{ text: string }> }>
     expect(lists[0].items.map((i) => i.text)).toEqual(
-      report.lostBindings.map((b: { spec: string; anchor: string; claim: string; file: string }) => `\`${b.spec}\` lost \`${b.anchor}\` (${b.claim}) in [${b.file}](${b.file})`)
+      report.lostBindings.map(
+        (b: { spec: string; anchor: string; claim: string; file: string }) => `\`${b.spec}\` lost \`${b.anchor}\` (${b.claim}) in [${b.file}](${b.file})`
+      )
     )
   })
 })

@@ -385,7 +385,11 @@ describe("impact failures", () => {
   it("outside a git repository: exit 1 and one line on stderr", () => {
     const plain = tempDir("specbundle-cli-nogit-")
     fs.writeFileSync(path.join(plain, "a.sdp.md"), specCarrier("spec:a"))
-    for (const args of [["impact", "--changeset", "HEAD~1"], ["bundle", "--changeset", "HEAD~1"], ["impact", "--staged"]]) {
+    for (const args of [
+      ["impact", "--changeset", "HEAD~1"],
+      ["bundle", "--changeset", "HEAD~1"],
+      ["impact", "--staged"]
+    ]) {
       const r = cli(plain, args)
       expect(r.status).toBe(1)
       expect(r.stdout).toBe("")

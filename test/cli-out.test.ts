@@ -11,7 +11,6 @@ import { bikeDockCopy, tempDir as tmpDir } from "./support/tmp.js"
 const CLI = path.resolve("bin/specbundle.js")
 const PACK = "pack:rides-v1"
 
-
 const tempDir = (): string => tmpDir("specbundle-cli-out-")
 
 const corpus = (): string => bikeDockCopy("specbundle-cli-out-")
@@ -43,9 +42,18 @@ interface Manifest {
 }
 
 const manifestOf = (dir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8")) as Manifest
-const partFiles = (dir: string): string[] => fs.readdirSync(dir).filter((n) => /^part-\d+\.json$/.test(n)).sort()
+const partFiles = (dir: string): string[] =>
+  fs
+    .readdirSync(dir)
+    .filter((n) => /^part-\d+\.json$/.test(n))
+    .sort()
 const snapshot = (dir: string): Record<string, string> =>
-  Object.fromEntries(fs.readdirSync(dir).filter((n) => fs.statSync(path.join(dir, n)).isFile()).map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]))
+  Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((n) => fs.statSync(path.join(dir, n)).isFile())
+      .map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")])
+  )
 
 const bundleParts = (root: string, out: string, budget = "4000") => run(root, ["bundle", "--pack", PACK, "--parts", "--budget", budget, "--out", out])
 

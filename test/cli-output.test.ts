@@ -11,7 +11,6 @@ const CLI = path.resolve("bin/specbundle.js")
 const PACK = "pack:rides-v1"
 const COMMANDS = ["bundle", "perspective", "impact", "check", "list", "watch", "stale", "hook"]
 
-
 const tempDir = (): string => tmpDir("specbundle-cli-output-")
 
 const corpus = (): string => bikeDockCopy("specbundle-cli-output-")
@@ -59,7 +58,7 @@ describe("formats", () => {
     expect(json.code).toBe(0)
     expect(pretty.code).toBe(0)
     expect(json.stdout.trimEnd()).not.toContain("\n")
-    expect(pretty.stdout).toMatch(/^\{\n  "scope": /)
+    expect(pretty.stdout).toMatch(/^\{\n {2}"scope": /)
     expect(JSON.parse(pretty.stdout)).toEqual(JSON.parse(json.stdout))
   })
 

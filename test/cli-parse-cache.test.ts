@@ -25,7 +25,8 @@ const run = (root: string, env: NodeJS.ProcessEnv): Run => {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: full, timeout: 120_000 })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
-const cached = (root: string, dir: string, workers = "0") => run(root, { SPECBUNDLE_CODE_CACHE_DIR: dir, SPECBUNDLE_CODE_CACHE: undefined, SPECBUNDLE_WORKERS: workers })
+const cached = (root: string, dir: string, workers = "0") =>
+  run(root, { SPECBUNDLE_CODE_CACHE_DIR: dir, SPECBUNDLE_CODE_CACHE: undefined, SPECBUNDLE_WORKERS: workers })
 const uncached = (root: string) => run(root, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_WORKERS: "0" })
 
 const parseCacheFile = (dir: string): string => {
@@ -110,9 +111,19 @@ describe("the parse cache", () => {
     const damaged = [
       Buffer.from("not a cache at all"),
       withChecksum(JSON.stringify({ format: 2, entries: "nope" })),
-      withChecksum(JSON.stringify({ format: 2, entries: [["src/broken/bad.ts", null, "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]] })),
+      withChecksum(
+        JSON.stringify({
+          format: 2,
+          entries: [["src/broken/bad.ts", null, "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]]
+        })
+      ),
       // Stat data that are not the file's: the entry is not trusted, the bytes decide.
-      withChecksum(JSON.stringify({ format: 2, entries: [["src/broken/bad.ts", "1:2:3:4", "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]] }))
+      withChecksum(
+        JSON.stringify({
+          format: 2,
+          entries: [["src/broken/bad.ts", "1:2:3:4", "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]]
+        })
+      )
     ]
     for (const bytes of damaged) {
       fs.writeFileSync(file, bytes, { mode: 0o600 })

@@ -156,7 +156,9 @@ describe("perspective and bundle --perspective", () => {
     expect(diagnostic(await run(root, ["perspective", "--pack", PACK, "nope"]), "perspective")).toBe(unknown)
     expect(diagnostic(await run(root, ["perspective", "--pack", PACK]), "perspective")).toMatch(/^Give a perspective name; known: blocked, /)
     expect(diagnostic(await run(root, ["bundle", "--specs", "spec:lens.alpha", "--perspective", "blocked"]), "perspective")).toMatch(/--specs/)
-    expect(diagnostic(await run(root, ["bundle", "--pack", PACK, "--members", "spec:lens.alpha", "--perspective", "blocked"]), "perspective")).toMatch(/--members/)
+    expect(diagnostic(await run(root, ["bundle", "--pack", PACK, "--members", "spec:lens.alpha", "--perspective", "blocked"]), "perspective")).toMatch(
+      /--members/
+    )
     expect(diagnostic(await run(root, ["bundle", "--perspective", "blocked"]), "perspective")).toMatch(/--pack/)
     expect(diagnostic(await run(root, ["perspective", "blocked"]), "perspective")).toMatch(/--pack/)
     expect(diagnostic(await run(root, ["bundle", "--pack", PACK, "--perspective", "changed"]), "perspective")).toMatch(/--changeset REV or --staged/)

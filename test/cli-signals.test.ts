@@ -17,7 +17,9 @@ beforeAll(() => {
     const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
     if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
   }
-  const gen = spawnSync(process.execPath, [path.join(REPO, "scripts/gen-corpus.mjs"), corpus, "--specs", "3000", "--packs", "30", "--ts-files", "200"], { encoding: "utf8" })
+  const gen = spawnSync(process.execPath, [path.join(REPO, "scripts/gen-corpus.mjs"), corpus, "--specs", "3000", "--packs", "30", "--ts-files", "200"], {
+    encoding: "utf8"
+  })
   if (gen.status !== 0) throw new Error(`gen-corpus failed: ${gen.stderr}`)
 }, 120_000)
 
@@ -56,7 +58,10 @@ describe("signals during bundle", () => {
     expect(whole.code).toBe(0)
     expect(JSON.parse(whole.stdout).members.length).toBeGreaterThan(10)
     // Halfway through a run as long as the one just measured: the work is under way.
-    for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    for (const [signal, code] of [
+      ["SIGINT", 130],
+      ["SIGTERM", 143]
+    ] as const) {
       const r = await run(signal, Math.round(whole.ms / 2))
       expect(shellStatus(r), `${signal}: code ${r.code}, signal ${r.signal}`).toBe(code)
       nothingOrWhole(r.stdout)

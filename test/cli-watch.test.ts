@@ -169,11 +169,18 @@ describe("watch", () => {
     const gen = spawnSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "1500", "--packs", "3"], { encoding: "utf8" })
     expect(gen.status, gen.stderr).toBe(0)
     const folder = fs.readdirSync(path.join(root, "specs")).find((n) => n !== "packs")!
-    const [a, b] = fs.readdirSync(path.join(root, "specs", folder)).filter((n) => n.endsWith(".sdp.md")).map((n) => path.join(root, "specs", folder, n))
-    const child = spawn(process.execPath, [CLI, "watch", "--pack", "pack:pack-000", "--parts", "--budget", "8000", "--quiet-ms", "100", "--out", path.join(tempDir(), "out")], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"]
-    })
+    const [a, b] = fs
+      .readdirSync(path.join(root, "specs", folder))
+      .filter((n) => n.endsWith(".sdp.md"))
+      .map((n) => path.join(root, "specs", folder, n))
+    const child = spawn(
+      process.execPath,
+      [CLI, "watch", "--pack", "pack:pack-000", "--parts", "--budget", "8000", "--quiet-ms", "100", "--out", path.join(tempDir(), "out")],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"]
+      }
+    )
     children.push(child)
     let err = ""
     child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c))

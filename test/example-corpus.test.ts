@@ -28,8 +28,7 @@ const bareEnv = (): NodeJS.ProcessEnv => {
   return env
 }
 
-const git = (dir: string, ...args: Array<string>) =>
-  execFileSync("git", args, { cwd: dir, encoding: "utf8", env: bareEnv() }).trim()
+const git = (dir: string, ...args: Array<string>) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: bareEnv() }).trim()
 
 const walk = (dir: string): Array<string> =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -63,7 +62,10 @@ const readCarrier = (file: string): Carrier => {
   return { file: rel(file), front: { ...front, _first: lines[0], _close: close }, body, sections }
 }
 
-const carriers = walk(path.join(corpus, "specs")).filter((f) => f.endsWith(".sdp.md")).sort().map(readCarrier)
+const carriers = walk(path.join(corpus, "specs"))
+  .filter((f) => f.endsWith(".sdp.md"))
+  .sort()
+  .map(readCarrier)
 const packs = carriers.filter((c) => String(c.front.id).startsWith("pack:"))
 const specs = carriers.filter((c) => String(c.front.id).startsWith("spec:"))
 const specById = new Map(specs.map((s) => [String(s.front.id), s]))
@@ -82,7 +84,9 @@ const RUNGS = ["idea", "scoped", "defined", "ready"]
 const rung = (spec: Carrier | undefined) => (spec === undefined ? -1 : RUNGS.indexOf(String(spec.front.readiness)))
 
 // The code and test files of the corpus, with the anchors each declares (both forms of format section 7).
-const codeFiles = walk(corpus).filter((f) => f.endsWith(".ts")).sort()
+const codeFiles = walk(corpus)
+  .filter((f) => f.endsWith(".ts"))
+  .sort()
 const anchorsIn = (text: string) => {
   const constant = [...text.matchAll(/(?:codeAnchorId|testAnchorId|oracleAnchorId)\("([^"]+)"\)/g)].map((m) => m[1])
   const comment = [...text.matchAll(/@sdpAnchor (\S+)/g)].map((m) => m[1])
@@ -94,8 +98,7 @@ const anchorsIn = (text: string) => {
   ]
   return { constant, comment, targets }
 }
-const anchors = codeFiles.map((file) => ({ file: rel(file), text: fs.readFileSync(file, "utf8") }))
-  .map((f) => ({ ...f, ...anchorsIn(f.text) }))
+const anchors = codeFiles.map((file) => ({ file: rel(file), text: fs.readFileSync(file, "utf8") })).map((f) => ({ ...f, ...anchorsIn(f.text) }))
 
 // ---------------------------------------------------------------------------------------------
 
@@ -120,8 +123,10 @@ describe("examples/make-history.mjs", () => {
 
   it("leaves the working tree equal to the corpus, byte for byte", () => {
     const files = walk(corpus).map(rel).sort()
-    const copied = walk(target).map((f) => path.relative(target, f).split(path.sep).join("/"))
-      .filter((f) => !f.startsWith(".git/")).sort()
+    const copied = walk(target)
+      .map((f) => path.relative(target, f).split(path.sep).join("/"))
+      .filter((f) => !f.startsWith(".git/"))
+      .sort()
     expect(copied).toEqual(files)
     for (const file of files) {
       expect(fs.readFileSync(path.join(target, file)).equals(fs.readFileSync(path.join(corpus, file))), file).toBe(true)
@@ -155,22 +160,29 @@ describe("examples/start.mjs", () => {
     const dir = tmp("sb-start-")
     const log = path.join(dir, "calls.jsonl")
     const fake = path.join(dir, "fake-cli.mjs")
-    fs.writeFileSync(fake, [
-      "import { appendFileSync } from \"node:fs\"",
-      "import { execFileSync } from \"node:child_process\"",
-      "const args = process.argv.slice(2)",
-      "const root = args[args.indexOf(\"--root\") + 1]",
-      "const commits = execFileSync(\"git\", [\"rev-list\", \"--count\", \"HEAD\"], { cwd: root, encoding: \"utf8\" }).trim()",
-      `appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args, commits, cwd: process.cwd() }) + "\\n")`,
-      `process.stdout.write(args[0] + " output\\n")`,
-      `process.exit(args[0] === "impact" ? ${exits.impact} : ${exits.bundle})`
-    ].join("\n"))
+    fs.writeFileSync(
+      fake,
+      [
+        'import { appendFileSync } from "node:fs"',
+        'import { execFileSync } from "node:child_process"',
+        "const args = process.argv.slice(2)",
+        'const root = args[args.indexOf("--root") + 1]',
+        'const commits = execFileSync("git", ["rev-list", "--count", "HEAD"], { cwd: root, encoding: "utf8" }).trim()',
+        `appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args, commits, cwd: process.cwd() }) + "\\n")`,
+        `process.stdout.write(args[0] + " output\\n")`,
+        `process.exit(args[0] === "impact" ? ${exits.impact} : ${exits.bundle})`
+      ].join("\n")
+    )
     const result = spawnSync(process.execPath, [path.join(examples, "start.mjs")], {
       encoding: "utf8",
       env: { ...bareEnv(), SPECBUNDLE_BIN: fake }
     })
     const calls = fs.existsSync(log)
-      ? fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { args: Array<string>; commits: string; cwd: string })
+      ? fs
+          .readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { args: Array<string>; commits: string; cwd: string })
       : []
     if (calls.length > 0) keep(calls[0].args[4])
     return { result, calls }
@@ -232,10 +244,18 @@ describe("examples/bike-dock corpus", () => {
     for (const c of carriers) {
       expect(c.front._first, c.file).toBe("---")
       expect(c.body[0], c.file).toMatch(/^# \S/)
-      const keys = Object.keys(c.front).filter((k) => !k.startsWith("_")).sort()
+      const keys = Object.keys(c.front)
+        .filter((k) => !k.startsWith("_"))
+        .sort()
       if (c.front.id === undefined || String(c.front.id).startsWith("pack:")) {
-        expect(keys.filter((k) => !["id", "specs", "modelRefs"].includes(k)), c.file).toEqual([])
-        expect(c.body.some((l) => l.startsWith("##")), c.file).toBe(false)
+        expect(
+          keys.filter((k) => !["id", "specs", "modelRefs"].includes(k)),
+          c.file
+        ).toEqual([])
+        expect(
+          c.body.some((l) => l.startsWith("##")),
+          c.file
+        ).toBe(false)
       } else {
         expect(keys, c.file).toEqual(["altitude", "id", "kind", "readiness", "relations"])
       }
@@ -254,13 +274,9 @@ describe("examples/bike-dock corpus", () => {
   })
 
   it("uses every kind and all six relation types, and every relation target is a Spec of a lawful kind", () => {
-    expect(new Set(specs.map((s) => s.front.kind))).toEqual(
-      new Set(["behavior", "workflow", "example", "rule", "constraint", "model", "decision", "contract"])
-    )
+    expect(new Set(specs.map((s) => s.front.kind))).toEqual(new Set(["behavior", "workflow", "example", "rule", "constraint", "model", "decision", "contract"]))
     const relations = specs.flatMap((s) => relationsOf(s).map((r) => ({ ...r, from: s })))
-    expect(new Set(relations.map((r) => r.type))).toEqual(
-      new Set(["refines", "dependsOn", "constrainedBy", "decidedBy", "verifies", "supersedes"])
-    )
+    expect(new Set(relations.map((r) => r.type))).toEqual(new Set(["refines", "dependsOn", "constrainedBy", "decidedBy", "verifies", "supersedes"]))
     for (const r of relations) {
       const target = specById.get(r.to)
       expect(target, `${r.from.file}: ${r.type} ${r.to}`).toBeDefined()
@@ -286,7 +302,8 @@ describe("examples/bike-dock corpus", () => {
 
   it("states no rung above the one its floor reaches (format section 8, checked clause by clause)", () => {
     const derived = new Map(specs.map((s) => [String(s.front.id), floorReached(s)]))
-    const dishonest = specs.filter((s) => derived.get(String(s.front.id))! < rung(s))
+    const dishonest = specs
+      .filter((s) => derived.get(String(s.front.id))! < rung(s))
       .map((s) => `${s.front.id} states ${s.front.readiness} but reaches ${RUNGS[derived.get(String(s.front.id))!]}`)
     expect(dishonest).toEqual([])
     // The corpus teaches every rung, not only the top one.
@@ -313,8 +330,12 @@ describe("examples/bike-dock corpus", () => {
   })
 
   it("anchors code and tests in both forms, to existing Specs, in files that parse as TypeScript", () => {
-    for (const f of anchors) expect(parseSync(f.file, f.text).errors.map((e) => e.message), f.file).toEqual([])
-    expect(anchors.some((f) => f.constant.length > 0 && f.text.includes("\"@libar-dev/software-delivery-protocol\""))).toBe(true)
+    for (const f of anchors)
+      expect(
+        parseSync(f.file, f.text).errors.map((e) => e.message),
+        f.file
+      ).toEqual([])
+    expect(anchors.some((f) => f.constant.length > 0 && f.text.includes('"@libar-dev/software-delivery-protocol"'))).toBe(true)
     expect(anchors.some((f) => f.comment.length > 0)).toBe(true)
     const ids = anchors.flatMap((f) => [...f.constant, ...f.comment])
     expect(new Set(ids).size).toBe(ids.length)
@@ -345,7 +366,8 @@ const boundSlots = (step: string) =>
 
 const rules = (s: Carrier) => [
   ...bullets(s, "Behavior").filter((l) => /^- rule(\.[a-z][A-Za-z0-9]*)?: /.test(l)),
-  ...bullets(s, "Rule"), ...bullets(s, "Contract"),
+  ...bullets(s, "Rule"),
+  ...bullets(s, "Contract"),
   ...bullets(s, "Workflow").filter((l) => l.startsWith("- rule: "))
 ]
 const flows = (s: Carrier) => [
@@ -363,13 +385,21 @@ const evidence = (s: Carrier, level: "present" | "complete"): boolean => {
   switch (s.front.kind) {
     case "example":
       return level === "present" ? fenceLines(section(s, "Intent"), "gwt") !== undefined : exampleComplete(s)
-    case "rule": return rules(s).length > 0
-    case "constraint": return has(s, "Constraints", level === "present" ? "- " : "- target: ")
-    case "model": return has(s, "Model", "- **")
-    case "decision": return has(s, "Decision", level === "present" ? "- " : "- decision: ")
+    case "rule":
+      return rules(s).length > 0
+    case "constraint":
+      return has(s, "Constraints", level === "present" ? "- " : "- target: ")
+    case "model":
+      return has(s, "Model", "- **")
+    case "decision":
+      return has(s, "Decision", level === "present" ? "- " : "- decision: ")
     default: {
-      const promoted = specs.some((c) => ["rule", "example"].includes(String(c.front.kind)) &&
-        relationsOf(c).some((r) => r.type === "refines" && r.to === s.front.id) && evidence(c, "present"))
+      const promoted = specs.some(
+        (c) =>
+          ["rule", "example"].includes(String(c.front.kind)) &&
+          relationsOf(c).some((r) => r.type === "refines" && r.to === s.front.id) &&
+          evidence(c, "present")
+      )
       if (level === "complete") return rules(s).length > 0 || promoted
       const bound = relationsOf(s).some((r) => r.type === "constrainedBy" && specById.get(r.to)?.front.kind === "constraint")
       return rules(s).length > 0 || flows(s).length > 0 || bullets(s, "Constraints").length > 0 || bound || promoted
@@ -384,7 +414,8 @@ const floorReached = (s: Carrier): number => {
     outcome && relations.length > 0 && evidence(s, "present"),
     evidence(s, "complete") && blockingQuestions(s).length === 0,
     relations.every((r) => specById.has(r.to)) &&
-      relations.filter((r) => ["refines", "dependsOn", "constrainedBy", "decidedBy"].includes(r.type))
+      relations
+        .filter((r) => ["refines", "dependsOn", "constrainedBy", "decidedBy"].includes(r.type))
         .every((r) => rung(specById.get(r.to)) >= RUNGS.indexOf("defined"))
   ]
   const failed = clauses.indexOf(false)
@@ -394,9 +425,12 @@ const floorReached = (s: Carrier): number => {
 // Mentions of format section 5: `spec:` tokens in the body's prose and entries, fences left out.
 const mentions = (s: Carrier): Array<string> => {
   let inFence = false
-  return s.body.slice(1).flatMap((line) => {
-    if (line.startsWith("```")) inFence = !inFence
-    if (inFence || line.startsWith("```")) return []
-    return [...line.matchAll(/(?<![A-Za-z0-9-])spec:[^\s`"'()[\]{}<>|]+/g)].map((m) => m[0].replace(/[.,;:!?*_~]+$/, ""))
-  }).filter((token) => token !== s.front.id)
+  return s.body
+    .slice(1)
+    .flatMap((line) => {
+      if (line.startsWith("```")) inFence = !inFence
+      if (inFence || line.startsWith("```")) return []
+      return [...line.matchAll(/(?<![A-Za-z0-9-])spec:[^\s`"'()[\]{}<>|]+/g)].map((m) => m[0].replace(/[.,;:!?*_~]+$/, ""))
+    })
+    .filter((token) => token !== s.front.id)
 }

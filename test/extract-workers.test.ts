@@ -56,8 +56,18 @@ describe("ExtractSession", () => {
     const marked = onDisk.filter((f, i) => f.path.endsWith(".ts") && Buffer.from(files[i].bytes).includes("@libar-dev/software-delivery-protocol"))
     const [first, second] = [marked[0], marked[1]]
     const rest = onDisk.filter((f) => f !== first && f !== second)
-    const chunks = [[first, ...rest.slice(0, 300)], [second, ...rest.slice(300, 600)]]
-    const expected = await Promise.all(chunks.map((c) => extractInThread(c.map((f) => files.find((g) => g.path === f.path)!), OPTIONS)))
+    const chunks = [
+      [first, ...rest.slice(0, 300)],
+      [second, ...rest.slice(300, 600)]
+    ]
+    const expected = await Promise.all(
+      chunks.map((c) =>
+        extractInThread(
+          c.map((f) => files.find((g) => g.path === f.path)!),
+          OPTIONS
+        )
+      )
+    )
     const together = await Promise.all(chunks.map((c) => extractInThread(c, OPTIONS)))
     expect(together).toEqual(expected)
     expect(together.flat().filter((r) => (r.read?.anchors.length ?? 0) > 0).length).toBeGreaterThan(2)
@@ -87,9 +97,13 @@ describe("ExtractSession", () => {
     expect(results.at(-1)).toEqual({
       path: "src/gone.ts",
       hash: null,
-      read: { file: "src/gone.ts", specs: [], packs: [], anchors: [], findings: [
-        { file: "src/gone.ts", line: 0, code: "read/unreadable", message: "file could not be read (NotFound)", severity: "error" }
-      ] }
+      read: {
+        file: "src/gone.ts",
+        specs: [],
+        packs: [],
+        anchors: [],
+        findings: [{ file: "src/gone.ts", line: 0, code: "read/unreadable", message: "file could not be read (NotFound)", severity: "error" }]
+      }
     })
   }, 60_000)
 

@@ -5,7 +5,10 @@ import { anchor, graphOf, pack, spec } from "./support/nodes.js"
 // Members m1, m2 (manifest order m2 before m1 on purpose) and outside Specs around them.
 const nodes = [
   spec({ id: "spec:m1", relations: { refines: "spec:out.parent", verifies: "spec:out.target", supersedes: "spec:out.old" } }),
-  spec({ id: "spec:m2", relations: { refines: "spec:out.parent", dependsOn: ["spec:m1", "spec:out.dep", "spec:out.missing"], constrainedBy: "spec:out.Limit" } }),
+  spec({
+    id: "spec:m2",
+    relations: { refines: "spec:out.parent", dependsOn: ["spec:m1", "spec:out.dep", "spec:out.missing"], constrainedBy: "spec:out.Limit" }
+  }),
   spec({ id: "spec:out.parent", title: "Parent", readiness: "defined" }),
   spec({ id: "spec:out.target" }),
   spec({ id: "spec:out.old", kind: "decision" }),
@@ -52,9 +55,21 @@ describe("packBoundary", () => {
 
   it("is rested on by outside Specs through any of the six relations, via in type order", () => {
     expect(b.restedOnBy.map((r) => [r.id, r.via])).toEqual([
-      ["spec:out.child", [{ type: "refines", members: ["spec:m2", "spec:m1"] }, { type: "verifies", members: ["spec:m1"] }]],
+      [
+        "spec:out.child",
+        [
+          { type: "refines", members: ["spec:m2", "spec:m1"] },
+          { type: "verifies", members: ["spec:m1"] }
+        ]
+      ],
       ["spec:out.newer", [{ type: "supersedes", members: ["spec:m1"] }]],
-      ["spec:out.user", [{ type: "dependsOn", members: ["spec:m2"] }, { type: "decidedBy", members: ["spec:m1"] }]]
+      [
+        "spec:out.user",
+        [
+          { type: "dependsOn", members: ["spec:m2"] },
+          { type: "decidedBy", members: ["spec:m1"] }
+        ]
+      ]
     ])
   })
 })

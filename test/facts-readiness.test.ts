@@ -16,15 +16,26 @@ const subject = (over: Partial<SpecInit> = {}): SpecNode =>
     ...over
   })
 const failing = (s: SpecNode, ...others: AnyNode[]): string[] =>
-  factsOf(graphOf(s, root, ...others)).floor(s.id).floorFailures.map((f) => f.clauseId)
+  factsOf(graphOf(s, root, ...others))
+    .floor(s.id)
+    .floorFailures.map((f) => f.clauseId)
 
 describe("clause table", () => {
   it("lists the thirteen clause ids in table order, each with its own one-line description", () => {
     expect(CLAUSES.map((c) => c.id)).toEqual([
-      "id", "title", "kind", "altitude", "intent.outcome-or-parent-relation",
-      "intent.outcome", "at-least-one-relation", "kind-evidence-present",
-      "kind-evidence-complete", "no-blocking-open-questions",
-      "all-relations-resolve", "typed-dependency-targets-are-defined", "anchors-resolve"
+      "id",
+      "title",
+      "kind",
+      "altitude",
+      "intent.outcome-or-parent-relation",
+      "intent.outcome",
+      "at-least-one-relation",
+      "kind-evidence-present",
+      "kind-evidence-complete",
+      "no-blocking-open-questions",
+      "all-relations-resolve",
+      "typed-dependency-targets-are-defined",
+      "anchors-resolve"
     ])
     for (const c of CLAUSES) expect(c.description).toMatch(/^[A-Z][^\n]+\.$/)
     expect(new Set(CLAUSES.map((c) => c.description)).size).toBe(CLAUSES.length)
@@ -76,9 +87,10 @@ describe("clause table", () => {
   })
 
   it("no-blocking-open-questions: a blocking question fails it, a non-blocking one does not", () => {
-    const q = (blocking: boolean) => subject({
-      sections: { intent: { outcome: "o", openQuestions: [{ question: "q?", blocking }] }, behavior: { rules: ["r"] } }
-    })
+    const q = (blocking: boolean) =>
+      subject({
+        sections: { intent: { outcome: "o", openQuestions: [{ question: "q?", blocking }] }, behavior: { rules: ["r"] } }
+      })
     expect(failing(q(true))).toEqual(["no-blocking-open-questions"])
     expect(failing(q(false))).toEqual([])
   })
@@ -126,13 +138,21 @@ describe("clause table", () => {
     expect(factsOf(g).floor("spec:x.s").floorFailures).toEqual([])
     const ghost: Edge = { from: "test:x.ghost", type: "verifies", to: "spec:x.s", claim: "anchored" }
     const broken: Graph = { ...g, incoming: new Map([...g.incoming, ["spec:x.s", [...(g.incoming.get("spec:x.s") ?? []), ghost]]]) }
-    expect(factsOf(broken).floor("spec:x.s").floorFailures.map((f) => f.clauseId)).toEqual(["anchors-resolve"])
+    expect(
+      factsOf(broken)
+        .floor("spec:x.s")
+        .floorFailures.map((f) => f.clauseId)
+    ).toEqual(["anchors-resolve"])
   })
 })
 
 describe("FloorInfo", () => {
   it("reports stated-rung failures in floorFailures and the cumulative next-rung failures in holds", () => {
-    const s = subject({ readiness: "scoped", relations: {}, sections: { intent: { outcome: "o", openQuestions: [{ question: "q", blocking: true }] }, behavior: { flows: ["f"] } } })
+    const s = subject({
+      readiness: "scoped",
+      relations: {},
+      sections: { intent: { outcome: "o", openQuestions: [{ question: "q", blocking: true }] }, behavior: { flows: ["f"] } }
+    })
     const f = factsOf(graphOf(s)).floor("spec:x.s")
     expect(f.floorReached).toBe("idea")
     expect(f.statedNextRung).toBe("defined")
@@ -153,8 +173,7 @@ describe("kind evidence (format 8.3)", () => {
     const g = graphOf(s, ...others)
     return [kindEvidencePresent(s, g), kindEvidenceComplete(s, g)]
   }
-  const of = (kind: SpecKind, sections: SpecNode["sections"], over: Partial<SpecInit> = {}) =>
-    spec({ id: "spec:k.s", kind, sections, ...over })
+  const of = (kind: SpecKind, sections: SpecNode["sections"], over: Partial<SpecInit> = {}) => spec({ id: "spec:k.s", kind, sections, ...over })
 
   for (const kind of ["behavior", "workflow", "contract"] as const) {
     describe(kind, () => {
@@ -220,7 +239,7 @@ describe("kind evidence (format 8.3)", () => {
       sections: {
         behavior: {
           exampleSpace: gwt(
-            ["a member with {fines:number} fines", "a member who is {status:\"active\"|\"lapsed\"}"],
+            ["a member with {fines:number} fines", 'a member who is {status:"active"|"lapsed"}'],
             ["the member borrows"],
             ["the loan is {ok:boolean}", "the note reads {note:string}"]
           )
@@ -241,8 +260,8 @@ describe("kind evidence (format 8.3)", () => {
     })
 
     it("is complete when every used step is bound and fits the parent vocabulary", () => {
-      expect(evidence(example(["a member with {fines: 0} fines", "a member who is {status: \"active\"}"]), parent)).toEqual([true, true])
-      expect(evidence(example(["a member with {fines: 2} fines"], ["the note reads {note: \"ok\"}"]), parent)).toEqual([true, true])
+      expect(evidence(example(["a member with {fines: 0} fines", 'a member who is {status: "active"}']), parent)).toEqual([true, true])
+      expect(evidence(example(["a member with {fines: 2} fines"], ['the note reads {note: "ok"}']), parent)).toEqual([true, true])
     })
 
     it("is not complete with a bare, typed or malformed slot in any phase", () => {
@@ -258,8 +277,8 @@ describe("kind evidence (format 8.3)", () => {
     })
 
     it("is not complete when a bound value does not fit the declared type", () => {
-      expect(evidence(example(["a member with {fines: \"none\"} fines"]), parent)[1]).toBe(false)
-      expect(evidence(example(["a member who is {status: \"banned\"}"]), parent)[1]).toBe(false)
+      expect(evidence(example(['a member with {fines: "none"} fines']), parent)[1]).toBe(false)
+      expect(evidence(example(['a member who is {status: "banned"}']), parent)[1]).toBe(false)
       expect(evidence(example(["a member with {fines: 0} fines"], ["the loan is {ok: 1}"]), parent)[1]).toBe(false)
     })
 

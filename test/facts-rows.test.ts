@@ -85,7 +85,14 @@ describe("decisions, examples and design counts", () => {
     id: "spec:s",
     relations: { refines: "spec:parent", decidedBy: ["spec:d.b", "spec:d.A", "spec:d.gone"] },
     sections: {
-      intent: { outcome: "o", openQuestions: [{ question: "a?", blocking: true }, { question: "b?", blocking: false, key: "bee" }, { question: "c?", blocking: true }] },
+      intent: {
+        outcome: "o",
+        openQuestions: [
+          { question: "a?", blocking: true },
+          { question: "b?", blocking: false, key: "bee" },
+          { question: "c?", blocking: true }
+        ]
+      },
       design: { description: "prose", fnMake: "`make(): S` builds one", note: "plain", later: "see `x`" },
       ui: { description: "ui prose", layout: "`Grid` two columns" }
     }

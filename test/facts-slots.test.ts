@@ -4,7 +4,7 @@ import { isConcrete, parseSlots, skeleton, stepFitsVocabulary, valueFits, vocabu
 
 describe("parseSlots", () => {
   it("reads typed slots: number, string, boolean and a union of two or more literals", () => {
-    expect(parseSlots("{n:number} {s:string} {b:boolean} {r:\"a\"|\"b c\"}")).toEqual([
+    expect(parseSlots('{n:number} {s:string} {b:boolean} {r:"a"|"b c"}')).toEqual([
       { form: "typed", name: "n", type: { kind: "number" } },
       { form: "typed", name: "s", type: { kind: "string" } },
       { form: "typed", name: "b", type: { kind: "boolean" } },
@@ -13,7 +13,7 @@ describe("parseSlots", () => {
   })
 
   it("reads bound slots with spacing conventional only", () => {
-    expect(parseSlots("{n: 2} {x:-1.5} {y: .5} {s: \"on shelf\"} { b : false }")).toEqual([
+    expect(parseSlots('{n: 2} {x:-1.5} {y: .5} {s: "on shelf"} { b : false }')).toEqual([
       { form: "bound", name: "n", value: 2 },
       { form: "bound", name: "x", value: -1.5 },
       { form: "bound", name: "y", value: 0.5 },
@@ -23,11 +23,11 @@ describe("parseSlots", () => {
   })
 
   it("reads a single quoted literal as a binding, not a declaration", () => {
-    expect(parseSlots("{x: \"only\"}")).toEqual([{ form: "bound", name: "x", value: "only" }])
+    expect(parseSlots('{x: "only"}')).toEqual([{ form: "bound", name: "x", value: "only" }])
   })
 
   it("tells bare from malformed slots, and __proto__ is always malformed", () => {
-    expect(parseSlots("{n} {m: lots} {k:} {__proto__: 1} {q: \"a\"|b}")).toEqual([
+    expect(parseSlots('{n} {m: lots} {k:} {__proto__: 1} {q: "a"|b}')).toEqual([
       { form: "bare", name: "n" },
       { form: "malformed", name: "m" },
       { form: "malformed", name: "k" },
@@ -37,11 +37,11 @@ describe("parseSlots", () => {
   })
 
   it("treats brace groups that do not open with an identifier, and unterminated groups, as prose", () => {
-    expect(parseSlots("a {1, 2} set, {} and { \"q\" } and {open")).toEqual([])
+    expect(parseSlots('a {1, 2} set, {} and { "q" } and {open')).toEqual([])
   })
 
   it("scans quotes: a closing brace inside a literal does not end the group", () => {
-    expect(parseSlots("{s: \"a}b\"}")).toEqual([{ form: "bound", name: "s", value: "a}b" }])
+    expect(parseSlots('{s: "a}b"}')).toEqual([{ form: "bound", name: "s", value: "a}b" }])
   })
 
   it("restarts at an unquoted open brace inside an open group", () => {
@@ -51,8 +51,8 @@ describe("parseSlots", () => {
 
 describe("skeleton", () => {
   it("gives a binding and its declaration the same skeleton and keeps prose braces", () => {
-    expect(skeleton("every copy is {state: \"on shelf\"}")).toBe("every copy is {state}")
-    expect(skeleton("every copy is {state:\"on shelf\"|\"on loan\"}")).toBe("every copy is {state}")
+    expect(skeleton('every copy is {state: "on shelf"}')).toBe("every copy is {state}")
+    expect(skeleton('every copy is {state:"on shelf"|"on loan"}')).toBe("every copy is {state}")
     expect(skeleton("a {1, 2} set of {n:number}")).toBe("a {1, 2} set of {n}")
   })
 
@@ -62,7 +62,10 @@ describe("skeleton", () => {
 
   it("leaves text without braces unchanged and concrete", () => {
     fc.assert(
-      fc.property(fc.string().filter((s) => !s.includes("{")), (s) => skeleton(s) === s && isConcrete(s))
+      fc.property(
+        fc.string().filter((s) => !s.includes("{")),
+        (s) => skeleton(s) === s && isConcrete(s)
+      )
     )
   })
 })
@@ -90,6 +93,6 @@ describe("compatibility", () => {
 
   it("matches skeletons across phases (a vocabulary step of any phase)", () => {
     const vocab = [vocabularyStep("the desk says {msg:string}")]
-    expect(stepFitsVocabulary("the desk says {msg: \"hi\"}", vocab)).toBe(true)
+    expect(stepFitsVocabulary('the desk says {msg: "hi"}', vocab)).toBe(true)
   })
 })

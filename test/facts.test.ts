@@ -116,8 +116,20 @@ describe("billing worked example (reader semantics 2.7, 3.2, 4.5)", () => {
   it("lists the pack boundary of the example: core and rounding rested on, happy resting on invoice", () => {
     expect(facts.packBoundary("pack:billing-v1")).toEqual({
       restsOn: [
-        { id: "spec:billing.core", title: "Billing core", statedReadiness: "defined", implemented: false, via: [{ type: "refines", members: ["spec:billing.invoice"] }] },
-        { id: "spec:decisions.rounding", title: "Round half to even", statedReadiness: "scoped", implemented: false, via: [{ type: "decidedBy", members: ["spec:billing.invoice"] }] }
+        {
+          id: "spec:billing.core",
+          title: "Billing core",
+          statedReadiness: "defined",
+          implemented: false,
+          via: [{ type: "refines", members: ["spec:billing.invoice"] }]
+        },
+        {
+          id: "spec:decisions.rounding",
+          title: "Round half to even",
+          statedReadiness: "scoped",
+          implemented: false,
+          via: [{ type: "decidedBy", members: ["spec:billing.invoice"] }]
+        }
       ],
       restedOnBy: [
         {

@@ -83,7 +83,11 @@ describe("workflow-command escaping", () => {
     expect(lines.pop()).toBe("")
     expect(lines).toHaveLength(2)
     const [a, b] = lines.map(parseCommand)
-    expect(a).toEqual({ command: "error", properties: { file: "pkg/specs/a,b:c%d.sdp.md", line: "4", title: "specbundle extract/odd" }, data: `extract/odd: ${hostile.message}` })
+    expect(a).toEqual({
+      command: "error",
+      properties: { file: "pkg/specs/a,b:c%d.sdp.md", line: "4", title: "specbundle extract/odd" },
+      data: `extract/odd: ${hostile.message}`
+    })
     expect(b.command).toBe("warning")
     expect(b.properties).toEqual({ file: "pkg/specs/a,b:c%d.sdp.md", title: "specbundle extract/odd" })
   })
@@ -100,7 +104,11 @@ describe("check --format", () => {
     const text = run(root, ["check"]).stderr
     // The same findings as the text lines, in the same order.
     expect(list.map((f) => `${f.file}:${f.line}: ${f.code}:`)).toEqual(
-      text.trimEnd().split("\n").slice(0, -1).map((l) => /^(.*?:\d+: [^:]+:)/.exec(l)![1])
+      text
+        .trimEnd()
+        .split("\n")
+        .slice(0, -1)
+        .map((l) => /^(.*?:\d+: [^:]+:)/.exec(l)![1])
     )
     expect(list.some((f) => f.file === refused && f.severity === "error")).toBe(true)
     expect(list.some((f) => f.file === "specs/link.sdp.md" && f.severity === "warning")).toBe(true)
@@ -164,19 +172,31 @@ describe("--findings github under the finding cap", () => {
     const root = tempDir("specbundle-findings-cap-")
     copyInto(BIKE_DOCK, root)
     const bad = Object.fromEntries(
-      Array.from({ length: 12 }, (_, i) => [`specs/bad/b${String(i).padStart(2, "0")}.sdp.md`, `---\nid: spec:bad.b${i}\nkind: glossary\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Bad\n`])
+      Array.from({ length: 12 }, (_, i) => [
+        `specs/bad/b${String(i).padStart(2, "0")}.sdp.md`,
+        `---\nid: spec:bad.b${i}\nkind: glossary\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Bad\n`
+      ])
     )
     writeFiles(root, bad)
     const total = (JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]).length
     expect(total).toBeGreaterThan(10)
     const capped = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
     expect(capped.status).toBe(0)
-    const parsed = capped.stderr.trimEnd().split("\n").filter((l) => l.startsWith("::")).map(parseCommand)
+    const parsed = capped.stderr
+      .trimEnd()
+      .split("\n")
+      .filter((l) => l.startsWith("::"))
+      .map(parseCommand)
     expect(parsed.slice(0, -1).map((p) => p.command)).toEqual(Array(10).fill("error"))
     expect(parsed.at(-1)!.command).toBe("notice")
     expect(parsed.at(-1)!.data).toContain(`${total - 10} more findings`)
     const all = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github", "--verbose"])
-    expect(all.stderr.trimEnd().split("\n").filter((l) => l.startsWith("::error")).length).toBe(total)
+    expect(
+      all.stderr
+        .trimEnd()
+        .split("\n")
+        .filter((l) => l.startsWith("::error")).length
+    ).toBe(total)
   })
 })
 

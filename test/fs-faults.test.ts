@@ -61,7 +61,12 @@ describe("faults while reading the corpus (GraphReader over a faulty FileSystem)
 // --out into places that cannot be written
 
 const snapshot = (dir: string): Record<string, string> =>
-  Object.fromEntries(fs.readdirSync(dir).filter((n) => fs.statSync(path.join(dir, n)).isFile()).map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]))
+  Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((n) => fs.statSync(path.join(dir, n)).isFile())
+      .map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")])
+  )
 
 describe("--out into an unwritable place", () => {
   let root = ""

@@ -19,7 +19,10 @@ const RUNS = 2000
 const CASE_BOUND_MS = 1000
 
 const filesUnder = (dir: string, suffix: string): string[] =>
-  fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(suffix)).map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+  fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(suffix))
+    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
 
 // checkout-v1's carriers join the seeds when ../shared is beside the clone (CI); bike-dock's always.
 const MARKDOWN_SEEDS = [...(HAS_CHECKOUT ? filesUnder(CHECKOUT_CORPUS, ".sdp.md") : []), ...filesUnder("examples/bike-dock", ".sdp.md")]
@@ -116,7 +119,12 @@ const fuzz = <T>(name: string, arb: fc.Arbitrary<T>, read: (input: T) => Carrier
 describe("readers under random mutation never throw and keep their output lawful", () => {
   it("parseMarkdownCarrier: frontmatter and body mutations", () => {
     const file = "specs/fuzz/a.sdp.md"
-    const { cases } = fuzz("parseMarkdownCarrier", textCase(MARKDOWN_SEEDS), ({ text }) => parseMarkdownCarrier(file, text), (_, out) => readProblems(out, file, true))
+    const { cases } = fuzz(
+      "parseMarkdownCarrier",
+      textCase(MARKDOWN_SEEDS),
+      ({ text }) => parseMarkdownCarrier(file, text),
+      (_, out) => readProblems(out, file, true)
+    )
     expect(cases).toBe(RUNS)
   })
 
@@ -126,7 +134,12 @@ describe("readers under random mutation never throw and keep their output lawful
     // The seeds themselves read cleanly, so mutations start from a lawful carrier.
     expect(seeds.map((r) => r.specs.length)).toEqual([2, 2])
     expect(seeds.flatMap((r) => r.findings.filter((f) => f.severity === "error"))).toEqual([])
-    const { cases } = fuzz("parseGherkinCarrier", textCase(GHERKIN_SEEDS), ({ text }) => parseGherkinCarrier(file, text), (_, out) => readProblems(out, file, true))
+    const { cases } = fuzz(
+      "parseGherkinCarrier",
+      textCase(GHERKIN_SEEDS),
+      ({ text }) => parseGherkinCarrier(file, text),
+      (_, out) => readProblems(out, file, true)
+    )
     expect(cases).toBe(RUNS)
   })
 
@@ -136,12 +149,17 @@ describe("readers under random mutation never throw and keep their output lawful
     expect(ANCHOR_SEEDS.map((s) => parseAnchors(file, s, options, PARSER).anchors.length).reduce((a, b) => a + b, 0)).toBeGreaterThan(5)
     // Anchors are refused one at a time (anchors.ts header), so an error finding may sit beside healthy anchors.
     let differ = 0
-    const { cases } = fuzz("parseAnchors", textCase(ANCHOR_SEEDS), ({ text }) => {
-      const read = parseAnchors(file, text, options, PARSER)
-      // The kept-statement route must read exactly what the whole AST reads.
-      if (JSON.stringify(read) !== JSON.stringify(parseAnchors(file, text, options, WHOLE_AST))) differ++
-      return read
-    }, (_, out) => readProblems(out, file, false))
+    const { cases } = fuzz(
+      "parseAnchors",
+      textCase(ANCHOR_SEEDS),
+      ({ text }) => {
+        const read = parseAnchors(file, text, options, PARSER)
+        // The kept-statement route must read exactly what the whole AST reads.
+        if (JSON.stringify(read) !== JSON.stringify(parseAnchors(file, text, options, WHOLE_AST))) differ++
+        return read
+      },
+      (_, out) => readProblems(out, file, false)
+    )
     expect(cases).toBe(RUNS)
     expect(differ).toBe(0)
   })
@@ -152,14 +170,16 @@ describe("readers under random mutation never throw and keep their output lawful
       ...GHERKIN_SEEDS.map((s) => ({ path: "specs/fuzz/a.sdp.gherkin", seed: s })),
       ...ANCHOR_SEEDS.map((s) => ({ path: "src/fuzz/a.ts", seed: s }))
     ]
-    const arb = fc.record({
-      kind: fc.constantFrom(...kinds),
-      textMuts: fc.array(mutationOf(TEXT_OPS), { maxLength: 2 }),
-      byteMuts: fc.array(mutationOf(BYTE_OPS), { minLength: 1, maxLength: 3 })
-    }).map(({ kind, textMuts, byteMuts }) => ({
-      path: kind.path,
-      bytes: byteMuts.reduce(applyBytes, new Uint8Array(Buffer.from(textMuts.reduce(applyText, kind.seed), "utf8")))
-    }))
+    const arb = fc
+      .record({
+        kind: fc.constantFrom(...kinds),
+        textMuts: fc.array(mutationOf(TEXT_OPS), { maxLength: 2 }),
+        byteMuts: fc.array(mutationOf(BYTE_OPS), { minLength: 1, maxLength: 3 })
+      })
+      .map(({ kind, textMuts, byteMuts }) => ({
+        path: kind.path,
+        bytes: byteMuts.reduce(applyBytes, new Uint8Array(Buffer.from(textMuts.reduce(applyText, kind.seed), "utf8")))
+      }))
     let opened = 0
     const { cases } = fuzz(
       "openText+extractFile",
@@ -224,7 +244,8 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
   })
 
   it("real code with regular expressions, strings and nesting still parses (no false alarm)", () => {
-    for (const seed of ANCHOR_SEEDS) expect(parseAnchors("src/a.ts", seed, options, PARSER).findings.filter((f) => f.code === "extract/parse-error")).toEqual([])
+    for (const seed of ANCHOR_SEEDS)
+      expect(parseAnchors("src/a.ts", seed, options, PARSER).findings.filter((f) => f.code === "extract/parse-error")).toEqual([])
     const regexHeavy = header + `export const r = [${Array.from({ length: 200 }, () => "/\\d+\\.\\d+\\s*/").join(", ")}]\nexport const s = "\\\\".repeat(3)\n`
     expect(parseAnchors("src/re.ts", regexHeavy, options, PARSER).findings).toEqual([])
     // Thousands of `<` in one file, each run ended by `;`, `)` or `>`: comparisons and closed type arguments.
@@ -261,7 +282,7 @@ describe("parse errors on a very long line", () => {
 
   it("a 1 MB file of short lines, and a long line in a short file, are still parsed", () => {
     const header = `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\nexport const a = codeAnchor({ id: "impl:a.b" })\n`
-    const longFile = header + "export const rows = [\n" + "  { id: 1, name: \"a row of moderate length\" },\n".repeat(20_000) + "]\n"
+    const longFile = header + "export const rows = [\n" + '  { id: 1, name: "a row of moderate length" },\n'.repeat(20_000) + "]\n"
     const longLine = header + `export const data = "${"x".repeat(15_000)}"\n`
     for (const text of [longFile, longLine]) {
       const read = parseAnchors("src/data.ts", text, { selfHosting: false }, PARSER)

@@ -24,7 +24,11 @@ const generate = (name: string, ...args: string[]): { dir: string; summary: stri
 
 const digest = (dir: string): string => {
   const h = createHash("sha256")
-  for (const f of listFiles(dir)) h.update(f).update("\0").update(fs.readFileSync(path.join(dir, f))).update("\0")
+  for (const f of listFiles(dir))
+    h.update(f)
+      .update("\0")
+      .update(fs.readFileSync(path.join(dir, f)))
+      .update("\0")
   return h.digest("hex")
 }
 

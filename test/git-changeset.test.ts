@@ -39,7 +39,8 @@ describe("parseChangeset", () => {
 
 describe("NUL-separated git output", () => {
   it("parses name-status with renames, copies, type changes and unmerged entries", () => {
-    const out = "M\x00a.ts\x00R087\x00old name.sdp.md\x00new\nname.sdp.md\x00A\x00b.ts\x00D\x00c.ts\x00C100\x00src.ts\x00copy.ts\x00T\x00link\x00U\x00conflict.ts\x00"
+    const out =
+      "M\x00a.ts\x00R087\x00old name.sdp.md\x00new\nname.sdp.md\x00A\x00b.ts\x00D\x00c.ts\x00C100\x00src.ts\x00copy.ts\x00T\x00link\x00U\x00conflict.ts\x00"
     expect(parseNameStatusZ(out)).toEqual([
       { path: "a.ts", status: "modified" },
       { path: "new\nname.sdp.md", status: "renamed", oldPath: "old name.sdp.md" },
@@ -94,7 +95,10 @@ describe("rebaseChanges", () => {
   })
 
   it("keeps every path at the repository top", () => {
-    const rebased = rebaseChanges("", [{ path: "b", status: "untracked" }, { path: "a", status: "deleted" }])
+    const rebased = rebaseChanges("", [
+      { path: "b", status: "untracked" },
+      { path: "a", status: "deleted" }
+    ])
     expect(rebased.files.map((f) => f.path)).toEqual(["a", "b"])
     expect(rebased.outsideRoot).toEqual([])
   })

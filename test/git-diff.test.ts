@@ -35,7 +35,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         expect(result.newSource).toEqual({ _tag: "WorkingTree" })
         expect(result.oldCommit).toBe(base)
         expect(result.outsideRoot).toEqual([])
-      }))
+      })
+    )
 
     it.effect("A..B against another branch reads the new side from B's tree, not the working tree", () =>
       Effect.gen(function* () {
@@ -61,7 +62,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
           ["feature.sdp.md", "only on feature\n"],
           ["keep.sdp.md", "changed on feature\n"]
         ])
-      }))
+      })
+    )
 
     it.effect("A..B whose B is the clean checked-out commit reads the working tree", () =>
       Effect.gen(function* () {
@@ -77,7 +79,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         const dirty = yield* git.diff(repo.dir, { _tag: "Range", from: "HEAD~1", to: "HEAD" })
         expect(dirty.newSource._tag).toBe("Tree")
         expect(dirty.files).toEqual([{ path: "a.ts", status: "modified" }])
-      }))
+      })
+    )
 
     it.effect("A...B diffs from the merge base, so changes on the moved-on base branch are not listed", () =>
       Effect.gen(function* () {
@@ -99,7 +102,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
           { path: "feature.ts", status: "added" },
           { path: "mainline.ts", status: "deleted" }
         ])
-      }))
+      })
+    )
 
     it.effect("--staged lists the index against HEAD and reads the staged bytes, not the fixed working copy", () =>
       Effect.gen(function* () {
@@ -117,7 +121,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         expect(result.oldCommit).toBe(head)
         const files = yield* git.readSource(result.location, { _tag: "Index" }, (p) => p.endsWith(".sdp.md"))
         expect(files.map((f) => [f.path, text(f.bytes)])).toEqual([["spec.sdp.md", "BROKEN\n"]])
-      }))
+      })
+    )
 
     it.effect("--staged in a repository with no commit yet lists every staged file as added", () =>
       Effect.gen(function* () {
@@ -128,7 +133,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         const result = yield* git.diff(repo.dir, { _tag: "Staged" })
         expect(result.files).toEqual([{ path: "first.sdp.md", status: "added" }])
         expect(result.oldCommit).toBeNull()
-      }))
+      })
+    )
   })
 
   describe("renames, deletes and old blobs", () => {
@@ -150,7 +156,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         const old = yield* git.readOld(result.location, result.oldCommit!, ["specs/old-name.sdp.md", "gone.ts", "never-existed.ts"])
         expect(old.map((f) => f.path)).toEqual(["gone.ts", "specs/old-name.sdp.md"])
         expect(text(old[0].bytes)).toBe("deleted later\n")
-      }))
+      })
+    )
   })
 
   describe("sub-folder roots", () => {
@@ -180,7 +187,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         expect(result.outsideRoot).toEqual(["README.md", "packages/other/b.ts", "packages/other/moved.sdp.md"])
         const files = yield* git.readSource(result.location, { _tag: "Index" }, () => true)
         expect(files.map((f) => f.path)).toEqual(["src/a.ts"])
-      }))
+      })
+    )
 
     it.effect("a range ending at HEAD reads the working tree unless the root itself has changes", () =>
       Effect.gen(function* () {
@@ -198,7 +206,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         repo.write("pkg/new.ts", "untracked inside the root\n")
         expect((yield* git.diff(root, range)).newSource._tag).toBe("Tree")
         expect((yield* git.repoState(root))?.dirty).toBe(true)
-      }))
+      })
+    )
   })
 
   describe("errors", () => {
@@ -212,7 +221,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         expect(error._tag).toBe("UnknownRevisionError")
         expect(error.message).toContain("no-such-branch")
         expect(error.message).not.toContain("\n")
-      }))
+      })
+    )
 
     it.effect("a folder outside any repository is NotARepositoryError naming the folder", () =>
       Effect.gen(function* () {
@@ -226,7 +236,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         expect(missing.message).toContain("does not exist")
         // One repoState (the manifest's): outside a repository both facts are null.
         expect(yield* git.repoState(dir)).toEqual({ commit: null, dirty: null })
-      }))
+      })
+    )
 
     it.effect("a revision starting with - is refused before git runs: --output=<file> creates no file", () =>
       Effect.gen(function* () {
@@ -246,7 +257,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         const range = yield* Effect.flip(git.diff(repo.dir, { _tag: "Range", from: "HEAD", to: `--output=${target}` }))
         expect(range._tag).toBe("InvalidRevisionError")
         expect(fs.existsSync(target)).toBe(false)
-      }))
+      })
+    )
 
     it.effect("a shallow clone missing the parent says to fetch more history", () =>
       Effect.gen(function* () {
@@ -265,7 +277,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         expect(error.message).toContain("fetch")
         const unknown = yield* Effect.flip(git.diff(repo.dir, { _tag: "Rev", rev: "nope~1" }))
         expect(unknown._tag).toBe("UnknownRevisionError")
-      }))
+      })
+    )
 
     it.effect("git missing from PATH is GitMissingError", () =>
       Effect.gen(function* () {
@@ -278,7 +291,8 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         )
         expect(error._tag).toBe("GitMissingError")
         expect(error.message).toContain("git is not installed")
-      }))
+      })
+    )
   })
 
   describe("odd file names", () => {
@@ -298,10 +312,11 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         const byPath = new Map(files.map((f) => [f.path, text(f.bytes)]))
         names.forEach((n, i) => expect(byPath.get(n)).toBe(`content ${i}\n`))
         // Untracked odd names come through ls-files -z just as well.
-        repo.write("untracked \"odd\"\nname.ts", "u\n")
+        repo.write('untracked "odd"\nname.ts', "u\n")
         const rev = yield* git.diff(repo.dir, { _tag: "Rev", rev: "HEAD" })
-        expect(rev.files).toEqual([{ path: "untracked \"odd\"\nname.ts", status: "untracked" }])
-      }))
+        expect(rev.files).toEqual([{ path: 'untracked "odd"\nname.ts', status: "untracked" }])
+      })
+    )
   })
 
   it.effect("repoState reports HEAD and whether the root has changes", () =>
@@ -313,5 +328,6 @@ layer(GitDiff.Default)("GitDiff", (it) => {
       expect(yield* git.repoState(repo.dir)).toEqual({ commit: head, dirty: false })
       repo.write("b.ts", "new\n")
       expect(yield* git.repoState(repo.dir)).toEqual({ commit: head, dirty: true })
-    }))
+    })
+  )
 })

@@ -32,13 +32,15 @@ const cli = (cwd: string, args: ReadonlyArray<string>, cache: string | undefined
   const r = spawnSync(process.execPath, [CLI, ...args, ...(out === undefined ? [] : ["--out", out])], { cwd, env, encoding: "utf8", timeout: 120_000 })
   const run: Run = { status: r.status, stdout: r.stdout, stderr: r.stderr.replaceAll(out ?? "\0", "OUT") }
   if (out === undefined) return run
-  const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { builtFrom: { files: unknown; graphDigest: string }; parts: Array<{ file: string }> }
+  const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as {
+    builtFrom: { files: unknown; graphDigest: string }
+    parts: Array<{ file: string }>
+  }
   const parts = manifest.parts.map((p) => fs.readFileSync(path.join(out, p.file), "utf8"))
   return { ...run, files: { files: manifest.builtFrom.files, digest: manifest.builtFrom.graphDigest, parts } }
 }
 
-const PACK = (members: ReadonlyArray<string>) =>
-  `---\nid: pack:all\nspecs:\n${members.map((m) => `  - ${m}`).join("\n")}\n---\n# All\n`
+const PACK = (members: ReadonlyArray<string>) => `---\nid: pack:all\nspecs:\n${members.map((m) => `  - ${m}`).join("\n")}\n---\n# All\n`
 
 describe("what git ignores, from one listing", () => {
   it("ignored files, nested .gitignore files, core.excludesFile and .git/info/exclude: the files check-ignore lets through, no more", () => {
@@ -81,10 +83,32 @@ describe("what git ignores, from one listing", () => {
 
     // The slow path's answer: every candidate file, asked of git check-ignore one by one.
     const root = path.join(repo.dir, "corpus")
-    const candidates = ["a.sdp.md", "b.draft.sdp.md", "forced.draft.sdp.md", "build-out/d.sdp.md", "sub/local.sdp.md", "sub/keep.draft.sdp.md",
-      "sub/deeper/local.sdp.md", "personal.sdp.md", "info-excluded/i.sdp.md", "ünï cöde/j.ts", "ünï cöde/j.sdp.md", "build-out/k.ts", "new.sdp.md", "pack.sdp.md"]
+    const candidates = [
+      "a.sdp.md",
+      "b.draft.sdp.md",
+      "forced.draft.sdp.md",
+      "build-out/d.sdp.md",
+      "sub/local.sdp.md",
+      "sub/keep.draft.sdp.md",
+      "sub/deeper/local.sdp.md",
+      "personal.sdp.md",
+      "info-excluded/i.sdp.md",
+      "ünï cöde/j.ts",
+      "ünï cöde/j.sdp.md",
+      "build-out/k.ts",
+      "new.sdp.md",
+      "pack.sdp.md"
+    ]
     const ignored = candidates.filter((f) => spawnSync("git", ["check-ignore", "-q", "--", f], { cwd: root, env: cleanEnv() }).status === 0)
-    expect(ignored.sort()).toEqual(["b.draft.sdp.md", "build-out/d.sdp.md", "build-out/k.ts", "info-excluded/i.sdp.md", "personal.sdp.md", "sub/deeper/local.sdp.md", "sub/local.sdp.md"])
+    expect(ignored.sort()).toEqual([
+      "b.draft.sdp.md",
+      "build-out/d.sdp.md",
+      "build-out/k.ts",
+      "info-excluded/i.sdp.md",
+      "personal.sdp.md",
+      "sub/deeper/local.sdp.md",
+      "sub/local.sdp.md"
+    ])
     // The same files outside git: what a reader that asks git nothing reads.
     const plain = tempDir("specbundle-plain-")
     for (const f of candidates) if (!ignored.includes(f)) fs.cpSync(path.join(root, f), path.join(plain, f))
@@ -148,7 +172,10 @@ describe("--staged reads the working tree where it holds the index's bytes", () 
     const repo = stagedRepo()
     const copy = indexCopy(repo.dir)
     const cache = tempDir("specbundle-fast-cache-")
-    for (const args of [["impact", "--staged", "--strict"], ["bundle", "--staged", "--parts", "--budget", "20000"]]) {
+    for (const args of [
+      ["impact", "--staged", "--strict"],
+      ["bundle", "--staged", "--parts", "--budget", "20000"]
+    ]) {
       const reference = cli(copy, args, undefined)
       expect(reference.status).toBe(0)
       expect(reference.stdout + JSON.stringify(reference.files)).toContain("spec:s.one")
@@ -186,7 +213,8 @@ describe("--staged reads the working tree where it holds the index's bytes", () 
 
 /** The entries for `file` in every parse cache file of the folder (the work tree's and the index's). */
 const CACHE_ENTRIES = (dir: string, file: string): Array<[string, string | null, string]> =>
-  fs.readdirSync(dir)
+  fs
+    .readdirSync(dir)
     .filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
     .flatMap((name) => {
       const value = JSON.parse(fs.readFileSync(path.join(dir, name)).subarray(0, -32).toString("utf8")) as { entries: Array<[string, string | null, string]> }
@@ -219,7 +247,10 @@ describe("the parse cache's stat data", () => {
     for (const f of ["one.sdp.md", "src/a.ts"]) fs.utimesSync(path.join(repo.dir, f), second, second)
     return repo
   }
-  const ARGS = [["bundle", "--specs", "spec:r.one", "--parts", "--budget", "20000"], ["impact", "--staged", "--strict"]]
+  const ARGS = [
+    ["bundle", "--specs", "spec:r.one", "--parts", "--budget", "20000"],
+    ["impact", "--staged", "--strict"]
+  ]
 
   it("an entry made stale by a same-size edit within the same second is read again (racy: too recent to trust)", () => {
     const repo = corpus()

@@ -20,7 +20,11 @@ describe("edge order", () => {
         fc.array(fc.tuple(fc.nat(), fc.constantFrom(...TYPES), part), { maxLength: 20 }),
         (names, rels) => {
           const specs = names.map((n, i) =>
-            spec({ id: `spec:${n}`, file: `specs/f${i}.sdp.md`, relations: rels.filter(([k]) => k % names.length === i).map(([, type, to]) => ({ type, to: `spec:${to}` })) })
+            spec({
+              id: `spec:${n}`,
+              file: `specs/f${i}.sdp.md`,
+              relations: rels.filter(([k]) => k % names.length === i).map(([, type, to]) => ({ type, to: `spec:${to}` }))
+            })
           )
           const graph = graphOf(...specs)
           const edges = graph.edges

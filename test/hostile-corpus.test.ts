@@ -12,10 +12,11 @@ const spec = (id: string, title: string, relations = "relations: {}", body = "##
   `---\nid: ${id}\nkind: rule\naltitude: story\nreadiness: idea\n${relations}\n---\n# ${title}\n\n${body}`
 
 const HEALTHY: Record<string, string> = {
-  "specs/ok.pack.sdp.md": "---\nid: pack:ok\nspecs:\n  - spec:ok.a\n  - spec:ok.b\n  - spec:ok.c\n  - spec:ok.dangling\nmodelRefs: []\n---\n# The healthy Pack\n\nFraming prose.\n",
+  "specs/ok.pack.sdp.md":
+    "---\nid: pack:ok\nspecs:\n  - spec:ok.a\n  - spec:ok.b\n  - spec:ok.c\n  - spec:ok.dangling\nmodelRefs: []\n---\n# The healthy Pack\n\nFraming prose.\n",
   "specs/ok/a.sdp.md": spec("spec:ok.a", "Rule a", "relations:\n  refines: spec:ok.b"),
   "specs/ok/b.sdp.md": spec("spec:ok.b", "Rule b"),
-  "specs/ok/c.sdp.md": spec("spec:ok.c", "Rule c", "relations: {}", "Narrative with \"quotes\" and ünïcödé.\n\n## Rule\n\n- One.\n- Two.\n"),
+  "specs/ok/c.sdp.md": spec("spec:ok.c", "Rule c", "relations: {}", 'Narrative with "quotes" and ünïcödé.\n\n## Rule\n\n- One.\n- Two.\n'),
   // A dangling relation: the file is healthy, its target exists nowhere.
   "specs/ok/dangling.sdp.md": spec("spec:ok.dangling", "Dangling", "relations:\n  dependsOn: spec:gone.missing")
 }
@@ -90,7 +91,9 @@ describe("bundle over a hostile corpus", () => {
   it("composes the healthy Pack exactly as from a corpus holding only the healthy files", () => {
     expect(clean.status).toBe(0)
     expect(run.stdout).toBe(clean.stdout)
-    const bundle = JSON.parse(run.stdout) as { members: Array<{ id: string; title: string; sections: unknown; footing: Array<{ id: string; resolved: boolean }> }> }
+    const bundle = JSON.parse(run.stdout) as {
+      members: Array<{ id: string; title: string; sections: unknown; footing: Array<{ id: string; resolved: boolean }> }>
+    }
     expect(bundle.members.map((m) => [m.id, m.title])).toEqual([
       ["spec:ok.a", "Rule a"],
       ["spec:ok.b", "Rule b"],
@@ -107,7 +110,10 @@ describe("bundle over a hostile corpus", () => {
     for (const [file, , code] of BROKEN) {
       const named = lines.filter((l) => l.startsWith(`${file}:`))
       expect(named.length, file).toBeGreaterThan(0)
-      expect(named.some((l) => new RegExp(`^${file.replace(/\./g, "\\.")}:\\d+: ${code}: `).test(l)), `${file} ${code}`).toBe(true)
+      expect(
+        named.some((l) => new RegExp(`^${file.replace(/\./g, "\\.")}:\\d+: ${code}: `).test(l)),
+        `${file} ${code}`
+      ).toBe(true)
     }
     // Every stderr line is a finding line.
     for (const l of lines) expect(l).toMatch(/^[^:]+:\d+: [a-z]+\/[a-z0-9-]+: /)

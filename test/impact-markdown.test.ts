@@ -26,9 +26,7 @@ const emptyReport = (): ImpactReport => ({
 const specRow = (id: string, file: string): ImpactRow => ({ id, reasons: [{ file, via: null }] })
 
 const factsFor = (titles: ReadonlyArray<[string, string]>): ImpactMarkdownFacts => ({
-  specs: new Map(
-    titles.map(([id, title], i): [string, SpecFacts] => [id, { title, stated: "defined", floor: "scoped", file: `specs/s${i}.sdp.md`, line: 2 }])
-  ),
+  specs: new Map(titles.map(([id, title], i): [string, SpecFacts] => [id, { title, stated: "defined", floor: "scoped", file: `specs/s${i}.sdp.md`, line: 2 }])),
   packs: new Map(),
   anchors: new Map()
 })
@@ -66,15 +64,22 @@ describe("impact markdown: hostile titles", () => {
     const rows = tableRows(md)
     rows.forEach((row, i) => {
       const title = row[1]
-      expect(title.types.every((t) => t === "text" || t === "escape"), `${i}: ${title.types.join(",")}`).toBe(true)
+      expect(
+        title.types.every((t) => t === "text" || t === "escape"),
+        `${i}: ${title.types.join(",")}`
+      ).toBe(true)
       expect(title.text).toBe(expectedTitle(HOSTILE[i]))
     })
     const kinds = new Set(allTokens(lex(md)).map((t) => t.type))
     for (const kind of ["image", "em", "del", "codespan"]) expect(kinds.has(kind), kind).toBe(kind === "codespan")
     // Code spans are the ids and the changeset, which have no backtick.
-    const spans = allTokens(lex(md)).filter((t) => t.type === "codespan").map((t) => (t as { text: string }).text)
+    const spans = allTokens(lex(md))
+      .filter((t) => t.type === "codespan")
+      .map((t) => (t as { text: string }).text)
     expect(spans).toEqual(["origin/main...HEAD", ...ids])
-    const html = allTokens(lex(md)).filter((t) => t.type === "html").map((t) => (t as { text: string }).text.trim())
+    const html = allTokens(lex(md))
+      .filter((t) => t.type === "html")
+      .map((t) => (t as { text: string }).text.trim())
     expect(html.every((h) => h === "<br>" || /^<\/?details>|^<details><summary>/.test(h))).toBe(true)
     expect(md.toLowerCase()).not.toContain("<script")
     expect(md).not.toContain("<img")
@@ -142,10 +147,7 @@ describe("impact markdown: shape", () => {
     }
     const md = impactMarkdown(report, facts)
     const cell = tableRows(md)[0][3]
-    expect(cell.text.split("\n")).toEqual([
-      ...reasons.slice(0, MAX_REASONS).map((r, i) => `${r.file}:${10 + i} ${r.via.id} satisfies`),
-      "and 3 more"
-    ])
+    expect(cell.text.split("\n")).toEqual([...reasons.slice(0, MAX_REASONS).map((r, i) => `${r.file}:${10 + i} ${r.via.id} satisfies`), "and 3 more"])
   })
 
   it("folds the table's rows past the first ones into <details>, keeping every row", () => {

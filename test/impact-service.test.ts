@@ -27,7 +27,8 @@ layer(TestLayer)("Impact", (it) => {
         expect(report.atRisk.map((r) => [r.id, r.reasons[0].edgeType])).toEqual([["spec:a", "refines"]])
         expect([...graph.specs.keys()]).toEqual(["spec:a", "spec:new"])
         expect(files.map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/new.sdp.md"])
-      }))
+      })
+    )
 
     it.effect("an anchored code file's change reaches its Spec through the binding", () =>
       Effect.gen(function* () {
@@ -44,7 +45,8 @@ layer(TestLayer)("Impact", (it) => {
           { id: "spec:a", reasons: [{ file: "src/a.ts", via: { id: "impl:a", edgeType: "satisfies", claim: "anchored" } }] }
         ])
         expect(report.coverageUnknown).toEqual(["src/plain.ts"])
-      }))
+      })
+    )
 
     it.effect("excluded paths are read nowhere: their change is coverage-unknown", () =>
       Effect.gen(function* () {
@@ -58,7 +60,8 @@ layer(TestLayer)("Impact", (it) => {
         expect(report.removedSpecs).toEqual([])
         expect(report.coverageUnknown).toEqual(["drafts/b.sdp.md"])
         expect([...graph.specs.keys()]).toEqual(["spec:a"])
-      }))
+      })
+    )
   })
 
   describe("deletes and renames", () => {
@@ -77,7 +80,8 @@ layer(TestLayer)("Impact", (it) => {
         expect(report.impactedSpecs).toEqual([])
         expect(report.coverageUnknown).toEqual([])
         expect(ids(report.atRisk)).toEqual(["spec:child"])
-      }))
+      })
+    )
 
     it.effect("a renamed carrier whose Spec still exists is impacted through both paths, not removed", () =>
       Effect.gen(function* () {
@@ -99,7 +103,8 @@ layer(TestLayer)("Impact", (it) => {
           }
         ])
         expect(report.removedSpecs).toEqual([])
-      }))
+      })
+    )
 
     it.effect("a deleted code file impacts the Spec it satisfied", () =>
       Effect.gen(function* () {
@@ -114,7 +119,8 @@ layer(TestLayer)("Impact", (it) => {
           { id: "spec:a", reasons: [{ file: "src/a.ts", via: { id: "impl:a", edgeType: "satisfies", claim: "anchored" } }] }
         ])
         expect(report.coverageUnknown).toEqual([])
-      }))
+      })
+    )
   })
 
   describe("graphs from git objects", () => {
@@ -138,7 +144,8 @@ layer(TestLayer)("Impact", (it) => {
         expect(report.changeset).toBe("main..feature")
         expect(ids(report.impactedSpecs)).toEqual(["spec:feature"])
         expect([...graph.specs.keys()]).toEqual(["spec:a", "spec:feature"])
-      }))
+      })
+    )
 
     it.effect("--staged reads the staged (broken) carrier, not the fixed working copy", () =>
       Effect.gen(function* () {
@@ -155,7 +162,8 @@ layer(TestLayer)("Impact", (it) => {
         // The refused carrier's old Spec stays impacted: a refusal is not a removal.
         expect(report.impactedSpecs).toEqual([{ id: "spec:a", reasons: [{ file: "specs/a.sdp.md", via: null }] }])
         expect(report.removedSpecs).toEqual([])
-      }))
+      })
+    )
   })
 
   it.effect("a sub-folder root reports root-relative paths, its place in the repository, and what lies outside", () =>
@@ -177,5 +185,6 @@ layer(TestLayer)("Impact", (it) => {
       expect(ids(report.impactedSpecs)).toEqual(["spec:app.a"])
       expect(report.outsideRoot).toEqual(["packages/lib/specs/b.sdp.md"])
       expect([...graph.specs.keys()]).toEqual(["spec:app.a"])
-    }))
+    })
+  )
 })

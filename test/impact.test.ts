@@ -95,9 +95,7 @@ describe("impactReport: the blast radius of semantics 2.3", () => {
     expect(report.impactedPacks).toEqual([{ id: "pack:billing-v1", reasons: [{ file: "specs/billing.pack.sdp.md", via: null }] }])
     expect(report.impactedSpecs).toEqual([])
     expect(report.atRisk.map((r) => r.id)).toEqual(["spec:billing.invoice", "spec:billing.tax-rule"])
-    expect(report.atRisk[0].reasons).toEqual([
-      { from: "spec:billing.invoice", edgeType: "belongsTo", to: "pack:billing-v1", claim: "declared" }
-    ])
+    expect(report.atRisk[0].reasons).toEqual([{ from: "spec:billing.invoice", edgeType: "belongsTo", to: "pack:billing-v1", claim: "declared" }])
   })
 
   it("follows a models edge only when it is the one resolving oracle for its target", () => {
@@ -225,7 +223,10 @@ describe("impactReport: determinism", () => {
       { path: "specs/billing/old.sdp.md", status: "deleted" },
       { path: "test/billing/invoice.test.ts", status: "renamed", oldPath: "test/old.test.ts" }
     ]
-    const old = [...readsOf(spec({ id: "spec:billing.old", file: "specs/billing/old.sdp.md" })), ...readsOf(anchor({ id: "test:old", file: "test/old.test.ts", verifies: ["spec:billing.core"] }))]
+    const old = [
+      ...readsOf(spec({ id: "spec:billing.old", file: "specs/billing/old.sdp.md" })),
+      ...readsOf(anchor({ id: "test:old", file: "test/old.test.ts", verifies: ["spec:billing.core"] }))
+    ]
     const expected = JSON.stringify(impactReport({ ...input(graph, files, old), outsideRoot: ["b", "a", "b"] }))
     expect(JSON.parse(expected).outsideRoot).toEqual(["a", "b"])
     fc.assert(

@@ -52,7 +52,10 @@ describe("the packed library", () => {
       fs.symlinkSync(path.join(repo, "node_modules", name), path.join(modules, name), "dir")
     }
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }))
-    const tsconfig = { compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, types: ["node"], outDir: "out" }, files: ["main.ts", "wrong.ts"] }
+    const tsconfig = {
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, types: ["node"], outDir: "out" },
+      files: ["main.ts", "wrong.ts"]
+    }
     fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig))
     fs.writeFileSync(path.join(project, "main.ts"), PROGRAM)
     // One tsc run: main.ts must check clean, and the declarations must be real types, not \`any\`:
@@ -74,6 +77,5 @@ describe("the packed library", () => {
     expect(JSON.parse(first)).toEqual({ packs: 2 })
     const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], repo)
     expect(rest.join("\n")).toBe(cli.stdout)
-
   }, 300_000)
 })

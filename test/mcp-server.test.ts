@@ -41,7 +41,7 @@ describe("specbundle mcp", () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(["bundle", "check", "impact", "list"])
     const bundle = tools.find((t) => t.name === "bundle")
-    const props = Object.keys((bundle?.inputSchema as { properties: Record<string, unknown> }).properties)
+    const props = Object.keys((bundle!.inputSchema as { properties: Record<string, unknown> }).properties)
     for (const p of ["root", "pack", "specs", "changeset", "budget", "part", "count"]) expect(props).toContain(p)
   })
 
@@ -84,7 +84,10 @@ describe("specbundle mcp", () => {
     expect(report.changedFiles).toEqual([{ path: "specs/rides.pack.sdp.md", status: "modified" }])
     // The server holds no graph between calls: a Spec added now shows in the next listing.
     const before = JSON.parse(textOf(await call("list", { root: repo.dir, what: "specs", format: "json" })))
-    fs.writeFileSync(path.join(repo.dir, "specs/late.sdp.md"), "---\nid: spec:late\nkind: behavior\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Late\n")
+    fs.writeFileSync(
+      path.join(repo.dir, "specs/late.sdp.md"),
+      "---\nid: spec:late\nkind: behavior\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Late\n"
+    )
     const after = JSON.parse(textOf(await call("list", { root: repo.dir, what: "specs", format: "json" })))
     expect(after.specs.length).toBe(before.specs.length + 1)
     expect(after.specs.map((s: { id: string }) => s.id)).toContain("spec:late")
@@ -145,9 +148,18 @@ describe("specbundle mcp", () => {
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1" } } }
     ]
-    const run = spawnSync(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n", encoding: "utf8", timeout: 60_000 })
+    const run = spawnSync(process.execPath, [CLI, "mcp"], {
+      cwd,
+      env: cleanEnv(),
+      input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+      encoding: "utf8",
+      timeout: 60_000
+    })
     expect(run.status).toBe(0)
-    const answers = run.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l))
+    const answers = run.stdout
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l))
     expect(answers.map((a) => a.id)).toEqual([0, 1])
     const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd)
     expect(answers[1].result.content[0].text).toBe(cli.stdout)

@@ -24,9 +24,7 @@ const SKIP = new Set(["node_modules", ".git", ".scratch", "tmp"])
  */
 const npmFreeEnv = (): NodeJS.ProcessEnv =>
   Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i.test(k) && k !== "INIT_CWD"
-    )
+    Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i.test(k) && k !== "INIT_CWD")
   )
 
 const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => {

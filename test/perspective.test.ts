@@ -159,7 +159,11 @@ describe("the built-ins", () => {
     expect(select(BUILT_IN_PERSPECTIVES.unverified!)).toEqual([GAMMA, DELTA, MISSING])
     expect(select(BUILT_IN_PERSPECTIVES.unimplemented!)).toEqual([BETA, GAMMA, BETA_OK, MISSING])
     expect(select(BUILT_IN_PERSPECTIVES.changed!, [BETA_OK, ALPHA])).toEqual([ALPHA, BETA_OK])
-    expect(Object.entries(BUILT_IN_PERSPECTIVES).filter(([, p]) => needsChangeset(p)).map(([n]) => n)).toEqual(["changed"])
+    expect(
+      Object.entries(BUILT_IN_PERSPECTIVES)
+        .filter(([, p]) => needsChangeset(p))
+        .map(([n]) => n)
+    ).toEqual(["changed"])
   })
 })
 
@@ -196,7 +200,9 @@ describe("resolvePerspective: a request from any entrance", () => {
   it("diagnoses an unknown name with the known ones, changed without a changeset, and a bad Pack", () => {
     const unknown = resolvePerspective(facts, { pack: "pack:lens-v1", perspective: "nope", perspectives: configured })
     expect(unknown).toEqual({
-      diagnostics: [{ scope: "perspective", problem: 'Unknown perspective "nope"; known: blocked, changed, not-ready, unimplemented, unverified, floor-first.' }]
+      diagnostics: [
+        { scope: "perspective", problem: 'Unknown perspective "nope"; known: blocked, changed, not-ready, unimplemented, unverified, floor-first.' }
+      ]
     })
     const changed = resolvePerspective(facts, { pack: "pack:lens-v1", perspective: "changed" })
     expect(isDiagnostics(changed) && changed.diagnostics.map((d) => d.scope)).toEqual(["perspective"])

@@ -10,10 +10,13 @@ const OPTIONS = { selfHosting: false }
 
 /** Every .ts file under the fixture root, root-relative with `/`, in code-unit order. */
 const files = (dir = ""): string[] =>
-  fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = dir === "" ? e.name : `${dir}/${e.name}`
-    return e.isDirectory() ? files(rel) : rel.endsWith(".ts") ? [rel] : []
-  }).sort()
+  fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .flatMap((e) => {
+      const rel = dir === "" ? e.name : `${dir}/${e.name}`
+      return e.isDirectory() ? files(rel) : rel.endsWith(".ts") ? [rel] : []
+    })
+    .sort()
 
 describe("checkout-v1 anchored fixtures", () => {
   const reads = files().map((f) => {

@@ -176,7 +176,10 @@ describe("the kept-statement route", () => {
   it("reads a file with a hashbang and non-ASCII text as the whole AST does (UTF-16 offsets)", () => {
     const text = `#!/usr/bin/env node\n/** @sdpAnchor impl:a.top */ // é\nimport { codeAnchor } from "${PKG}"\nconst s = "😀"\nexport const a = codeAnchor({ id: "impl:a.b", label: "ü😀" })\n`
     const { result, whole } = read(text)
-    expect(result.anchors.map((a) => [a.id, a.line])).toEqual([["impl:a.top", 2], ["impl:a.b", 5]])
+    expect(result.anchors.map((a) => [a.id, a.line])).toEqual([
+      ["impl:a.top", 2],
+      ["impl:a.b", 5]
+    ])
     expect(whole).toEqual([])
   })
 
@@ -278,15 +281,32 @@ describe("keptStatements and blankOutside", () => {
   it("blanks everything outside the spans, offsets unchanged, a gap that held a line break ending in one", () => {
     const text = "ab\ncd\u00e9\uD83D\uDE00\nef\ngh ij"
     expect(blankOutside(text, [{ start: 3, end: 5 }])).toBe(`  \ncd${" ".repeat(11)}\n`)
-    expect(blankOutside(text, [{ start: 0, end: 2 }, { start: 3, end: 5 }, { start: 14, end: 16 }])).toBe(`ab\ncd${" ".repeat(8)}\n i `)
+    expect(
+      blankOutside(text, [
+        { start: 0, end: 2 },
+        { start: 3, end: 5 },
+        { start: 14, end: 16 }
+      ])
+    ).toBe(`ab\ncd${" ".repeat(8)}\n i `)
     expect(blankOutside(text, [])).toBe(`${" ".repeat(16)}\n`)
   })
 
   it("tells whether a span sits inside sorted spans", () => {
-    const spans = [{ start: 0, end: 5 }, { start: 10, end: 20 }, { start: 20, end: 30 }]
-    expect([[1, 4], [5, 6], [10, 20], [12, 21], [25, 30], [30, 31]].map(([start, end]) => insideSpans(spans, { start, end }))).toEqual([
-      true, false, true, false, true, false
-    ])
+    const spans = [
+      { start: 0, end: 5 },
+      { start: 10, end: 20 },
+      { start: 20, end: 30 }
+    ]
+    expect(
+      [
+        [1, 4],
+        [5, 6],
+        [10, 20],
+        [12, 21],
+        [25, 30],
+        [30, 31]
+      ].map(([start, end]) => insideSpans(spans, { start, end }))
+    ).toEqual([true, false, true, false, true, false])
   })
 })
 

@@ -24,11 +24,26 @@ export const create = codeAnchor({
 })
 `)
     expect(r.findings).toEqual([])
-    expect(r.anchors).toEqual([{
-      id: "impl:orders.create", nodeType: "CodeNode", flavor: "code", form: "constant", label: "create()",
-      file: "src/orders/a.ts", line: 3, satisfies: ["spec:orders.create-order"], verifies: [], models: [],
-      references: [], component: null, uses: [], role: null, layer: null, context: null
-    }])
+    expect(r.anchors).toEqual([
+      {
+        id: "impl:orders.create",
+        nodeType: "CodeNode",
+        flavor: "code",
+        form: "constant",
+        label: "create()",
+        file: "src/orders/a.ts",
+        line: 3,
+        satisfies: ["spec:orders.create-order"],
+        verifies: [],
+        models: [],
+        references: [],
+        component: null,
+        uses: [],
+        role: null,
+        layer: null,
+        context: null
+      }
+    ])
   })
 
   it("reads a renamed named import", () => {
@@ -189,7 +204,10 @@ export const a = codeAnchor({ id: "impl:a.b" })
  * @sdpAnchor impl:a.c
  */
 `)
-    expect(r.anchors.map((a) => [a.id, a.line])).toEqual([["impl:a.b", 6], ["impl:a.c", 7]])
+    expect(r.anchors.map((a) => [a.id, a.line])).toEqual([
+      ["impl:a.b", 6],
+      ["impl:a.c", 7]
+    ])
   })
 })
 
@@ -201,7 +219,14 @@ describe("parseAnchors: lines (property)", () => {
       fc.property(fc.array(line, { maxLength: 8 }), fc.array(line, { maxLength: 8 }), (before, between) => {
         const head = before.map((t) => `// ${t}`)
         const mid = between.map((t) => `// ${t}`)
-        const text = [`import { codeAnchor } from "${PKG}"`, ...head, `export const a = codeAnchor({ id: "impl:a.b" })`, ...mid, "/** @sdpAnchor impl:a.c */", ""].join("\n")
+        const text = [
+          `import { codeAnchor } from "${PKG}"`,
+          ...head,
+          `export const a = codeAnchor({ id: "impl:a.b" })`,
+          ...mid,
+          "/** @sdpAnchor impl:a.c */",
+          ""
+        ].join("\n")
         const r = read(text)
         expect(r.findings).toEqual([])
         expect(r.anchors.map((a) => a.line)).toEqual([2 + head.length, 3 + head.length + mid.length])
@@ -228,12 +253,26 @@ describe("parseAnchors: the comment form", () => {
 export function renew(x: number) { return x }
 `)
     expect(r.findings).toEqual([])
-    expect(r.anchors).toEqual([{
-      id: "impl:orders.renew", nodeType: "CodeNode", flavor: "code", form: "comment", label: "renew()",
-      file: "src/orders/a.ts", line: 1, satisfies: ["spec:orders.renewal", "spec:orders.renewal-limit"], verifies: [],
-      models: [], references: ["spec:decisions.period"], component: "component:orders.svc",
-      uses: ["impl:orders.ledger", "api:orders.post"], role: "service", layer: null, context: null
-    }])
+    expect(r.anchors).toEqual([
+      {
+        id: "impl:orders.renew",
+        nodeType: "CodeNode",
+        flavor: "code",
+        form: "comment",
+        label: "renew()",
+        file: "src/orders/a.ts",
+        line: 1,
+        satisfies: ["spec:orders.renewal", "spec:orders.renewal-limit"],
+        verifies: [],
+        models: [],
+        references: ["spec:decisions.period"],
+        component: "component:orders.svc",
+        uses: ["impl:orders.ledger", "api:orders.post"],
+        role: "service",
+        layer: null,
+        context: null
+      }
+    ])
   })
 
   it("reads the kebab spelling too (test and oracle flavors, component layer/context)", () => {
@@ -269,7 +308,10 @@ export const y = something
  * @sdpVerifies spec:a.y
  */
 `)
-    expect(r.anchors.map((a) => [a.id, a.line, a.verifies])).toEqual([["test:a.first", 1, ["spec:a.x"]], ["test:a.last", 9, ["spec:a.y"]]])
+    expect(r.anchors.map((a) => [a.id, a.line, a.verifies])).toEqual([
+      ["test:a.first", 1, ["spec:a.x"]],
+      ["test:a.last", 9, ["spec:a.y"]]
+    ])
   })
 
   it("refuses a reserved tag in a nested comment", () => {

@@ -58,7 +58,9 @@ describe("stat data in the parse cache", () => {
 
   it("a file checked against an index object: its own id passes, other bytes or a symbolic link send the caller to the index", async () => {
     const { root, input } = setup()
-    const oid = createHash("sha1").update(`blob ${Buffer.byteLength(ANCHORED)}\0${ANCHORED}`).digest("hex")
+    const oid = createHash("sha1")
+      .update(`blob ${Buffer.byteLength(ANCHORED)}\0${ANCHORED}`)
+      .digest("hex")
     const options = { selfHosting: false, known: new Map<string, CacheEntry>(), since: Date.now() }
     const [same] = await extractInThread([{ ...input, object: oid }], options)
     expect(same.oid).toBe(oid)

@@ -60,8 +60,7 @@ const refusal = (text: string) => {
 }
 
 /** A minimal lawful file with `scenario` spliced in as the only child. */
-const withScenario = (scenario: string, featureTags = "@spec.a.b @altitude.feature @readiness.idea") =>
-  `${featureTags}\nFeature: F\n\n${scenario}\n`
+const withScenario = (scenario: string, featureTags = "@spec.a.b @altitude.feature @readiness.idea") => `${featureTags}\nFeature: F\n\n${scenario}\n`
 
 const OK_TAGS = "  @spec.a.b.c @altitude.story @readiness.idea"
 
@@ -142,11 +141,13 @@ describe("parseGherkinCarrier", () => {
 
   it("turns a Scenario's steps into one Gwt where And and But inherit the phase", () => {
     expect(valid.sections.behavior).toEqual({
-      examples: [{
-        given: ["a cart with {n: 2} lines", "every line is in stock"],
-        when: ["the customer submits the cart"],
-        then: ["an order is created with total {total: 100}", "no stock alarm is raised"]
-      }]
+      examples: [
+        {
+          given: ["a cart with {n: 2} lines", "every line is in stock"],
+          when: ["the customer submits the cart"],
+          then: ["an order is created with total {total: 100}", "no stock alarm is raised"]
+        }
+      ]
     })
     expect(Object.keys(valid.sections)).toEqual(["intent", "behavior"])
   })
@@ -242,7 +243,10 @@ describe("parseGherkinCarrier refusals (the whole file)", () => {
 
   it("refuses a missing @spec tag and a bad altitude", () => {
     const fs = refusal("@altitude.high @readiness.idea\nFeature: F\n")
-    expect(fs.map((f) => [f.line, f.message.includes("@spec.") || f.message.includes("altitude")])).toEqual([[1, true], [2, true]])
+    expect(fs.map((f) => [f.line, f.message.includes("@spec.") || f.message.includes("altitude")])).toEqual([
+      [1, true],
+      [2, true]
+    ])
   })
 
   it("refuses an invalid id in a tag as extract/invalid-id", () => {

@@ -27,17 +27,20 @@ describe("section 13 refusal probes", () => {
   it("refuses a hyphenated Verification heading and suggests the em-dash form", () => {
     const findings = refused(specText(["", "## Verification - executable", "- works"]))
     expect(where(findings)[0]).toEqual([10, "extract/unrecognized-heading"])
-    expect(findings[0].message).toContain("did you mean \"## Verification — executable\"")
+    expect(findings[0].message).toContain('did you mean "## Verification — executable"')
   })
 
   it("refuses ## Examples, and its list falls into unowned territory as a second error", () => {
     const findings = refused(specText(["", "## Examples", "- one"]))
-    expect(where(findings)).toEqual([[10, "extract/unrecognized-heading"], [11, S]])
+    expect(where(findings)).toEqual([
+      [10, "extract/unrecognized-heading"],
+      [11, S]
+    ])
   })
 
   it("suggests Rule for ## Rul", () => {
     const findings = refused(specText(["", "## Rul", ""]))
-    expect(findings[0].message).toContain("did you mean \"## Rule\"")
+    expect(findings[0].message).toContain('did you mean "## Rule"')
   })
 
   it("refuses a Model entry written with a hyphen instead of the em dash", () => {
@@ -83,16 +86,20 @@ describe("physical envelope (section 2)", () => {
   })
 
   it("refuses YAML anchors and aliases without expanding them", () => {
-    const findings = refused(carrier([
-      "id: spec:a.b", "kind: &k behavior", "altitude: feature", "readiness: defined", "relations:", "  refines: *k"
-    ], ["# T"]))
-    expect(where(findings)).toEqual([[3, "extract/yaml-alias"], [7, "extract/yaml-alias"]])
+    const findings = refused(carrier(["id: spec:a.b", "kind: &k behavior", "altitude: feature", "readiness: defined", "relations:", "  refines: *k"], ["# T"]))
+    expect(where(findings)).toEqual([
+      [3, "extract/yaml-alias"],
+      [7, "extract/yaml-alias"]
+    ])
     expect(findings[1].message).toContain("*k")
   })
 
   it("refuses YAML tags", () => {
     const findings = refused(carrier(["id: !!str spec:a.b", "kind: behavior", "altitude: !custom feature", "readiness: defined", "relations: {}"], ["# T"]))
-    expect(where(findings)).toEqual([[2, F], [4, F]])
+    expect(where(findings)).toEqual([
+      [2, F],
+      [4, F]
+    ])
     expect(findings[0].message).toContain("tag")
   })
 
@@ -137,7 +144,7 @@ describe("physical envelope (section 2)", () => {
     expect(where(findings)).toContainEqual([7, F])
     expect(findings.find((f) => f.line === 5)!.message).toContain("quote it")
     // Quoted, the same text is ordinary text (and here a bad readiness value).
-    const quoted = refused(carrier(["id: spec:a.b", "kind: behavior", "altitude: feature", "readiness: \"true\"", "relations: {}"], ["# T"]))
+    const quoted = refused(carrier(["id: spec:a.b", "kind: behavior", "altitude: feature", 'readiness: "true"', "relations: {}"], ["# T"]))
     expect(where(quoted)).toEqual([[5, "extract/non-static-envelope"]])
   })
 })
@@ -145,18 +152,31 @@ describe("physical envelope (section 2)", () => {
 describe("frontmatter keys (section 3)", () => {
   it("refuses an unknown key, a reserved key and a title key, each with its code", () => {
     const findings = refused(carrier([...SPEC_FRONT, "owner: desk", "hasVerifier: yes", "title: Borrow"], ["# T"]))
-    expect(where(findings)).toEqual([[7, "extract/unrecognized-property"], [8, "extract/reserved-property"], [9, F]])
+    expect(where(findings)).toEqual([
+      [7, "extract/unrecognized-property"],
+      [8, "extract/reserved-property"],
+      [9, F]
+    ])
   })
 
   it("refuses a missing key instead of defaulting it", () => {
-    const findings = refused(carrier(SPEC_FRONT.filter((l) => !l.startsWith("relations")), ["# T"]))
+    const findings = refused(
+      carrier(
+        SPEC_FRONT.filter((l) => !l.startsWith("relations")),
+        ["# T"]
+      )
+    )
     expect(where(findings)).toEqual([[1, F]])
-    expect(findings[0].message).toContain("\"relations\"")
+    expect(findings[0].message).toContain('"relations"')
   })
 
   it("refuses a bad kind, altitude or readiness as a non-static envelope", () => {
     const findings = refused(carrier(["id: spec:a.b", "kind: story", "altitude: [epic]", "readiness: done", "relations: {}"], ["# T"]))
-    expect(where(findings)).toEqual([[3, "extract/non-static-envelope"], [4, "extract/non-static-envelope"], [5, "extract/non-static-envelope"]])
+    expect(where(findings)).toEqual([
+      [3, "extract/non-static-envelope"],
+      [4, "extract/non-static-envelope"],
+      [5, "extract/non-static-envelope"]
+    ])
   })
 
   it("refuses a bad or foreign-namespace id", () => {
@@ -177,7 +197,9 @@ describe("frontmatter keys (section 3)", () => {
   it("keeps the same target under two relation types, in written order", () => {
     const spec = onlySpec(carrier([...SPEC_FRONT.slice(0, 4), "relations:", "  verifies: [spec:a.b, spec:a.c]", "  refines: spec:a.b"], ["# T"]))
     expect(spec.relations).toEqual([
-      { type: "verifies", to: "spec:a.b" }, { type: "verifies", to: "spec:a.c" }, { type: "refines", to: "spec:a.b" }
+      { type: "verifies", to: "spec:a.b" },
+      { type: "verifies", to: "spec:a.c" },
+      { type: "refines", to: "spec:a.b" }
     ])
   })
 
@@ -193,7 +215,11 @@ describe("frontmatter keys (section 3)", () => {
 
 describe("body structure (section 4)", () => {
   it("refuses bad headings: ####, #word, a second H1, an H3 other than Open questions", () => {
-    expect(where(refused(specText(["#### Deep", "#word", "# Again"])))).toEqual([[9, S], [10, S], [11, S]])
+    expect(where(refused(specText(["#### Deep", "#word", "# Again"])))).toEqual([
+      [9, S],
+      [10, S],
+      [11, S]
+    ])
     expect(where(refused(specText(["## Intent", "- outcome: o", "### Notes"])))).toEqual([[11, "extract/unrecognized-heading"]])
     expect(where(refused(specText(["## Design", "### Open questions"])))).toEqual([[10, S]])
   })
@@ -213,9 +239,12 @@ describe("body structure (section 4)", () => {
   })
 
   it("refuses prose under both a behavior owner and Example space", () => {
-    const findings = refused(specText([
-      "## Rule", "Rule prose.", "- r", "## Example space", "Space prose.", "```gwt-vocabulary", "Given g", "When w", "Then t", "```"
-    ], withKind("rule")))
+    const findings = refused(
+      specText(
+        ["## Rule", "Rule prose.", "- r", "## Example space", "Space prose.", "```gwt-vocabulary", "Given g", "When w", "Then t", "```"],
+        withKind("rule")
+      )
+    )
     expect(where(findings)).toEqual([[12, S]])
   })
 
@@ -265,7 +294,12 @@ describe("body structure (section 4)", () => {
     const findings = refused(specText(Array.from({ length: 150 }, () => "* bad")))
     expect(findings).toHaveLength(FINDING_CAP)
     const several = refused(carrier(["id: spec:a.b", "kind: nope", "altitude: feature", "readiness: defined", "relations: {}"], ["", "# T", "#bad"]))
-    expect(where(several)).toEqual([[3, "extract/non-static-envelope"], [8, S], [9, S], [10, S]])
+    expect(where(several)).toEqual([
+      [3, "extract/non-static-envelope"],
+      [8, S],
+      [9, S],
+      [10, S]
+    ])
   })
 
   it("parses an LF text and its CRLF form (normalized) to the same read", () => {

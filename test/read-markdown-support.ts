@@ -6,22 +6,14 @@ import { parseMarkdownCarrier } from "../src/core/read/markdown.js"
 export const FILE = "specs/loans/borrow-book.sdp.md"
 
 /** Five envelope lines: the closing --- is file line 7, the H1 file line 8. */
-export const SPEC_FRONT = [
-  "id: spec:loans.borrow-book",
-  "kind: behavior",
-  "altitude: feature",
-  "readiness: defined",
-  "relations: {}"
-]
+export const SPEC_FRONT = ["id: spec:loans.borrow-book", "kind: behavior", "altitude: feature", "readiness: defined", "relations: {}"]
 
 export const withKind = (kind: string): string[] => SPEC_FRONT.map((l) => (l.startsWith("kind:") ? `kind: ${kind}` : l))
 
-export const carrier = (front: ReadonlyArray<string>, body: ReadonlyArray<string>): string =>
-  ["---", ...front, "---", ...body].join("\n") + "\n"
+export const carrier = (front: ReadonlyArray<string>, body: ReadonlyArray<string>): string => ["---", ...front, "---", ...body].join("\n") + "\n"
 
 /** A behavior Spec whose body is `# Borrow` followed by `body` (first body line after H1 = file line 9). */
-export const specText = (body: ReadonlyArray<string>, front: ReadonlyArray<string> = SPEC_FRONT): string =>
-  carrier(front, ["# Borrow", ...body])
+export const specText = (body: ReadonlyArray<string>, front: ReadonlyArray<string> = SPEC_FRONT): string => carrier(front, ["# Borrow", ...body])
 
 export const parse = (text: string): CarrierRead => parseMarkdownCarrier(FILE, text)
 

@@ -75,13 +75,13 @@ describe.skipIf(withoutCheckout("read-markdown over checkout-v1"))("checkout-v1 
             given: [
               "a customer has a cart with {n:number} line items",
               "every line item has quantity {q:number} and unit price {price:number}",
-              "every cart item is {availability:\"in stock\"|\"out of stock\"}"
+              'every cart item is {availability:"in stock"|"out of stock"}'
             ],
             when: ["the customer submits the cart for order creation"],
             then: [
               "an order is created with total {total:number}",
               "the order contains the original cart lines",
-              "order creation is rejected because {reason:\"empty cart\"|\"out of stock\"}"
+              'order creation is rejected because {reason:"empty cart"|"out of stock"}'
             ]
           }
         }
@@ -109,7 +109,7 @@ describe.skipIf(withoutCheckout("read-markdown over checkout-v1"))("checkout-v1 
           given: [
             "a customer has a cart with {n: 2} line items",
             "every line item has quantity {q: 1} and unit price {price: 50}",
-            "every cart item is {availability: \"in stock\"}"
+            'every cart item is {availability: "in stock"}'
           ],
           when: ["the customer submits the cart for order creation"],
           then: ["an order is created with total {total: 100}", "the order contains the original cart lines"]
@@ -118,10 +118,7 @@ describe.skipIf(withoutCheckout("read-markdown over checkout-v1"))("checkout-v1 
     })
     expect(spec.sections.verification).toEqual({
       mode: "executable",
-      criteria: [
-        "The order result contains a stable id.",
-        "The returned total matches the authored total — the spec's value, never the test's."
-      ]
+      criteria: ["The order result contains a stable id.", "The returned total matches the authored total — the spec's value, never the test's."]
     })
     expect(Object.keys(spec.sections)).toEqual(["intent", "behavior", "verification"])
     expect(spec.locations).toEqual({
@@ -199,12 +196,18 @@ describe.skipIf(withoutCheckout("read-markdown over checkout-v1"))("checkout-v1 
 
 describe("[L] constructs", () => {
   it("reads keyed open questions, keeps unkeyed ones keyless, and records each question's line", () => {
-    const spec = onlySpec(specText([
-      "", "## Intent", "- outcome: Loans are recorded.", "", "### Open questions",
-      "- [blocking #fineRule] Can a member with fines borrow?",
-      "- [non-blocking] Email or print the receipt?",
-      "- [non-blocking #receiptChannel] Which channel first?"
-    ]))
+    const spec = onlySpec(
+      specText([
+        "",
+        "## Intent",
+        "- outcome: Loans are recorded.",
+        "",
+        "### Open questions",
+        "- [blocking #fineRule] Can a member with fines borrow?",
+        "- [non-blocking] Email or print the receipt?",
+        "- [non-blocking #receiptChannel] Which channel first?"
+      ])
+    )
     expect(spec.sections.intent!.openQuestions).toEqual([
       { question: "Can a member with fines borrow?", blocking: true, key: "fineRule" },
       { question: "Email or print the receipt?", blocking: false },
@@ -226,18 +229,37 @@ describe("[L] constructs", () => {
     const idSlot = refused(specText([], ["id: spec:loans.borrow-book#design.k", "kind: behavior", "altitude: feature", "readiness: defined", "relations: {}"]))
     expect(where(idSlot)).toEqual([[2, "extract/invalid-id"]])
     expect(idSlot[0].message).toContain("entry address")
-    const target = refused(specText([], [...withKind("behavior").slice(0, 4), "relations:", "  refines: spec:loans.circulation#design.k", "  dependsOn:", "    - spec:loans.x#y"]))
-    expect(where(target)).toEqual([[7, "extract/invalid-id"], [9, "extract/invalid-id"]])
+    const target = refused(
+      specText([], [...withKind("behavior").slice(0, 4), "relations:", "  refines: spec:loans.circulation#design.k", "  dependsOn:", "    - spec:loans.x#y"])
+    )
+    expect(where(target)).toEqual([
+      [7, "extract/invalid-id"],
+      [9, "extract/invalid-id"]
+    ])
     const member = refused(["---", "id: pack:loans", "specs:", "  - spec:loans.a#question.fine", "---", "# Loans", ""].join("\n"))
     expect(where(member)).toEqual([[4, "extract/invalid-id"]])
   })
 
   it("keeps Design, UI and Model keys in authored order, description first", () => {
-    const spec = onlySpec(specText([
-      "", "## Model", "- **zeta** — last letter.", "- **alpha** — first letter.", "",
-      "## Design", "- zeta: z", "- alpha: a", "- description: set by a bullet", "",
-      "## UI", "Screens are plain.", "", "- mid: m", "- apple: a"
-    ]))
+    const spec = onlySpec(
+      specText([
+        "",
+        "## Model",
+        "- **zeta** — last letter.",
+        "- **alpha** — first letter.",
+        "",
+        "## Design",
+        "- zeta: z",
+        "- alpha: a",
+        "- description: set by a bullet",
+        "",
+        "## UI",
+        "Screens are plain.",
+        "",
+        "- mid: m",
+        "- apple: a"
+      ])
+    )
     expect(Object.keys(spec.sections.model!.terms)).toEqual(["zeta", "alpha"])
     expect(Object.keys(spec.sections.design!)).toEqual(["description", "zeta", "alpha"])
     expect(spec.sections.design!.description).toBe("set by a bullet")
@@ -249,10 +271,14 @@ describe("[L] constructs", () => {
   })
 
   it("keeps a pinned declaration's value verbatim, backticks and angle brackets included", () => {
-    const spec = onlySpec(specText([
-      "", "## Design", "- loanService: `borrow(card: CardId, copy: CopyId): Promise<Loan>` records one loan or throws.",
-      "- lookup: ``Map<string, `Loan`>`` keyed by card."
-    ]))
+    const spec = onlySpec(
+      specText([
+        "",
+        "## Design",
+        "- loanService: `borrow(card: CardId, copy: CopyId): Promise<Loan>` records one loan or throws.",
+        "- lookup: ``Map<string, `Loan`>`` keyed by card."
+      ])
+    )
     expect(spec.sections.design).toEqual({
       loanService: "`borrow(card: CardId, copy: CopyId): Promise<Loan>` records one loan or throws.",
       lookup: "``Map<string, `Loan`>`` keyed by card."
@@ -269,16 +295,24 @@ describe("[L] constructs", () => {
   })
 
   it("reads keyed rules in Behavior and Workflow as {key, rule} objects in authored order with their lines", () => {
-    const behavior = onlySpec(specText([
-      "", "## Behavior", "- rule: Unkeyed first.", "- rule.fineLimit: Loans stop above the fine limit.", "- flow: Scan card, then copy.",
-      "- rule.onLoan: A lent copy cannot be lent again."
-    ]))
+    const behavior = onlySpec(
+      specText([
+        "",
+        "## Behavior",
+        "- rule: Unkeyed first.",
+        "- rule.fineLimit: Loans stop above the fine limit.",
+        "- flow: Scan card, then copy.",
+        "- rule.onLoan: A lent copy cannot be lent again."
+      ])
+    )
     expect(behavior.sections.behavior).toEqual({
       rules: ["Unkeyed first.", { key: "fineLimit", rule: "Loans stop above the fine limit." }, { key: "onLoan", rule: "A lent copy cannot be lent again." }],
       flows: ["Scan card, then copy."]
     })
     expect(behavior.locations).toEqual({ "behavior.rules[0]": 11, "behavior.rules[1]": 12, "behavior.flows[0]": 13, "behavior.rules[2]": 14 })
-    const workflow = onlySpec(specText(["", "## Workflow", "- The member places a hold.", "- rule.lapse: An unclaimed hold lapses after seven days."], withKind("workflow")))
+    const workflow = onlySpec(
+      specText(["", "## Workflow", "- The member places a hold.", "- rule.lapse: An unclaimed hold lapses after seven days."], withKind("workflow"))
+    )
     expect(workflow.sections.behavior).toEqual({
       rules: [{ key: "lapse", rule: "An unclaimed hold lapses after seven days." }],
       flows: ["The member places a hold."]
@@ -294,32 +328,79 @@ describe("[L] constructs", () => {
 
   it("refuses integer-like Model terms", () => {
     const findings = refused(specText(["", "## Model", "- **12** — a number term.", "- **0** — zero."]))
-    expect(where(findings)).toEqual([[11, "extract/invalid-markdown-structure"], [12, "extract/invalid-markdown-structure"]])
+    expect(where(findings)).toEqual([
+      [11, "extract/invalid-markdown-structure"],
+      [12, "extract/invalid-markdown-structure"]
+    ])
     expect(onlySpec(specText(["", "## Model", "- **012** — not integer-like."])).sections.model!.terms).toEqual({ "012": "not integer-like." })
   })
 
   it("records the line of every entry of a full Spec", () => {
-    const spec = onlySpec(specText([
-      "Desk checkout is busy.", // 9
-      "", "## Intent", // 11
-      "- actor: member", "- problem: p", "- outcome: o", "- value: v", "- risk: r0", "- risk: r1", "- assumption: a0", // 12-18
-      "### Open questions", "- [blocking] q0?", // 19-20
-      "## Behavior", "- rule: r", "- flow: f", // 21-23
-      "## Example space", "```gwt-vocabulary", "Given g {n:number}", "When w", "Then t", "```", // 24-29
-      "## Constraints", "- statement: s", "- measurableBy: m", // 30-32
-      "## Model", "- **cart** — c", // 33-34
-      "## Design", "- loanService: `x()`", // 35-36
-      "## Decision", "- context: c", "- decision: d", "- alternative: a", "- consequence: k", "- rationale: r", // 37-42
-      "## Verification — reviewed", "- criterion one", // 43-44
-      "## UI", "- layout: grid" // 45-46
-    ]))
+    const spec = onlySpec(
+      specText([
+        "Desk checkout is busy.", // 9
+        "",
+        "## Intent", // 11
+        "- actor: member",
+        "- problem: p",
+        "- outcome: o",
+        "- value: v",
+        "- risk: r0",
+        "- risk: r1",
+        "- assumption: a0", // 12-18
+        "### Open questions",
+        "- [blocking] q0?", // 19-20
+        "## Behavior",
+        "- rule: r",
+        "- flow: f", // 21-23
+        "## Example space",
+        "```gwt-vocabulary",
+        "Given g {n:number}",
+        "When w",
+        "Then t",
+        "```", // 24-29
+        "## Constraints",
+        "- statement: s",
+        "- measurableBy: m", // 30-32
+        "## Model",
+        "- **cart** — c", // 33-34
+        "## Design",
+        "- loanService: `x()`", // 35-36
+        "## Decision",
+        "- context: c",
+        "- decision: d",
+        "- alternative: a",
+        "- consequence: k",
+        "- rationale: r", // 37-42
+        "## Verification — reviewed",
+        "- criterion one", // 43-44
+        "## UI",
+        "- layout: grid" // 45-46
+      ])
+    )
     expect(spec.locations).toEqual({
-      "intent.actor": 12, "intent.problem": 13, "intent.outcome": 14, "intent.value": 15,
-      "intent.risks[0]": 16, "intent.risks[1]": 17, "intent.assumptions[0]": 18, "intent.openQuestions[0]": 20,
-      "behavior.rules[0]": 22, "behavior.flows[0]": 23, "behavior.exampleSpace": 25,
-      "constraints[0].statement": 31, "constraints[0].measurableBy": 32, "model.terms.cart": 34,
-      "design.loanService": 36, "decision.context": 38, "decision.decision": 39, "decision.alternatives[0]": 40,
-      "decision.consequences[0]": 41, "decision.rationale[0]": 42, "verification.criteria[0]": 44, "ui.layout": 46
+      "intent.actor": 12,
+      "intent.problem": 13,
+      "intent.outcome": 14,
+      "intent.value": 15,
+      "intent.risks[0]": 16,
+      "intent.risks[1]": 17,
+      "intent.assumptions[0]": 18,
+      "intent.openQuestions[0]": 20,
+      "behavior.rules[0]": 22,
+      "behavior.flows[0]": 23,
+      "behavior.exampleSpace": 25,
+      "constraints[0].statement": 31,
+      "constraints[0].measurableBy": 32,
+      "model.terms.cart": 34,
+      "design.loanService": 36,
+      "decision.context": 38,
+      "decision.decision": 39,
+      "decision.alternatives[0]": 40,
+      "decision.consequences[0]": 41,
+      "decision.rationale[0]": 42,
+      "verification.criteria[0]": 44,
+      "ui.layout": 46
     })
     expect(Object.keys(spec.sections)).toEqual(["intent", "behavior", "constraints", "model", "design", "decision", "verification", "ui"])
     expect(Object.keys(spec.sections.intent!)).toEqual(["actor", "problem", "outcome", "value", "risks", "assumptions", "openQuestions"])
@@ -330,11 +411,26 @@ describe("[L] constructs", () => {
   })
 
   it("normalizes prose: lines joined by a space, paragraphs by a blank line; descriptions per section", () => {
-    const spec = onlySpec(specText([
-      "First line", "second line.", "", "", "Next paragraph.",
-      "## Intent", "Intent prose", "continues.", "- outcome: o",
-      "## Example space", "Shared behavior prose.", "```gwt-vocabulary", "Given g", "When w", "Then t", "```"
-    ]))
+    const spec = onlySpec(
+      specText([
+        "First line",
+        "second line.",
+        "",
+        "",
+        "Next paragraph.",
+        "## Intent",
+        "Intent prose",
+        "continues.",
+        "- outcome: o",
+        "## Example space",
+        "Shared behavior prose.",
+        "```gwt-vocabulary",
+        "Given g",
+        "When w",
+        "Then t",
+        "```"
+      ])
+    )
     expect(spec.narrative).toBe("First line second line.\n\nNext paragraph.")
     expect(spec.sections.intent!.description).toBe("Intent prose continues.")
     expect(spec.sections.behavior!.description).toBe("Shared behavior prose.")
@@ -358,7 +454,15 @@ describe("[L] constructs", () => {
 
   it("reads a Pack with empty members, no modelRefs and multi-paragraph framing", () => {
     const pack = onlyPack(["---", "id: pack:empty", "specs: []", "---", "# Empty pack", "", "Why it", "exists.", "", "More."].join("\n"))
-    expect(pack).toEqual({ id: "pack:empty", title: "Empty pack", framing: "Why it exists.\n\nMore.", file: "specs/loans/borrow-book.sdp.md", line: 2, members: [], modelRefs: [] })
+    expect(pack).toEqual({
+      id: "pack:empty",
+      title: "Empty pack",
+      framing: "Why it exists.\n\nMore.",
+      file: "specs/loans/borrow-book.sdp.md",
+      line: 2,
+      members: [],
+      modelRefs: []
+    })
     expect(parse(["---", "specs: []", "id: pack:t", "---", "# T"].join("\n")).packs[0].line).toBe(3)
   })
 })

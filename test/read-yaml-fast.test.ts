@@ -107,9 +107,60 @@ describe("fast path on real and generated corpora", () => {
 // ---------------------------------------------------------------------------------------------
 
 const SIGNIFICANT = [
-  " ", "  ", "\t", ":", ": ", "-", "- ", "#", " #", "# c", "'", '"', "[", "]", "{", "}", "{}", "[]", ",", "&a", "*a",
-  "!", "!!str ", "|", ">", "?", "? ", "%", "@", "`", "\n", "\r", "\n\n", "\n#x\n", "0", "7", "12", "1.5", ".5", "0x1F",
-  "-3", "true", "null", "~", ".inf", "---", "...", "x", "é", "\u00a0", "key: v", "\n- y", "\n  z: w", "id"
+  " ",
+  "  ",
+  "\t",
+  ":",
+  ": ",
+  "-",
+  "- ",
+  "#",
+  " #",
+  "# c",
+  "'",
+  '"',
+  "[",
+  "]",
+  "{",
+  "}",
+  "{}",
+  "[]",
+  ",",
+  "&a",
+  "*a",
+  "!",
+  "!!str ",
+  "|",
+  ">",
+  "?",
+  "? ",
+  "%",
+  "@",
+  "`",
+  "\n",
+  "\r",
+  "\n\n",
+  "\n#x\n",
+  "0",
+  "7",
+  "12",
+  "1.5",
+  ".5",
+  "0x1F",
+  "-3",
+  "true",
+  "null",
+  "~",
+  ".inf",
+  "---",
+  "...",
+  "x",
+  "é",
+  "\u00a0",
+  "key: v",
+  "\n- y",
+  "\n  z: w",
+  "id"
 ]
 
 const mutate = (text: string, rng: ReturnType<typeof prng>): string => {
@@ -156,8 +207,39 @@ const mutate = (text: string, rng: ReturnType<typeof prng>): string => {
 
 /** A random frontmatter built from the subset's own lines (and some just outside it), tricky values included. */
 const VALUES = [
-  "spec:a.b-c", "behavior", "a b", "a  b", "a:b", "a#b", "a, b", "a]b", "x}", "a :b", "v.1", "~x", "x~", "nullx", "True", "1",
-  "-x", "- x", "x:", "x ", "'q'", "\"q\"", "{}", "[]", "{a: b}", "a # c", "a: b", "<<", "=", "...", "---", ".", "_"
+  "spec:a.b-c",
+  "behavior",
+  "a b",
+  "a  b",
+  "a:b",
+  "a#b",
+  "a, b",
+  "a]b",
+  "x}",
+  "a :b",
+  "v.1",
+  "~x",
+  "x~",
+  "nullx",
+  "True",
+  "1",
+  "-x",
+  "- x",
+  "x:",
+  "x ",
+  "'q'",
+  '"q"',
+  "{}",
+  "[]",
+  "{a: b}",
+  "a # c",
+  "a: b",
+  "<<",
+  "=",
+  "...",
+  "---",
+  ".",
+  "_"
 ]
 const grammarDoc = (rng: ReturnType<typeof prng>): string => {
   const out: string[] = []
@@ -240,7 +322,14 @@ describe("fast path by hand", () => {
         {
           key: "relations",
           keyLine: 3,
-          value: { t: "map", line: 4, entries: [{ key: "refines", keyLine: 4, value: str("spec:a", 4) }, { key: "dependsOn", keyLine: 5, value: str("spec:c", 5) }] }
+          value: {
+            t: "map",
+            line: 4,
+            entries: [
+              { key: "refines", keyLine: 4, value: str("spec:a", 4) },
+              { key: "dependsOn", keyLine: 5, value: str("spec:c", 5) }
+            ]
+          }
         },
         { key: "kind", keyLine: 6, value: str("rule", 6) }
       ]
@@ -254,7 +343,11 @@ describe("fast path by hand", () => {
       expect(fast).toStrictEqual(f.root)
     }
     const root = readSimpleFrontmatter("specs:\n- spec:a\n- spec:b\n", 2)
-    expect(root).toStrictEqual({ t: "map", line: 2, entries: [{ key: "specs", keyLine: 2, value: { t: "seq", line: 3, items: [str("spec:a", 3), str("spec:b", 4)] } }] })
+    expect(root).toStrictEqual({
+      t: "map",
+      line: 2,
+      entries: [{ key: "specs", keyLine: 2, value: { t: "seq", line: 3, items: [str("spec:a", 3), str("spec:b", 4)] } }]
+    })
   })
 
   it("reads blank lines, whole-line comments and relations: {}", () => {
@@ -301,7 +394,9 @@ describe("fast path by hand", () => {
     expect(readSimpleFrontmatter(text, 2)).toBeUndefined()
     const sink = new Sink("f.sdp.md")
     expect(readFrontmatterYaml(text, 2, sink).ok).toBe(false)
-    expect(sink.findings.map((f) => [f.line, f.code, f.message])).toEqual([[4, "extract/invalid-frontmatter", "a frontmatter key is written twice; keep each key once"]])
+    expect(sink.findings.map((f) => [f.line, f.code, f.message])).toEqual([
+      [4, "extract/invalid-frontmatter", "a frontmatter key is written twice; keep each key once"]
+    ])
   })
 
   it("falls back on key: 123 or a ~ list item, and the full path's finding is kept", () => {

@@ -29,7 +29,10 @@ const readWithSibling = async (bad: Readonly<Record<string, string | Uint8Array>
   writeFiles(root, { ...healthyFiles, ...bad })
   const { graph, files } = await readTree(root)
   expect([...graph.specs.keys()]).toEqual([HEALTHY])
-  nothingDroppedSilently(graph, Object.keys(bad).filter((f) => f.endsWith(".sdp.md") || f.endsWith(".sdp.gherkin")))
+  nothingDroppedSilently(
+    graph,
+    Object.keys(bad).filter((f) => f.endsWith(".sdp.md") || f.endsWith(".sdp.gherkin"))
+  )
   return { root, graph, files }
 }
 
@@ -47,8 +50,15 @@ describe("frontmatter YAML refusals", () => {
   it("refuses a YAML anchor and its alias, each at its own line, and never expands the alias into an edge", async () => {
     // Frontmatter lines: 2 id, 3 kind, 4 altitude, 5 readiness, 6 relations, 7 refines &p, 8 verifies *p.
     const text = lines(
-      "---", "id: spec:t.alias", "kind: rule", "altitude: story", "readiness: idea", "relations:",
-      `  refines: &p ${HEALTHY}`, "  verifies: *p", ...BODY
+      "---",
+      "id: spec:t.alias",
+      "kind: rule",
+      "altitude: story",
+      "readiness: idea",
+      "relations:",
+      `  refines: &p ${HEALTHY}`,
+      "  verifies: *p",
+      ...BODY
     )
     const { graph } = await readWithSibling({ "specs/alias.sdp.md": text })
     expect(where(graph.findings)).toEqual([
@@ -62,7 +72,12 @@ describe("frontmatter YAML refusals", () => {
     // a0 holds 10 scalars, a_i ten aliases of a_(i-1): expanded, a11 would be 10^12 scalars.
     // Written, it is 12 anchors and 110 aliases: more findings than the cap of 100.
     const bomb = ["  a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    for (let i = 1; i <= 11; i++) bomb.push(`  a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(", ")}]`)
+    for (let i = 1; i <= 11; i++)
+      bomb.push(
+        `  a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(", ")}]`
+      )
     const text = lines(...ENVELOPE("spec:t.bomb").slice(0, 5), "relations:", "  refines: spec:t.healthy", "lol:", ...bomb, ...BODY)
     const started = performance.now()
     const { graph } = await readWithSibling({ "specs/bomb.sdp.md": text })
@@ -346,7 +361,14 @@ describe("duplicate ids", () => {
 describe("discovery rules", () => {
   it("skips dot-folders, node_modules, dist, generated and coverage at any depth, silently", async () => {
     const root = tempDir()
-    const skipped = [".hidden/x.sdp.md", "specs/.cache/x.sdp.md", "node_modules/p/x.sdp.md", "specs/dist/x.sdp.md", "generated/x.sdp.md", "a/b/coverage/x.sdp.md"]
+    const skipped = [
+      ".hidden/x.sdp.md",
+      "specs/.cache/x.sdp.md",
+      "node_modules/p/x.sdp.md",
+      "specs/dist/x.sdp.md",
+      "generated/x.sdp.md",
+      "a/b/coverage/x.sdp.md"
+    ]
     writeFiles(root, {
       ...healthyFiles,
       // Same id in each: were any read, the duplicate-id rule would also drop the healthy-looking ones.
@@ -376,7 +398,12 @@ describe("discovery rules", () => {
   })
 
   it("a .gitignore'd carrier inside a git work tree is not read; outside a work tree the same .gitignore is inert", async () => {
-    const files = { ...healthyFiles, ".gitignore": "ignored/\nspecs/scratch.sdp.md\n", "ignored/x.sdp.md": ruleSpec("spec:t.ignored"), "specs/scratch.sdp.md": ruleSpec("spec:t.scratch") }
+    const files = {
+      ...healthyFiles,
+      ".gitignore": "ignored/\nspecs/scratch.sdp.md\n",
+      "ignored/x.sdp.md": ruleSpec("spec:t.ignored"),
+      "specs/scratch.sdp.md": ruleSpec("spec:t.scratch")
+    }
     const repo = tempDir()
     writeFiles(repo, files)
     execFileSync("git", ["init", "-q"], { cwd: repo, env: { ...process.env, GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined } })

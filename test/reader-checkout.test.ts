@@ -70,7 +70,17 @@ describe.skipIf(withoutCheckout("checkout-v1 read from disk"))("checkout-v1 read
   it("holds the 11 Spec ids read from the frontmatter (sorted by code units), 1 Pack and 5 anchors", () => {
     // Format 11: 11 Specs + 1 Pack + 5 anchors. Ids come from each carrier's `id:` key, never the file name.
     expect([...graph.specs.keys()]).toEqual([
-      S.lifecycle, S.create, S.api, S.invalid, S.valid, S.inventory, S.latency, S.management, S.model, S.placement, S.total
+      S.lifecycle,
+      S.create,
+      S.api,
+      S.invalid,
+      S.valid,
+      S.inventory,
+      S.latency,
+      S.management,
+      S.model,
+      S.placement,
+      S.total
     ])
     expect([...graph.anchors.keys()]).toEqual([
       "api:orders.post",
@@ -100,7 +110,11 @@ describe.skipIf(withoutCheckout("checkout-v1 read from disk"))("checkout-v1 read
     ])
     // The example's fence lands in behavior.examples (4.6); the Workflow bullets are flows (4.9).
     expect(graph.specs.get(S.invalid)!.sections.behavior?.examples).toEqual([
-      { given: ["a customer has a cart with {n: 0} line items"], when: ["the customer submits the cart for order creation"], then: ['order creation is rejected because {reason: "empty cart"}'] }
+      {
+        given: ["a customer has a cart with {n: 0} line items"],
+        when: ["the customer submits the cart for order creation"],
+        then: ['order creation is rejected because {reason: "empty cart"}']
+      }
     ])
     expect(graph.specs.get(S.placement)!.sections.behavior?.flows).toHaveLength(3)
     expect(graph.specs.get(S.placement)!.sections.behavior?.rules).toBeUndefined()
@@ -214,7 +228,12 @@ describe.skipIf(withoutCheckout("checkout-v1 read from disk"))("checkout-v1 read
     // typed), in that type order. Every target here (create-order, order-management,
     // order-latency-constraint, order-lifecycle) states `defined` and reaches `ready` (see floors).
     const row = (type: FootingRow["type"], id: string): FootingRow => ({
-      type, id, claim: "declared", resolved: true, statedReadiness: "defined", floorReached: "ready"
+      type,
+      id,
+      claim: "declared",
+      resolved: true,
+      statedReadiness: "defined",
+      floorReached: "ready"
     })
     const footing = Object.fromEntries([...graph.specs.keys()].map((id) => [id, facts.footing(id)]))
     expect(footing).toEqual({

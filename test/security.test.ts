@@ -168,13 +168,32 @@ describe("a Spec's text never changes the bundle's structure", () => {
     fs.mkdirSync(path.join(root, "specs"))
     fs.writeFileSync(
       path.join(root, "specs/a.sdp.md"),
-      ["---", "id: spec:inj.a", "kind: behavior", "altitude: story", "readiness: idea", "relations: {}", "---", `# ${title}`, "", narrative, "", "## Design", "", `- api: ${api}`, `- other: ${other}`, ""].join("\n")
+      [
+        "---",
+        "id: spec:inj.a",
+        "kind: behavior",
+        "altitude: story",
+        "readiness: idea",
+        "relations: {}",
+        "---",
+        `# ${title}`,
+        "",
+        narrative,
+        "",
+        "## Design",
+        "",
+        `- api: ${api}`,
+        `- other: ${other}`,
+        ""
+      ].join("\n")
     )
     fs.writeFileSync(path.join(root, "specs/b.sdp.md"), specCarrier("spec:inj.b", '"]} {"id":"spec:evil2"'))
     for (const extra of [[], ["--parts"]]) {
       const run = runCli(["bundle", "--root", root, "--specs", "spec:inj.a,spec:inj.b", ...extra], root)
       expect(run.status, run.stderr).toBe(0)
-      const values = nonEmptyLines(run.stdout).map((l) => JSON.parse(l) as { members: Array<{ id: string; title: string; narrative: string; sections: { design?: Record<string, string> } }> })
+      const values = nonEmptyLines(run.stdout).map(
+        (l) => JSON.parse(l) as { members: Array<{ id: string; title: string; narrative: string; sections: { design?: Record<string, string> } }> }
+      )
       const members = values.flatMap((v) => v.members)
       expect(members.map((m) => m.id)).toEqual(["spec:inj.a", "spec:inj.b"])
       expect(members[0].title).toBe(title)

@@ -67,7 +67,8 @@ describe("Bundler over the example corpus", () => {
       expect(text).toBe(composeBundleText(factsOf(graph), { pack: "pack:rides-v1", budget: 64000 }).text)
       expect(JSON.parse(text)).toEqual(value)
       expect("budgetExceeded" in value).toBe(false)
-    }).pipe(Effect.provide(Live)))
+    }).pipe(Effect.provide(Live))
+  )
 
   it.effect("parts stream in order and each is the part the request names alone", () =>
     Effect.gen(function* () {
@@ -80,7 +81,8 @@ describe("Bundler over the example corpus", () => {
       const second = yield* bundler.bundle({ root: EXAMPLE, pack: "pack:rides-v1", budget: "4000", part: "2" })
       expect(second.text).toBe(texts[1].text)
       expect(texts[1].used).toBe(texts[1].text.length)
-    }).pipe(Effect.provide(Live)))
+    }).pipe(Effect.provide(Live))
+  )
 
   it.effect("wrong parameters are a typed failure holding the diagnostics, not output", () =>
     Effect.gen(function* () {
@@ -93,7 +95,8 @@ describe("Bundler over the example corpus", () => {
       const missing = yield* Effect.flip(bundler.bundle({ root: path.join(EXAMPLE, "absent"), pack: "pack:rides-v1" }))
       expect(missing._tag).toBe("RunFailure")
       expect(missing.message).toContain("does not exist")
-    }).pipe(Effect.provide(Live)))
+    }).pipe(Effect.provide(Live))
+  )
 
   it.effect("the listing names every Pack and Spec of the graph in id order", () =>
     Effect.gen(function* () {
@@ -103,7 +106,8 @@ describe("Bundler over the example corpus", () => {
       expect(listing.packs.map((p) => p.id)).toEqual([...graph.packs.keys()].sort())
       expect(listing.specs.map((s) => s.id)).toEqual([...graph.specs.keys()].sort())
       expect(listing.packs.find((p) => p.id === "pack:rides-v1")?.members).toEqual(graph.packs.get("pack:rides-v1")?.members)
-    }).pipe(Effect.provide(Live)))
+    }).pipe(Effect.provide(Live))
+  )
 })
 
 describe("with a GitDiff double", () => {

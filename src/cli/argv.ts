@@ -19,22 +19,25 @@ const PASSED = new Set(["--completions", "--wizard", "--log-level"])
 
 const quote = (s: string) => `'${s}'`
 
-const findOption = (command: CommandModel, token: string): OptionModel | undefined =>
-  command.options.find((o) => o.flag === token || o.aliases.includes(token))
+const findOption = (command: CommandModel, token: string): OptionModel | undefined => command.options.find((o) => o.flag === token || o.aliases.includes(token))
 
 /** A word where the command takes no more: say so, and which option an id would go with. */
 const strayWord = (program: string, command: CommandModel, word: string): string => {
-  const hint = word.startsWith("pack:") && findOption(command, "--pack") ? ` (a Pack id goes after --pack: --pack ${word})` : word.startsWith("spec:") && findOption(command, "--specs") ? ` (Spec ids go after --specs: --specs ${word})` : ""
+  const hint =
+    word.startsWith("pack:") && findOption(command, "--pack")
+      ? ` (a Pack id goes after --pack: --pack ${word})`
+      : word.startsWith("spec:") && findOption(command, "--specs")
+        ? ` (Spec ids go after --specs: --specs ${word})`
+        : ""
   return `unexpected argument ${quote(word)} for ${program} ${command.name}${hint}. See ${program} ${command.name} --help.`
 }
 
 export const preflight = (program: string, root: CommandModel, argv: ReadonlyArray<string>, stdinIsTTY: boolean): Preflight => {
   const end = argv.indexOf("--")
   const tokens = end < 0 ? argv : argv.slice(0, end)
-  let i = 0
-  // The top level: built-in options, then the command's name.
-  for (; i < tokens.length; i++) {
-    const t = tokens[i]
+  // The top level: only the first word may be one of its options; otherwise it names the command.
+  if (tokens.length > 0) {
+    const t = tokens[0]
     if (HELP.has(t)) return { _tag: "TopHelp" }
     if (VERSION.has(t)) return { _tag: "Version" }
     if (t === "--wizard" && !stdinIsTTY) {
@@ -43,14 +46,16 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     if (PASSED.has(t) || t.startsWith("--log-level=") || t.startsWith("--completions=")) return { _tag: "Parse" }
     if (t.startsWith("-")) {
       const known = [...HELP, "--version", "--completions", "--wizard"]
-      return { _tag: "Problem", problem: `unknown option ${quote(t)} for ${program}.${didYouMean(t, known, quote)} Options follow the command: ${program} <command> [options].` }
+      return {
+        _tag: "Problem",
+        problem: `unknown option ${quote(t)} for ${program}.${didYouMean(t, known, quote)} Options follow the command: ${program} <command> [options].`
+      }
     }
-    break
   }
   // No command at all: the top page (@effect/cli would print its own, unwrapped).
   if (argv.length === 0) return { _tag: "TopHelp" }
-  if (i >= tokens.length) return { _tag: "Parse" }
-  const name = tokens[i]
+  if (tokens.length === 0) return { _tag: "Parse" }
+  const name = tokens[0]
   const command = root.subcommands.find((c) => c.name === name)
   if (command === undefined) {
     const names = root.subcommands.map((c) => c.name)
@@ -58,7 +63,7 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
   }
   const seen = new Map<string, string>()
   let words = 0
-  for (i += 1; i < tokens.length; i++) {
+  for (let i = 1; i < tokens.length; i++) {
     const t = tokens[i]
     if (HELP.has(t)) return { _tag: "CommandHelp", command }
     if (!t.startsWith("-") || t === "-") {
@@ -72,7 +77,10 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     if (option === undefined) {
       if (t === "--version" || t === "-V") return { _tag: "Version" }
       const flags = command.options.flatMap((o) => [o.flag, ...o.aliases])
-      return { _tag: "Problem", problem: `unknown option ${quote(flag)} for ${program} ${command.name}.${didYouMean(flag, flags, quote)} See ${program} ${command.name} --help.` }
+      return {
+        _tag: "Problem",
+        problem: `unknown option ${quote(flag)} for ${program} ${command.name}.${didYouMean(flag, flags, quote)} See ${program} ${command.name} --help.`
+      }
     }
     let value = ""
     if (option.value !== null) {

@@ -77,7 +77,10 @@ export const writeOutDir = <E>(dir: string, args: BundleArgs, prepared: Prepared
     })
     const manifest = yield* bundler.manifest(prepared, records)
     yield* writeManifest(dir, manifest)
-    yield* removeOtherParts(dir, records.map((r) => r.file))
+    yield* removeOtherParts(
+      dir,
+      records.map((r) => r.file)
+    )
     if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
     return records.length
   })

@@ -18,7 +18,9 @@ export const common = {
   ),
   exclude: Options.text("exclude").pipe(
     Options.withPseudoName("PATH"),
-    Options.withDescription("Leave out a root-relative folder or file (a trailing / and a leading ./ are fine) or a glob such as 'drafts/**'; repeat for more."),
+    Options.withDescription(
+      "Leave out a root-relative folder or file (a trailing / and a leading ./ are fine) or a glob such as 'drafts/**'; repeat for more."
+    ),
     Options.repeated
   ),
   config: valueOption("config", "FILE", "Read this configuration file instead of <root>/specbundle.config.json."),

@@ -19,6 +19,8 @@ export const failWithDiagnostics = (diagnostics: ReadonlyArray<Diagnostic>) =>
  * is the stderr line, exit 1, as bin.ts prints any failure).
  */
 export const renderProblems = <A, E, R>(self: Effect.Effect<A, E | ParameterProblems, R>) =>
-  Effect.catchIf(self, (e): e is ParameterProblems => (e as { _tag?: unknown })?._tag === "ParameterProblems", (e) =>
-    failWithDiagnostics(e.diagnostics)
+  Effect.catchIf(
+    self,
+    (e): e is ParameterProblems => (e as { _tag?: unknown })?._tag === "ParameterProblems",
+    (e) => failWithDiagnostics(e.diagnostics)
   )

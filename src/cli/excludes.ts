@@ -22,4 +22,6 @@ export const settledExcludes = (values: ReadonlyArray<string>, configPath: strin
 
 /** One warning line per exclude that left nothing out: never ignore an exclude silently. */
 export const warnUnmatched = (excludes: ReadonlyArray<string>, root: string, quiet: boolean): Effect.Effect<void> =>
-  quiet ? Effect.void : Effect.forEach(unmatchedExcludes(excludes), (e) => writeErr(`specbundle: warning: exclude "${e}" matches nothing under ${root}`), { discard: true })
+  quiet
+    ? Effect.void
+    : Effect.forEach(unmatchedExcludes(excludes), (e) => writeErr(`specbundle: warning: exclude "${e}" matches nothing under ${root}`), { discard: true })

@@ -90,10 +90,16 @@ export const renderTopHelp = (h: HelpInput): string => {
     `  ${h.program} --help | --version`,
     "",
     heading("COMMANDS", h.bold),
-    ...table(h.root.subcommands.map((c) => [c.name, summary(c.description)] as const), h.width),
+    ...table(
+      h.root.subcommands.map((c) => [c.name, summary(c.description)] as const),
+      h.width
+    ),
     "",
     heading("OPTIONS", h.bold),
-    ...table(h.builtIns.map((b) => [b.label, b.description] as const), h.width)
+    ...table(
+      h.builtIns.map((b) => [b.label, b.description] as const),
+      h.width
+    )
   ]
   const rest = h.root.description.split("\n").slice(1).join("\n").trim()
   if (rest !== "") lines.push("", ...wrap(rest, h.width, ""))
@@ -114,7 +120,14 @@ export const renderCommandHelp = (h: HelpInput, command: CommandModel): string =
   const argRows = command.args.filter((a) => a.description !== "").map((a) => [a.name, a.description] as const)
   if (argRows.length > 0) lines.push("", heading("ARGUMENTS", h.bold), ...table(argRows, h.width))
   if (command.options.length > 0) {
-    lines.push("", heading("OPTIONS", h.bold), ...table(command.options.map((o) => [optionLabel(o), o.description] as const), h.width))
+    lines.push(
+      "",
+      heading("OPTIONS", h.bold),
+      ...table(
+        command.options.map((o) => [optionLabel(o), o.description] as const),
+        h.width
+      )
+    )
   }
   const examples = h.examples[command.name] ?? []
   if (examples.length > 0) lines.push("", heading("EXAMPLES", h.bold), ...examples.map((e) => `  ${e}`))

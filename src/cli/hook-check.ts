@@ -89,7 +89,9 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>) =>
       if (ZERO.test(localSha)) continue // a deleted ref adds nothing
       const range = yield* rangeOf(cwd, remote, localSha, remoteSha)
       if (range === null) {
-        yield* writeErr(`specbundle: pre-push: cannot tell what ${localRef} adds to ${remote} (its tip there is not in this clone and ${remote}/HEAD is unknown); no bundle composed`)
+        yield* writeErr(
+          `specbundle: pre-push: cannot tell what ${localRef} adds to ${remote} (its tip there is not in this clone and ${remote}/HEAD is unknown); no bundle composed`
+        )
         continue
       }
       const code = yield* Effect.promise(() => composeBundle(["bundle", "--changeset", range, "--root", root, "--parts", "--out", out, "--quiet"]))

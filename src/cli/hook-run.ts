@@ -77,8 +77,7 @@ const hooksDir = (git: Git, cwd: string) =>
     return nodePath.resolve(cwd, out.trim())
   })
 
-const repoTop = (git: Git, cwd: string) =>
-  git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
+const repoTop = (git: Git, cwd: string) => git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
 
 /** The root relative to the repository top ("" for the top), or a failure when it lies outside. */
 const rootInRepo = (git: Git, cwd: string, root: string) =>
@@ -122,7 +121,8 @@ export const runHook = (args: HookArgs) =>
     }
 
     if (existing._tag === "Some" && !ours) {
-      if (!args.force) return yield* fail(`${file} exists and was not written by specbundle; rerun with --force to replace it (it is kept as ${nodePath.basename(backup)})`)
+      if (!args.force)
+        return yield* fail(`${file} exists and was not written by specbundle; rerun with --force to replace it (it is kept as ${nodePath.basename(backup)})`)
       yield* fs.rename(file, backup).pipe(Effect.mapError((e) => fail(`could not move ${file} aside: ${e.message}`)))
     }
     const { top, rel } = yield* rootInRepo(git, cwd, args.root)

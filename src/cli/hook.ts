@@ -7,12 +7,26 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 
-const action = Args.choice([["install", "install"], ["uninstall", "uninstall"], ["print", "print"], ["run", "run"]] as const, { name: "ACTION" }).pipe(
-  Args.withDescription("install writes the hook; uninstall removes one specbundle wrote (restoring a backup it finds); print shows the hook's command line for hook managers; run is what the hook itself runs.")
+const action = Args.choice(
+  [
+    ["install", "install"],
+    ["uninstall", "uninstall"],
+    ["print", "print"],
+    ["run", "run"]
+  ] as const,
+  { name: "ACTION" }
+).pipe(
+  Args.withDescription(
+    "install writes the hook; uninstall removes one specbundle wrote (restoring a backup it finds); print shows the hook's command line for hook managers; run is what the hook itself runs."
+  )
 )
-const hookName = Args.choice([["pre-commit", "pre-commit"], ["pre-push", "pre-push"]] as const, { name: "HOOK" }).pipe(
-  Args.withDescription("pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range.")
-)
+const hookName = Args.choice(
+  [
+    ["pre-commit", "pre-commit"],
+    ["pre-push", "pre-push"]
+  ] as const,
+  { name: "HOOK" }
+).pipe(Args.withDescription("pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range."))
 // What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
 const gitArgs = Args.text({ name: "GIT_ARG" }).pipe(Args.repeated)
 const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))

@@ -13,9 +13,13 @@ export interface ListArgs extends CommonArgs {
 }
 
 const options = {
-  what: Args.choice([["packs", "packs"], ["specs", "specs"]] as const, { name: "WHAT" }).pipe(
-    Args.withDescription("packs: every Pack with its title and member count; specs: every Spec with its kind and title.")
-  ),
+  what: Args.choice(
+    [
+      ["packs", "packs"],
+      ["specs", "specs"]
+    ] as const,
+    { name: "WHAT" }
+  ).pipe(Args.withDescription("packs: every Pack with its title and member count; specs: every Spec with its kind and title.")),
   ...common,
   format: Options.choice("format", ["json", "text"]).pipe(
     Options.withDescription("text: one id a line with what it is; json: one compact JSON value."),

@@ -3,14 +3,12 @@
 import * as Command from "@effect/cli/Command"
 import * as Effect from "effect/Effect"
 
-export const mcpCommand = Command.make("mcp", {}, () =>
-  Effect.promise(() => import("./mcp-run.js")).pipe(Effect.flatMap((run) => run.runMcp))
-).pipe(
+export const mcpCommand = Command.make("mcp", {}, () => Effect.promise(() => import("./mcp-run.js")).pipe(Effect.flatMap((run) => run.runMcp))).pipe(
   Command.withDescription(
     [
       "Serve the use cases to agents as a Model Context Protocol server on stdin/stdout. Tools: bundle (the whole value, one part, or the part count), impact (a changeset's report), check (findings), list (Packs and Specs).",
       "Each call reads the corpus afresh; results are the bytes the CLI prints, wrong parameters a tool error holding the { diagnostics } value. Relative roots resolve against the folder the server started in. The server ends, exit 0, when stdin ends.",
-      "An MCP client's configuration: { \"command\": \"specbundle\", \"args\": [\"mcp\"] }"
+      'An MCP client\'s configuration: { "command": "specbundle", "args": ["mcp"] }'
     ].join("\n")
   )
 )

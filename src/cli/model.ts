@@ -109,7 +109,11 @@ const argsOf = (node: Node): ArgModel[] => {
     case "Single": {
       const primitive = node.primitiveType as Node
       const name =
-        primitive._tag === "Choice" ? (primitive.alternatives as Array<[string, unknown]>).map(([n]) => n).join("|") : node.pseudoName._tag === "Some" ? node.pseudoName.value : node.name
+        primitive._tag === "Choice"
+          ? (primitive.alternatives as Array<[string, unknown]>).map(([n]) => n).join("|")
+          : node.pseudoName._tag === "Some"
+            ? node.pseudoName.value
+            : node.name
       return [{ name, description: docText(node.description), repeated: false }]
     }
     case "Variadic":
@@ -128,7 +132,13 @@ const argsOf = (node: Node): ArgModel[] => {
 const commandOf = (node: Node): CommandModel => {
   switch (node._tag) {
     case "Standard":
-      return { name: node.name, description: docText(node.description), options: optionsOf(node.options, false, false), args: argsOf(node.args), subcommands: [] }
+      return {
+        name: node.name,
+        description: docText(node.description),
+        options: optionsOf(node.options, false, false),
+        args: argsOf(node.args),
+        subcommands: []
+      }
     case "Map":
       return commandOf(node.command)
     case "Subcommands":

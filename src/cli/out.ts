@@ -39,9 +39,7 @@ export const writeManifest = (dir: string, manifest: ManifestDraft) =>
 export const ensureDir = (dir: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    yield* fs.makeDirectory(dir, { recursive: true }).pipe(
-      Effect.mapError((e) => new CliFailure({ line: `could not create ${dir}: ${describe(e)}` }))
-    )
+    yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => new CliFailure({ line: `could not create ${dir}: ${describe(e)}` })))
   })
 
 /** Removes part files the new manifest does not list (an earlier, longer set; another --part K). */

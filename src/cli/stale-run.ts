@@ -19,10 +19,7 @@ export interface Staleness {
   readonly changed: ReadonlyArray<string>
 }
 
-export const compareFiles = (
-  recorded: ReadonlyArray<{ path: string; hash: string }>,
-  current: ReadonlyArray<{ path: string; hash: string }>
-): Staleness => {
+export const compareFiles = (recorded: ReadonlyArray<{ path: string; hash: string }>, current: ReadonlyArray<{ path: string; hash: string }>): Staleness => {
   const before = new Map(recorded.map((f) => [f.path, f.hash]))
   const now = new Map(current.map((f) => [f.path, f.hash]))
   const added = [...now.keys()].filter((p) => !before.has(p)).sort(byCodeUnits)
@@ -35,9 +32,9 @@ const readManifest = (dir: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = nodePath.resolve(dir, MANIFEST)
-    const text = yield* fs.readFileString(path).pipe(
-      Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` }))
-    )
+    const text = yield* fs
+      .readFileString(path)
+      .pipe(Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` })))
     // Decoded all the way down: a hand-edited value reaches the reader's excludes and the comparison.
     return yield* Either.mapLeft(parseManifest(text), (problem) => new CliFailure({ line: `${path}: not a specbundle manifest (${problem})` }))
   })
@@ -52,7 +49,9 @@ export const runStale = (args: StaleArgs) =>
     const root = Option.isSome(args.root) ? nodePath.resolve(args.root.value) : manifest.builtFrom.root
     const info = yield* fs.stat(root).pipe(Effect.option)
     if (Option.isNone(info) || info.value.type !== "Directory") {
-      return yield* new CliFailure({ line: `${root}: the corpus root is gone${Option.isSome(args.root) ? "" : " (give --root DIR to compare with a corpus elsewhere)"}` })
+      return yield* new CliFailure({
+        line: `${root}: the corpus root is gone${Option.isSome(args.root) ? "" : " (give --root DIR to compare with a corpus elsewhere)"}`
+      })
     }
     const reader = yield* GraphReader
     const read = reader.readTree({ root, exclude: manifest.builtFrom.exclude })

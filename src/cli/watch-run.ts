@@ -54,7 +54,10 @@ const problemsOf = (args: WatchArgs, root: string): Diagnostic[] => {
   if (out === undefined) problems.push({ scope: "out", problem: "watch writes files: give --out DIR (the folder for part-NNN.json and manifest.json)." })
   else if (nodePath.resolve(out) === root) problems.push({ scope: "out", problem: "--out must not be the root itself; name a folder inside or outside it." })
   if (parseQuietMs(Option.getOrUndefined(args.quietMs)) === null) {
-    problems.push({ scope: "quiet-ms", problem: `--quiet-ms must be a non-negative integer of milliseconds, got "${Option.getOrElse(args.quietMs, () => "")}".` })
+    problems.push({
+      scope: "quiet-ms",
+      problem: `--quiet-ms must be a non-negative integer of milliseconds, got "${Option.getOrElse(args.quietMs, () => "")}".`
+    })
   }
   return problems
 }

@@ -30,7 +30,9 @@ const kindOf = (value: unknown): string => {
 }
 
 /** The error a wrong value gets: what the key takes in words, never its description. */
-const expected = (what: string) => ({ message: (issue: ParseResult.ParseIssue) => ({ message: `expected ${what}, got ${kindOf(issue.actual)}`, override: false }) })
+const expected = (what: string) => ({
+  message: (issue: ParseResult.ParseIssue) => ({ message: `expected ${what}, got ${kindOf(issue.actual)}`, override: false })
+})
 
 // The JSON Schema is spelled out: the generated one puts the bound beside a $ref, which draft-07 ignores.
 const PositiveInt = Schema.Int.pipe(Schema.positive()).annotations({
@@ -44,16 +46,20 @@ const Budget = Schema.Union(PositiveInt, Schema.String.annotations({ description
 })
 const Declarations = Schema.Literal("whole", "addresses").annotations({
   ...expected('"whole" or "addresses"'),
-  description: "\"addresses\" lets the last cut replace pinned declarations by their entry addresses."
+  description: '"addresses" lets the last cut replace pinned declarations by their entry addresses.'
 })
 const Exclude = Schema.Array(Schema.String.annotations(expected("a path"))).annotations({
   ...expected("a list of paths"),
-  description: "Root-relative paths to leave out, matched at segment boundaries." })
+  description: "Root-relative paths to leave out, matched at segment boundaries."
+})
 
 /** One value or a non-empty list of them (an or); the message names both forms, not the union's first branch. */
 const oneOrMany = <S extends Schema.Schema.Any>(item: S, description: string, values?: ReadonlyArray<string>) => {
   const one = values === undefined ? "a string" : `one of ${values.join(", ")}`
-  return Schema.Union(item, Schema.NonEmptyArray(item)).annotations({ description, message: () => ({ message: `expected ${one}, or a non-empty list of them`, override: true }) })
+  return Schema.Union(item, Schema.NonEmptyArray(item)).annotations({
+    description,
+    message: () => ({ message: `expected ${one}, or a non-empty list of them`, override: true })
+  })
 }
 const Flag = (description: string) => Schema.optional(Schema.Boolean.annotations({ ...expected("true or false"), description }))
 const FloorRung = Schema.Literal(...FLOOR_RUNGS).annotations(expected(`one of ${FLOOR_RUNGS.join(", ")}`))
@@ -88,7 +94,9 @@ const criteriaFields = {
       )
     }).annotations({ ...expected("an object of id, type and direction"), description: "The member relates to a given id by a declared, authored relation." })
   ),
-  layer: Schema.optional(oneOrMany(Schema.Literal(...LAYERS), "The layer of the component of a code unit that implements or references the member, or any of a list.", LAYERS)),
+  layer: Schema.optional(
+    oneOrMany(Schema.Literal(...LAYERS), "The layer of the component of a code unit that implements or references the member, or any of a list.", LAYERS)
+  ),
   ids: Schema.optional(oneOrMany(Schema.String, "The member's id, or a pattern where * matches any run of characters; any of a list.")),
   impacted: Flag("true: the changeset given (--changeset or --staged) impacts the member; false: it does not. Needs a changeset.")
 }
@@ -131,9 +139,16 @@ export const ProfileSchema = Schema.Struct({
   declarations: Schema.optional(Declarations),
   exclude: Schema.optional(Exclude),
   perspective: Schema.optional(
-    Schema.String.annotations({ ...expected("a perspective's name"), description: "A perspective (built-in or configured) the profile applies; --perspective overrides it." })
+    Schema.String.annotations({
+      ...expected("a perspective's name"),
+      description: "A perspective (built-in or configured) the profile applies; --perspective overrides it."
+    })
   )
-}).annotations({ ...expected("an object of budget, declarations, exclude and perspective"), identifier: "Profile", description: "A named set of bundle parameters, chosen with --profile NAME." })
+}).annotations({
+  ...expected("an object of budget, declarations, exclude and perspective"),
+  identifier: "Profile",
+  description: "A named set of bundle parameters, chosen with --profile NAME."
+})
 
 export const ConfigSchema = Schema.Struct({
   $schema: Schema.optional(Schema.String.annotations(expected("the schema's path or URL as text"))),
@@ -147,7 +162,10 @@ export const ConfigSchema = Schema.Struct({
   ),
   declarations: Schema.optional(Declarations),
   profiles: Schema.optional(
-    Schema.Record({ key: Schema.String, value: ProfileSchema }).annotations({ ...expected("an object of named profiles"), description: "Named parameter sets, chosen with --profile NAME." })
+    Schema.Record({ key: Schema.String, value: ProfileSchema }).annotations({
+      ...expected("an object of named profiles"),
+      description: "Named parameter sets, chosen with --profile NAME."
+    })
   ),
   perspectives: Schema.optional(
     Schema.Record({ key: Schema.String, value: PerspectiveSchema }).annotations({
@@ -173,7 +191,7 @@ const UNION_WORDS: Readonly<Record<string, string>> = {
 
 /** "expected <words>, got <kind>" for a wrong value under a union-typed key; null for the rest. */
 const wrongValue = (json: unknown, path: ReadonlyArray<PropertyKey>): string | null => {
-  const key = [...path].reverse().find((k) => typeof k === "string" && Object.prototype.hasOwnProperty.call(UNION_WORDS, k))
+  const key = [...path].reverse().find((k) => typeof k === "string" && Object.hasOwn(UNION_WORDS, k))
   // `tiers` itself is an object (its own message); the words are for a tier's value.
   if (key === undefined || (key === "tiers" && path[path.length - 1] === "tiers")) return null
   const value = path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined), json)

@@ -98,7 +98,6 @@ export const shouldRead = (path: string, excludes: ReadonlyArray<string>): FileR
 /** One-shot hash (Node >= 20.12): about half the cost of a createHash object per small file. */
 export const sha256 = (bytes: Uint8Array | string): string => hash("sha256", bytes, "hex")
 
-
 /** A finding that concerns a file the reader could not take in at all (unreadable, symlink, ...). */
 export const fileFinding = (file: string, code: string, message: string, severity: Finding["severity"] = "error"): CarrierRead => ({
   file,
@@ -109,5 +108,4 @@ export const fileFinding = (file: string, code: string, message: string, severit
 })
 
 /** The finding for a listed file that could not be read (vanished, not permitted, ...). */
-export const unreadableFile = (path: string, reason: string): CarrierRead =>
-  fileFinding(path, "read/unreadable", `file could not be read (${reason})`)
+export const unreadableFile = (path: string, reason: string): CarrierRead => fileFinding(path, "read/unreadable", `file could not be read (${reason})`)

@@ -95,4 +95,3 @@ export const extractFile = (file: SourceFile, options: ExtractOptions): CarrierR
   if (Either.isLeft(text)) return text.left
   return role === "markdown" ? parseMarkdownCarrier(file.path, text.right) : parseGherkinCarrier(file.path, text.right)
 }
-

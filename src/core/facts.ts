@@ -67,19 +67,14 @@ const makeFacts = (graph: Graph): Facts => {
   const outOf = (id: string): ReadonlyArray<Edge> => graph.outgoing.get(id) ?? []
   const exists = (id: string): boolean => graph.specs.has(id) || graph.packs.has(id) || graph.anchors.has(id)
 
-  const implemented = memo((id) =>
-    into(id).some((e) => e.type === "satisfies" && e.claim === "anchored" && graph.anchors.get(e.from)?.nodeType === "CodeNode")
-  )
+  const implemented = memo((id) => into(id).some((e) => e.type === "satisfies" && e.claim === "anchored" && graph.anchors.get(e.from)?.nodeType === "CodeNode"))
 
   /** An anchored verifies edge from a test/oracle Anchor present in the graph. */
-  const anchoredVerifier = (e: Edge): boolean =>
-    e.type === "verifies" && e.claim === "anchored" && graph.anchors.get(e.from)?.nodeType === "Anchor"
+  const anchoredVerifier = (e: Edge): boolean => e.type === "verifies" && e.claim === "anchored" && graph.anchors.get(e.from)?.nodeType === "Anchor"
 
   const isEnabledExample = memo((id) => graph.specs.get(id)?.kind === "example" && into(id).some(anchoredVerifier))
 
-  const hasVerifier = memo((id) =>
-    into(id).some((e) => anchoredVerifier(e) || (e.type === "verifies" && e.claim === "declared" && isEnabledExample(e.from)))
-  )
+  const hasVerifier = memo((id) => into(id).some((e) => anchoredVerifier(e) || (e.type === "verifies" && e.claim === "declared" && isEnabledExample(e.from))))
 
   const floor = memo((id): FloorInfo => {
     const spec = graph.specs.get(id)
@@ -125,10 +120,7 @@ const makeFacts = (graph: Graph): Facts => {
         file: unit?.file ?? null,
         line: unit?.line ?? null,
         role: unit?.role ?? null,
-        component:
-          componentId === undefined
-            ? null
-            : { id: componentId, layer: component?.layer ?? null, context: component?.context ?? null }
+        component: componentId === undefined ? null : { id: componentId, layer: component?.layer ?? null, context: component?.context ?? null }
       })
     }
     return rows
@@ -160,7 +152,11 @@ const makeFacts = (graph: Graph): Facts => {
   })
 
   const decisions = memo((id): ReadonlyArray<DecisionRef> => {
-    const targets = new Set(outOf(id).filter((e) => e.type === "decidedBy" && e.claim === "declared").map((e) => e.to))
+    const targets = new Set(
+      outOf(id)
+        .filter((e) => e.type === "decidedBy" && e.claim === "declared")
+        .map((e) => e.to)
+    )
     return [...targets].sort(byCodeUnits).map((t) => {
       const target = graph.specs.get(t)
       return { id: t, statedReadiness: target?.readiness ?? null, resolved: target !== undefined }

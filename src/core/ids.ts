@@ -18,8 +18,7 @@ export const isPackId = (value: string): boolean => isId(value) && value.startsW
 export type EntrySection = "design" | "ui" | "question" | "rule"
 
 /** `spec:<id>#<section>.<key>`. */
-export const entryAddress = (specId: string, section: EntrySection, key: string): string =>
-  `${specId}#${section}.${key}`
+export const entryAddress = (specId: string, section: EntrySection, key: string): string => `${specId}#${section}.${key}`
 
 export const isEntryAddress = (value: string): boolean => ADDRESS_RE.test(value)
 

@@ -115,9 +115,7 @@ const modelsInto = (graph: Graph, target: string, except?: string): number =>
 
 /** The binding edges a new-graph anchor's change travels along (semantics 2.2). */
 const bindingsOf = (graph: Graph, anchorId: string): Edge[] =>
-  (graph.outgoing.get(anchorId) ?? []).filter(
-    (e) => TRAVERSABLE.has(e.type) || (e.type === "models" && modelsInto(graph, e.to) === 1)
-  )
+  (graph.outgoing.get(anchorId) ?? []).filter((e) => TRAVERSABLE.has(e.type) || (e.type === "models" && modelsInto(graph, e.to) === 1))
 
 /** The same for an anchor only the old side holds; a models edge counts when no other oracle now models its target. */
 const oldBindingsOf = (graph: Graph, a: AnchorNode): Edge[] => {
@@ -135,8 +133,7 @@ const reasonKey = (r: ImpactReason): string => `${r.file}\0${r.via?.id ?? ""}\0$
 const compareReasons = (a: ImpactReason, b: ImpactReason): number =>
   byCodeUnits(a.file, b.file) || byCodeUnits(a.via?.id ?? "", b.via?.id ?? "") || byCodeUnits(a.via?.edgeType ?? "", b.via?.edgeType ?? "")
 
-const compareRisk = (a: AtRiskReason, b: AtRiskReason): number =>
-  byCodeUnits(a.from, b.from) || byCodeUnits(a.edgeType, b.edgeType) || byCodeUnits(a.to, b.to)
+const compareRisk = (a: AtRiskReason, b: AtRiskReason): number => byCodeUnits(a.from, b.from) || byCodeUnits(a.edgeType, b.edgeType) || byCodeUnits(a.to, b.to)
 
 class Collector {
   private readonly rows = new Map<string, Map<string, ImpactReason>>()
@@ -197,9 +194,7 @@ const lostBindings = (graph: Graph, changed: ReadonlyArray<ChangedFileRow>, oldB
 
 export const impactReport = (input: ImpactInput): ImpactReport => {
   const { graph } = input
-  const changedFiles = input.changedFiles
-    .map(changedFileRow)
-    .sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))
+  const changedFiles = input.changedFiles.map(changedFileRow).sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))
   // Both paths of a rename count (bundle-contract.md section 1).
   const paths = [...new Set(changedFiles.flatMap((c) => (c.oldPath === undefined ? [c.path] : [c.path, c.oldPath])))].sort(byCodeUnits)
   const changed = new Set(paths)

@@ -69,7 +69,9 @@ const own = (record: Perspectives | undefined, name: string): Perspective | unde
 /** Built-in names first, then the configured ones, each group in code-unit order. */
 export const perspectiveNames = (configured: Perspectives | undefined): string[] => [
   ...Object.keys(BUILT_IN_PERSPECTIVES).sort(),
-  ...Object.keys(configured ?? {}).filter((n) => own(BUILT_IN_PERSPECTIVES, n) === undefined).sort()
+  ...Object.keys(configured ?? {})
+    .filter((n) => own(BUILT_IN_PERSPECTIVES, n) === undefined)
+    .sort()
 ]
 
 export const lookupPerspective = (name: string, configured: Perspectives | undefined): Perspective | undefined =>
@@ -80,7 +82,10 @@ const listOf = <T>(value: OneOrMany<T>): ReadonlyArray<T> => (Array.isArray(valu
 /** `*` matches any run of characters (none included); everything else matches itself. */
 export const idPattern = (pattern: string): ((id: string) => boolean) => {
   if (!pattern.includes("*")) return (id) => id === pattern
-  const source = pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[\\s\\S]*")
+  const source = pattern
+    .split("*")
+    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join("[\\s\\S]*")
   const re = new RegExp(`^${source}$`)
   return (id) => re.test(id)
 }
@@ -201,7 +206,13 @@ export interface PerspectiveSelection {
 }
 
 const show = (value: unknown): string =>
-  typeof value === "string" ? JSON.stringify(value) : value === null || typeof value !== "object" ? String(value) : Array.isArray(value) ? "a list" : "an object"
+  typeof value === "string"
+    ? JSON.stringify(value)
+    : value === null || typeof value !== "object"
+      ? String(value)
+      : Array.isArray(value)
+        ? "a list"
+        : "an object"
 
 /** Resolves a name against the built-ins and the configuration and runs it over the Pack. */
 export const resolvePerspective = (facts: Facts, request: PerspectiveRequest): PerspectiveSelection | Diagnostics => {
@@ -219,7 +230,10 @@ export const resolvePerspective = (facts: Facts, request: PerspectiveRequest): P
   } else if (perspective === undefined) {
     problems.push({ scope: "perspective", problem: `Unknown perspective ${show(name)}; known: ${known.join(", ")}.` })
   } else if (request.impacted === undefined && needsChangeset(perspective)) {
-    problems.push({ scope: "perspective", problem: `The perspective ${show(name)} selects what a changeset impacts: give a changeset (--changeset REV or --staged).` })
+    problems.push({
+      scope: "perspective",
+      problem: `The perspective ${show(name)} selects what a changeset impacts: give a changeset (--changeset REV or --staged).`
+    })
   }
   if (problems.length > 0 || pack === undefined || perspective === undefined) return { diagnostics: problems }
   const impacted = request.impacted === undefined ? undefined : new Set(request.impacted)

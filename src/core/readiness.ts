@@ -19,11 +19,9 @@ const TYPED: ReadonlySet<string> = new Set(TYPED_DEPENDENCIES)
 const filled = (s: string | undefined): boolean => typeof s === "string" && s.trim().length > 0
 
 /** Declared edges of the six authored types out of the Spec. */
-const declaredOut = (spec: SpecNode, graph: Graph): Edge[] =>
-  (graph.outgoing.get(spec.id) ?? []).filter((e) => e.claim === "declared" && AUTHORED.has(e.type))
+const declaredOut = (spec: SpecNode, graph: Graph): Edge[] => (graph.outgoing.get(spec.id) ?? []).filter((e) => e.claim === "declared" && AUTHORED.has(e.type))
 
-const inGraph = (graph: Graph, id: string): boolean =>
-  graph.specs.has(id) || graph.packs.has(id) || graph.anchors.has(id)
+const inGraph = (graph: Graph, id: string): boolean => graph.specs.has(id) || graph.packs.has(id) || graph.anchors.has(id)
 
 const rungIndex = (r: Rung): number => RUNGS.indexOf(r)
 
@@ -32,8 +30,7 @@ const rungIndex = (r: Rung): number => RUNGS.indexOf(r)
 
 const nonEmpty = (list: ReadonlyArray<unknown> | undefined): boolean => (list?.length ?? 0) > 0
 
-const hasRulesOrExamples = (s: SpecNode): boolean =>
-  nonEmpty(s.sections.behavior?.rules) || nonEmpty(s.sections.behavior?.examples)
+const hasRulesOrExamples = (s: SpecNode): boolean => nonEmpty(s.sections.behavior?.rules) || nonEmpty(s.sections.behavior?.examples)
 
 const constraintPresent = (s: SpecNode): boolean => nonEmpty(s.sections.constraints)
 
@@ -83,11 +80,7 @@ export const kindEvidencePresent = (spec: SpecNode, graph: Graph): boolean => {
     case "workflow":
     case "contract":
       return (
-        hasRulesOrExamples(spec) ||
-        nonEmpty(s.behavior?.flows) ||
-        constraintPresent(spec) ||
-        hasConstraintTarget(spec, graph) ||
-        hasPromotedChild(spec, graph)
+        hasRulesOrExamples(spec) || nonEmpty(s.behavior?.flows) || constraintPresent(spec) || hasConstraintTarget(spec, graph) || hasPromotedChild(spec, graph)
       )
     case "example":
       return nonEmpty(s.behavior?.examples)
@@ -178,11 +171,8 @@ export const CLAUSES: ReadonlyArray<Clause> = [
     "No open question is marked blocking.",
     (s) => !(s.sections.intent?.openQuestions ?? []).some((q) => q.blocking === true)
   ),
-  simple(
-    "all-relations-resolve",
-    "ready",
-    "Every declared relation points at a Spec the corpus holds.",
-    (s, g) => declaredOut(s, g).every((e) => inGraph(g, e.to))
+  simple("all-relations-resolve", "ready", "Every declared relation points at a Spec the corpus holds.", (s, g) =>
+    declaredOut(s, g).every((e) => inGraph(g, e.to))
   ),
   {
     id: "typed-dependency-targets-are-defined",
@@ -190,21 +180,13 @@ export const CLAUSES: ReadonlyArray<Clause> = [
     description: TYPED_DESCRIPTION,
     check: (s, g) => {
       const targets = typedTargetsBelowDefined(s, g)
-      return targets.length === 0
-        ? null
-        : { clauseId: "typed-dependency-targets-are-defined", description: TYPED_DESCRIPTION, targets }
+      return targets.length === 0 ? null : { clauseId: "typed-dependency-targets-are-defined", description: TYPED_DESCRIPTION, targets }
     }
   },
-  simple(
-    "anchors-resolve",
-    "ready",
-    "Every code or test binding into the Spec comes from an anchor the corpus holds.",
-    (s, g) =>
-      (g.incoming.get(s.id) ?? []).every(
-        (e) =>
-          !(e.type === "satisfies" || e.type === "models" || (e.type === "verifies" && e.claim === "anchored")) ||
-          inGraph(g, e.from)
-      )
+  simple("anchors-resolve", "ready", "Every code or test binding into the Spec comes from an anchor the corpus holds.", (s, g) =>
+    (g.incoming.get(s.id) ?? []).every(
+      (e) => !(e.type === "satisfies" || e.type === "models" || (e.type === "verifies" && e.claim === "anchored")) || inGraph(g, e.from)
+    )
   )
 ]
 

@@ -44,7 +44,7 @@ const scanGroups = (text: string): Group[] => {
     let restart = -1
     for (; j < text.length; j++) {
       const c = text[j]
-      if (c === "\"") quoted = !quoted
+      if (c === '"') quoted = !quoted
       else if (!quoted && c === "}") {
         close = j
         break
@@ -70,9 +70,9 @@ const scanGroups = (text: string): Group[] => {
 /** The text of exactly one double-quoted literal without inner quotes, or null. */
 const quotedLiteral = (raw: string): string | null => {
   const s = raw.trim()
-  if (s.length < 2 || !s.startsWith("\"") || !s.endsWith("\"")) return null
+  if (s.length < 2 || !s.startsWith('"') || !s.endsWith('"')) return null
   const body = s.slice(1, -1)
-  return body.includes("\"") ? null : body
+  return body.includes('"') ? null : body
 }
 
 /** `"a"|"b"|…` with at least two literals; `|` inside quotes does not split. */
@@ -81,7 +81,7 @@ const enumLiterals = (raw: string): string[] | null => {
   let current = ""
   let quoted = false
   for (const c of raw) {
-    if (c === "\"") quoted = !quoted
+    if (c === '"') quoted = !quoted
     if (c === "|" && !quoted) {
       parts.push(current)
       current = ""
@@ -159,8 +159,7 @@ export const valueFits = (value: SlotValue, type: SlotType): boolean => {
 }
 
 const sameType = (a: SlotType, b: SlotType): boolean =>
-  a.kind === b.kind &&
-  (a.kind !== "enum" || (b.kind === "enum" && a.values.length === b.values.length && a.values.every((v, i) => v === b.values[i])))
+  a.kind === b.kind && (a.kind !== "enum" || (b.kind === "enum" && a.values.length === b.values.length && a.values.every((v, i) => v === b.values[i])))
 
 /** One vocabulary step, ready for matching. */
 export interface VocabularyStep {

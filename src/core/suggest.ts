@@ -30,7 +30,10 @@ export const suggest = (word: string, candidates: Iterable<string>, max = 3): st
   }
   scored.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0))
   const nearest = scored.length > 0 ? scored[0][0] : 0
-  return scored.filter(([d]) => d <= nearest + 1).slice(0, max).map(([, c]) => c)
+  return scored
+    .filter(([d]) => d <= nearest + 1)
+    .slice(0, max)
+    .map(([, c]) => c)
 }
 
 /** ` Did you mean "a" or "b"?` (with a leading space), or "" when nothing is close. */

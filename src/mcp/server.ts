@@ -46,7 +46,10 @@ const UseCases = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default
 // the server when its stdin stream ends, so the stream ends only once the calls in flight have
 // answered (and a moment more for their lines to be written).
 const idle = Effect.suspend(() => (inFlight === 0 ? Effect.void : Effect.fail("busy"))).pipe(Effect.retry(Schedule.spaced(Duration.millis(20))))
-const stdin = Stream.concat(NodeStream.stdin, Stream.drain(Stream.fromEffect(Effect.sleep(Duration.millis(50)).pipe(Effect.zipRight(idle), Effect.zipRight(Effect.sleep(Duration.millis(50)))))))
+const stdin = Stream.concat(
+  NodeStream.stdin,
+  Stream.drain(Stream.fromEffect(Effect.sleep(Duration.millis(50)).pipe(Effect.zipRight(idle), Effect.zipRight(Effect.sleep(Duration.millis(50))))))
+)
 
 export const ServerLive = Layer.effectDiscard(registerTools).pipe(
   Layer.provide(McpServer.layerStdio({ name: "specbundle", version: VERSION, stdin, stdout: NodeSink.stdout })),

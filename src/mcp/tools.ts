@@ -17,7 +17,7 @@ import { Bundler } from "../services/Bundler.js"
 import { Changes, impactProblems } from "../services/Changes.js"
 import { Corpus, summaryOf } from "../services/Corpus.js"
 import type { BundleRequest, Diagnostic } from "../services/requests.js"
-import { ParameterProblems, RunFailure } from "../services/requests.js"
+import { ParameterProblems, type RunFailure } from "../services/requests.js"
 
 const text = (description: string) => Schema.optional(Schema.String.annotations({ description }))
 const texts = (description: string) => Schema.optional(Schema.Array(Schema.String).annotations({ description }))
@@ -41,19 +41,23 @@ export const BundleParameters = Schema.Struct({
   specs: texts("Scope: an ordered list of Spec ids."),
   ...changesetFields,
   budget: Schema.optional(
-    Schema.Union(Schema.String, Schema.Number).annotations({ description: "Hard limit in UTF-16 code units of the compact JSON, or a tier name (S, M, L). Default 100000." })
+    Schema.Union(Schema.String, Schema.Number).annotations({
+      description: "Hard limit in UTF-16 code units of the compact JSON, or a tier name (S, M, L). Default 100000."
+    })
   ),
   profile: text("A named set of bundle parameters from the configuration file."),
   declarations: text("whole (default) or addresses."),
   part: Schema.optional(Schema.Union(Schema.String, Schema.Number).annotations({ description: "Return only this 1-based part of the split bundle." })),
-  count: Schema.optional(Schema.Boolean.annotations({ description: "Return the number of parts the bundle splits into, as {\"parts\":N}, instead of a value." }))
+  count: Schema.optional(Schema.Boolean.annotations({ description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' }))
 })
 
 export const ImpactParameters = Schema.Struct({
   ...corpusFields,
   ...changesetFields,
   format: Schema.optional(
-    Schema.Literal("json", "text", "markdown").annotations({ description: "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment." })
+    Schema.Literal("json", "text", "markdown").annotations({
+      description: "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment."
+    })
   ),
   linkBase: text("With format markdown: a URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/).")
 })
@@ -64,22 +68,31 @@ export const CheckParameters = Schema.Struct({
   ...corpusFields,
   format: Schema.optional(
     Schema.Literal("text", "json", "github", "sarif").annotations({
-      description: "text (default): file:line: code: message lines, then the counts; json, github (workflow commands) or sarif (SARIF 2.1.0): what check --format prints."
+      description:
+        "text (default): file:line: code: message lines, then the counts; json, github (workflow commands) or sarif (SARIF 2.1.0): what check --format prints."
     })
   )
 })
 
 export const ListParameters = Schema.Struct({
   ...corpusFields,
-  what: Schema.Literal("packs", "specs").annotations({ description: "packs: every Pack with its title and member count; specs: every Spec with its kind and title." }),
-  format: Schema.optional(Schema.Literal("text", "json").annotations({ description: "text (default): one id a line with what it is; json: one compact JSON value." }))
+  what: Schema.Literal("packs", "specs").annotations({
+    description: "packs: every Pack with its title and member count; specs: every Spec with its kind and title."
+  }),
+  format: Schema.optional(
+    Schema.Literal("text", "json").annotations({ description: "text (default): one id a line with what it is; json: one compact JSON value." })
+  )
 })
 
 /** A tool's result: text content, as the CLI prints it. */
 const ok = (out: string) => new McpSchema.CallToolResult({ isError: false, content: [{ type: "text", text: out }] })
 
 const fail = (out: string, structured?: unknown) =>
-  new McpSchema.CallToolResult({ isError: true, content: [{ type: "text", text: out }], ...(structured === undefined ? {} : { structuredContent: structured }) })
+  new McpSchema.CallToolResult({
+    isError: true,
+    content: [{ type: "text", text: out }],
+    ...(structured === undefined ? {} : { structuredContent: structured })
+  })
 
 const diagnosticsResult = (diagnostics: ReadonlyArray<Diagnostic>) => fail(JSON.stringify({ diagnostics }) + "\n", { diagnostics })
 
@@ -130,7 +143,12 @@ const runBundle = (p: typeof BundleParameters.Type) =>
     if (p.count === true) {
       const { of, parts } = yield* bundler.parts(prepared)
       // No split fits the budget: the value that says so, as `--parts` prints it.
-      if (of === null) return ok(Chunk.toArray(yield* Stream.runCollect(parts)).map((t) => t.text + "\n").join(""))
+      if (of === null)
+        return ok(
+          Chunk.toArray(yield* Stream.runCollect(parts))
+            .map((t) => t.text + "\n")
+            .join("")
+        )
       return ok(JSON.stringify({ parts: of }) + "\n")
     }
     const { text: out } = yield* bundler.compose(prepared)
@@ -143,7 +161,9 @@ const runImpact = (p: typeof ImpactParameters.Type) =>
     const { linkBase, format, ...rest } = p
     const request = { ...rest, root: p.root ?? "." }
     if (linkBase !== undefined && format !== "markdown") {
-      return yield* new ParameterProblems({ diagnostics: [...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }] })
+      return yield* new ParameterProblems({
+        diagnostics: [...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }]
+      })
     }
     const { report, graph } = yield* changes.report(request)
     return ok(impactOutput(report, graph, format ?? "json", linkBase ?? ""))
@@ -214,5 +234,10 @@ export const tools: ReadonlyArray<ToolSpec> = [
     CheckParameters,
     runCheck
   ),
-  define("list", "List the corpus's Packs (with member counts) or Specs (with kind and title) in id order: the ids a bundle scope names.", ListParameters, runList)
+  define(
+    "list",
+    "List the corpus's Packs (with member counts) or Specs (with kind and title) in id order: the ids a bundle scope names.",
+    ListParameters,
+    runList
+  )
 ]

@@ -69,7 +69,8 @@ export const requestProblems = (request: BundleRequest, perspective: string | un
   if (perspective !== undefined) {
     if (request.specs !== undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members; it is not taken with --specs." })
     else if (request.pack === undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members: give --pack." })
-    if (request.members !== undefined) found.push({ scope: "perspective", problem: "A perspective chooses the members: give --perspective or --members, not both." })
+    if (request.members !== undefined)
+      found.push({ scope: "perspective", problem: "A perspective chooses the members: give --perspective or --members, not both." })
   }
   if (request.parts === true && request.part !== undefined) found.push({ scope: "part", problem: "Give --part K or --parts, not both." })
   return found
@@ -126,13 +127,20 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
       const common = { root, exclude, configPath: loaded.path }
       if (request.changeset !== undefined || request.staged === true) {
         const s = yield* changes.scope(request.root, request, exclude)
-        const scope = settings.perspective === undefined ? { specs: s.specs, changeset: s.label } : yield* chosen(s.graph, settings.perspective, s.specs, s.label)
+        const scope =
+          settings.perspective === undefined ? { specs: s.specs, changeset: s.label } : yield* chosen(s.graph, settings.perspective, s.specs, s.label)
         const params: BundleParams = { ...base, ...scope }
-        return { ...common, graph: s.graph, files: s.files, params, scope: scopeOf(params), builtFromCommit: s.builtFromCommit, dangling: s.dangling } satisfies PreparedBundle
+        return {
+          ...common,
+          graph: s.graph,
+          files: s.files,
+          params,
+          scope: scopeOf(params),
+          builtFromCommit: s.builtFromCommit,
+          dangling: s.dangling
+        } satisfies PreparedBundle
       }
-      const { graph, files } = yield* reader
-        .readTree({ root: request.root, exclude })
-        .pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
+      const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
       if (settings.perspective !== undefined) {
         const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
         return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
@@ -163,13 +171,16 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
       if (outcome._tag === "Oversized") {
         return { of: null, exceeded: outcome.value as PartsExceeded | null, parts: Stream.make<[PartText]>({ text: outcome.text, used: null }) }
       }
-      return { of: outcome.of as number | null, exceeded: null as PartsExceeded | null, parts: Stream.map(outcome.parts, (p): PartText => ({ text: p.text, used: p.used })) }
+      return {
+        of: outcome.of as number | null,
+        exceeded: null as PartsExceeded | null,
+        parts: Stream.map(outcome.parts, (p): PartText => ({ text: p.text, used: p.used }))
+      }
     })
 
     /** The manifest of a written set of parts: the scope, the parameters and what it was built from. */
     const manifest = Effect.fn("Bundler.manifest")(function* (prepared: PreparedBundle, records: ReadonlyArray<PartRecord>) {
-      const state =
-        prepared.builtFromCommit !== null ? { commit: prepared.builtFromCommit, dirty: false } : yield* git.repoState(prepared.root)
+      const state = prepared.builtFromCommit !== null ? { commit: prepared.builtFromCommit, dirty: false } : yield* git.repoState(prepared.root)
       return {
         scope: prepared.scope,
         budget: prepared.params.budget ?? null,

@@ -13,7 +13,7 @@ import type { FileHash } from "./GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "./Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
-import { ParameterProblems, RunFailure, problems } from "./requests.js"
+import { type ParameterProblems, RunFailure, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
 export interface ChangesetImpact {
@@ -61,11 +61,13 @@ export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
     const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
       const changeset = yield* decode(request)
       const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
-      const result = yield* impact.run({ root, changeset, exclude, label }).pipe(
-        Effect.mapError((e) =>
-          e._tag === "InvalidRevisionError" ? problems([{ scope: "changeset", problem: e.message }]) : new RunFailure({ line: e.message })
+      const result = yield* impact
+        .run({ root, changeset, exclude, label })
+        .pipe(
+          Effect.mapError((e) =>
+            e._tag === "InvalidRevisionError" ? problems([{ scope: "changeset", problem: e.message }]) : new RunFailure({ line: e.message })
+          )
         )
-      )
       return { ...result, label } satisfies ChangesetImpact
     })
 

@@ -29,8 +29,7 @@ export type PartsOutcome =
 export class Composer extends Effect.Service<Composer>()("specbundle/Composer", {
   succeed: {
     /** One value: the bundle, a part (with params.part), budgetExceeded, or diagnostics. */
-    compose: (graph: Graph, params: BundleParams): Effect.Effect<ComposedValue> =>
-      Effect.sync(() => composeBundleText(factsOf(graph), params)),
+    compose: (graph: Graph, params: BundleParams): Effect.Effect<ComposedValue> => Effect.sync(() => composeBundleText(factsOf(graph), params)),
 
     /** Every part in order; each is rendered only when the stream pulls it. */
     parts: (graph: Graph, params: BundleParams): Effect.Effect<PartsOutcome> =>

@@ -45,9 +45,7 @@ export class Corpus extends Effect.Service<Corpus>()("specbundle/Corpus", {
       const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
       const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
       const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-      const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(
-        Effect.mapError((e) => new RunFailure({ line: e.message }))
-      )
+      const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
       return { graph, files, exclude } satisfies CorpusRead
     })
 

@@ -19,9 +19,27 @@ import {
   underRoot
 } from "../core/changeset.js"
 import type { GitError } from "./git.js"
-import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError, classify, parseBatch } from "./git.js"
+import {
+  GitFailedError,
+  Git,
+  InvalidRevisionError,
+  NotARepositoryError,
+  ShallowCloneError,
+  UnknownRevisionError,
+  UnmergedPathError,
+  classify,
+  parseBatch
+} from "./git.js"
 
-export { GitFailedError, GitMissingError, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "./git.js"
+export {
+  GitFailedError,
+  GitMissingError,
+  InvalidRevisionError,
+  NotARepositoryError,
+  ShallowCloneError,
+  UnknownRevisionError,
+  UnmergedPathError
+} from "./git.js"
 export type { GitError } from "./git.js"
 
 /** Where the extraction root sits in its repository. */
@@ -80,13 +98,15 @@ const make = Effect.gen(function* () {
   const readBlobs = (cwd: string, objects: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Uint8Array>, GitError> => {
     const unique = [...new Set(objects)]
     if (unique.length === 0) return Effect.succeed(new Map())
-    return git.exec(cwd, ["cat-file", "--batch"], unique.join("\n") + "\n").pipe(
-      Effect.flatMap((o) =>
-        o.code !== 0
-          ? Effect.fail(classify(cwd, "cat-file", o.stderr || `exit code ${o.code}`))
-          : Effect.try({ try: () => parseBatch(o.stdout), catch: (e) => classify(cwd, "cat-file", String(e)) })
+    return git
+      .exec(cwd, ["cat-file", "--batch"], unique.join("\n") + "\n")
+      .pipe(
+        Effect.flatMap((o) =>
+          o.code !== 0
+            ? Effect.fail(classify(cwd, "cat-file", o.stderr || `exit code ${o.code}`))
+            : Effect.try({ try: () => parseBatch(o.stdout), catch: (e) => classify(cwd, "cat-file", String(e)) })
+        )
       )
-    )
   }
 
   const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
@@ -96,11 +116,9 @@ const make = Effect.gen(function* () {
     return { root, top, prefix } satisfies RepoLocation
   })
 
-  const isShallow = (top: string) =>
-    runGit(top, ["rev-parse", "--is-shallow-repository"]).pipe(Effect.map((out) => out.trim() === "true"))
+  const isShallow = (top: string) => runGit(top, ["rev-parse", "--is-shallow-repository"]).pipe(Effect.map((out) => out.trim() === "true"))
 
-  const verify = (top: string, rev: string) =>
-    runGit(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", rev]).pipe(Effect.map((out) => out.trim()))
+  const verify = (top: string, rev: string) => runGit(top, ["rev-parse", "--verify", "--quiet", "--end-of-options", rev]).pipe(Effect.map((out) => out.trim()))
 
   /**
    * Resolves a revision to a commit; the text was checked by parseChangeset, and `--end-of-options`
@@ -193,9 +211,7 @@ const make = Effect.gen(function* () {
         const b = yield* resolve(top, changeset.to)
         let from = a
         if (changeset._tag === "MergeBase") {
-          const base = (yield* runGit(top, ["merge-base", "--end-of-options", a, b]).pipe(
-            Effect.catchTag("GitFailedError", () => Effect.succeed(""))
-          )).trim()
+          const base = (yield* runGit(top, ["merge-base", "--end-of-options", a, b]).pipe(Effect.catchTag("GitFailedError", () => Effect.succeed("")))).trim()
           if (base === "") {
             if (yield* isShallow(top)) return yield* new ShallowCloneError({ revision: `${changeset.from}...${changeset.to}` })
             return yield* new GitFailedError({ command: "merge-base", detail: `${changeset.from} and ${changeset.to} have no common ancestor` })
@@ -246,11 +262,16 @@ const make = Effect.gen(function* () {
     })
 
   const readEntries = (loc: RepoLocation, entries: ReadonlyArray<{ path: string; object: string }>) =>
-    Effect.map(readBlobs(loc.top, entries.map((e) => e.object)), (blobs) =>
-      entries.flatMap((e): SourceFile[] => {
-        const bytes = blobs.get(e.object)
-        return bytes === undefined ? [] : [{ path: e.path, bytes }]
-      })
+    Effect.map(
+      readBlobs(
+        loc.top,
+        entries.map((e) => e.object)
+      ),
+      (blobs) =>
+        entries.flatMap((e): SourceFile[] => {
+          const bytes = blobs.get(e.object)
+          return bytes === undefined ? [] : [{ path: e.path, bytes }]
+        })
     )
 
   /** Files under the root of a commit's tree or of the index that `wanted` accepts, with their bytes. */
@@ -284,11 +305,12 @@ const make = Effect.gen(function* () {
     // A few paths (a commit's usual old side): named to ls-tree, not the whole tree listed (30,000 entries, ~0.2 s).
     const entries =
       paths.length <= OLD_SIDE_PATHSPECS
-        ? parseLsTreeZ(yield* runGit(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit, "--", ...paths.map((p) => `:(literal)${loc.prefix}${p}`)]))
-            .flatMap((e) => {
-              const path = underRoot(loc.prefix, e.path)
-              return path === null || !want.has(path) ? [] : [{ path, object: e.object }]
-            })
+        ? parseLsTreeZ(
+            yield* runGit(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit, "--", ...paths.map((p) => `:(literal)${loc.prefix}${p}`)])
+          ).flatMap((e) => {
+            const path = underRoot(loc.prefix, e.path)
+            return path === null || !want.has(path) ? [] : [{ path, object: e.object }]
+          })
         : (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
     return yield* readEntries(loc, entries)
   })

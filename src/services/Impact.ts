@@ -84,7 +84,10 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
       // package.json rides along only to tell whether the corpus is the protocol package itself.
       const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
       const selfHosting = selfHostingOf(files)
-      const read = yield* reader.readFiles(files.filter((f) => shouldRead(f.path, exclude) !== null), { selfHosting })
+      const read = yield* reader.readFiles(
+        files.filter((f) => shouldRead(f.path, exclude) !== null),
+        { selfHosting }
+      )
       return { read, selfHosting }
     })
 

@@ -11,7 +11,10 @@ const NOFOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
 
 /** Git's object id of a blob with these bytes (SHA-1, or SHA-256 in a repository of that format). */
 export const gitObjectId = (bytes: Uint8Array, like: string): string =>
-  createHash(like.length === 64 ? "sha256" : "sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex")
+  createHash(like.length === 64 ? "sha256" : "sha1")
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest("hex")
 
 /** Stat data strong enough to trust a cache entry by (size, mtime and ctime in fractional milliseconds, inode: ctime too, as git's index keeps). */
 export const statOf = (absolute: string): { key: string; newest: number } | undefined => {

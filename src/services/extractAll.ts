@@ -293,7 +293,15 @@ export class ExtractSession {
     if (count === 0) return
     this.started = true
     for (let i = 0; i < count; i++) {
-      this.helpers.push(new Helper(script, this.options, () => this.takeFront(), (c, r) => this.store(c, r, true), (cs) => this.requeue(cs)))
+      this.helpers.push(
+        new Helper(
+          script,
+          this.options,
+          () => this.takeFront(),
+          (c, r) => this.store(c, r, true),
+          (cs) => this.requeue(cs)
+        )
+      )
     }
     // Without a parse cache to reuse, a corpus this large has code files to parse, and this thread
     // parses some where the threads meet, at the end: load oxc-parser now, while the walk leaves

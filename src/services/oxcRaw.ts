@@ -94,7 +94,9 @@ const readOutline = (buffer: TransferBuffer, bytes: Buffer, text: string, dataPo
       const end = i32(at + 4)
       // Kinds 1 and 2 are block comments (plain and JSDoc); the others line comments.
       const kind = buffer[at + COMMENT_KIND]
-      return kind === 1 || kind === 2 ? { type: "Block" as const, value: text.slice(start + 2, end - 2), start, end } : { type: "Line" as const, value: text.slice(start + 2, end), start, end }
+      return kind === 1 || kind === 2
+        ? { type: "Block" as const, value: text.slice(start + 2, end - 2), start, end }
+        : { type: "Line" as const, value: text.slice(start + 2, end), start, end }
     }),
     imports: vec(module + MODULE.imports, STRIDE.import, (at) => ({
       ...span(at),

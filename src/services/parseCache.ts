@@ -69,7 +69,10 @@ export const openParseCache = (root: string, selfHosting: boolean, source: "tree
   } catch {
     return undefined
   }
-  const name = createHash("sha256").update(JSON.stringify([FORMAT, current.build, realRoot, selfHosting, source])).digest("hex").slice(0, 40)
+  const name = createHash("sha256")
+    .update(JSON.stringify([FORMAT, current.build, realRoot, selfHosting, source]))
+    .digest("hex")
+    .slice(0, 40)
   const known = new Map<string, CacheEntry>()
   try {
     const data = current.read(name)

@@ -37,7 +37,5 @@ export const settingsOf = (
   flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
 ): Effect.Effect<Settings, RunFailure> => {
   const merged = settingsFor(loaded.config, profile, flags)
-  return Either.isLeft(merged)
-    ? Effect.fail(new RunFailure({ line: `${loaded.path ?? "--profile"}: ${merged.left}` }))
-    : Effect.succeed(merged.right)
+  return Either.isLeft(merged) ? Effect.fail(new RunFailure({ line: `${loaded.path ?? "--profile"}: ${merged.left}` })) : Effect.succeed(merged.right)
 }

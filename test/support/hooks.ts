@@ -23,7 +23,8 @@ export const env = (): NodeJS.ProcessEnv => {
 export const IDENTITY = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
 
 export const git = (cwd: string, ...args: string[]): string => execFileSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: env() })
-export const gitTry = (cwd: string, ...args: string[]): SpawnSyncReturns<string> => spawnSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: env() })
+export const gitTry = (cwd: string, ...args: string[]): SpawnSyncReturns<string> =>
+  spawnSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: env() })
 export const run = (cwd: string, args: ReadonlyArray<string>) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: env() })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stderr.split("\n").filter((l) => l !== "") }

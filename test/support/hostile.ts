@@ -63,7 +63,21 @@ export const readProblems = (read: CarrierRead, file: string, refusalDropsAll: b
 // ---------------------------------------------------------------------------------------------
 // Mutations: a list of operations with raw random parameters, applied in order.
 
-export const TEXT_OPS = ["truncate", "insert", "swap", "duplicate", "delete-line", "deep-yaml", "long-line", "cr", "crlf", "bom", "unicode", "yaml-char", "alias-bomb"] as const
+export const TEXT_OPS = [
+  "truncate",
+  "insert",
+  "swap",
+  "duplicate",
+  "delete-line",
+  "deep-yaml",
+  "long-line",
+  "cr",
+  "crlf",
+  "bom",
+  "unicode",
+  "yaml-char",
+  "alias-bomb"
+] as const
 export const BYTE_OPS = ["invalid-utf8", "nul", "random-bytes", "truncate-bytes"] as const
 
 export interface Mutation {
@@ -81,7 +95,11 @@ export const mutationOf = (ops: ReadonlyArray<string>): fc.Arbitrary<Mutation> =
     a: fc.nat(),
     b: fc.nat(),
     n: fc.integer({ min: 1, max: 4000 }),
-    s: fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 20 }), fc.constantFrom("---", ":", "- ", "# ", "## Rule", "```", "@spec.", "Feature:", "/**", " * @sdpAnchor impl:x", "*/", "{", "}", "${")),
+    s: fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: "binary", maxLength: 20 }),
+      fc.constantFrom("---", ":", "- ", "# ", "## Rule", "```", "@spec.", "Feature:", "/**", " * @sdpAnchor impl:x", "*/", "{", "}", "${")
+    ),
     bytes: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 12 })
   })
 
@@ -138,7 +156,13 @@ export const applyText = (text: string, m: Mutation): string => {
       return text.slice(0, at(text.length)) + specials[m.b % specials.length] + text.slice(at(text.length))
     }
     case "alias-bomb": {
-      const bomb = ["a: &a [x, x, x, x, x, x, x, x, x]", "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]", "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]", "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]", "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]"]
+      const bomb = [
+        "a: &a [x, x, x, x, x, x, x, x, x]",
+        "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]",
+        "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]",
+        "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]",
+        "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]"
+      ]
       const where = ls[0] === "---" ? 1 : li
       return [...ls.slice(0, where), ...bomb, ...ls.slice(where)].join("\n")
     }
@@ -164,8 +188,9 @@ export const applyBytes = (bytes: Uint8Array, m: Mutation): Uint8Array => {
 }
 
 export const textCase = (seeds: ReadonlyArray<string>) =>
-  fc.record({
-    seed: fc.constantFrom(...seeds),
-    muts: fc.array(mutationOf(TEXT_OPS), { minLength: 1, maxLength: 4 })
-  }).map(({ seed, muts }) => ({ text: muts.reduce(applyText, seed), ops: muts.map((m) => m.op).join(",") }))
-
+  fc
+    .record({
+      seed: fc.constantFrom(...seeds),
+      muts: fc.array(mutationOf(TEXT_OPS), { minLength: 1, maxLength: 4 })
+    })
+    .map(({ seed, muts }) => ({ text: muts.reduce(applyText, seed), ops: muts.map((m) => m.op).join(",") }))

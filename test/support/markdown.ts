@@ -7,9 +7,7 @@ const ENTITIES: Readonly<Record<string, string>> = { lt: "<", gt: ">", amp: "&",
 
 /** Decodes the entities the renderer writes (named and numeric). */
 export const decodeEntities = (text: string): string =>
-  text.replace(/&(#\d+|[a-z]+);/g, (all, name: string) =>
-    name.startsWith("#") ? String.fromCodePoint(Number(name.slice(1))) : (ENTITIES[name] ?? all)
-  )
+  text.replace(/&(#\d+|[a-z]+);/g, (all, name: string) => (name.startsWith("#") ? String.fromCodePoint(Number(name.slice(1))) : (ENTITIES[name] ?? all)))
 
 /** Every token, depth first (tables' cells and lists' items included). */
 export const allTokens = (tokens: ReadonlyArray<Token>): Token[] => {
@@ -52,7 +50,6 @@ export const tableRows = (markdown: string): Cell[][] =>
     .filter((t): t is Tokens.Table => t.type === "table")
     .flatMap((t) => t.rows.map((row) => row.map((c) => ({ text: plain(c.tokens), types: c.tokens.map((k) => k.type), tokens: c.tokens }))))
 
-export const tables = (markdown: string): Tokens.Table[] =>
-  marked.lexer(markdown, { gfm: true }).filter((t): t is Tokens.Table => t.type === "table")
+export const tables = (markdown: string): Tokens.Table[] => marked.lexer(markdown, { gfm: true }).filter((t): t is Tokens.Table => t.type === "table")
 
 export const lex = (markdown: string): Token[] => marked.lexer(markdown, { gfm: true })

@@ -90,14 +90,26 @@ export const bikeDockCopy = (label = "specbundle-bike-"): string => {
 
 /** A lawful one-rule Spec carrier; `extra` lines go after the rule. */
 export const ruleSpec = (id: string, title = "A rule", readiness = "idea"): string =>
-  ["---", `id: ${id}`, "kind: rule", "altitude: story", `readiness: ${readiness}`, "relations: {}", "---", `# ${title}`, "", "## Rule", "", "- Totals are sums.", ""].join("\n")
+  [
+    "---",
+    `id: ${id}`,
+    "kind: rule",
+    "altitude: story",
+    `readiness: ${readiness}`,
+    "relations: {}",
+    "---",
+    `# ${title}`,
+    "",
+    "## Rule",
+    "",
+    "- Totals are sums.",
+    ""
+  ].join("\n")
 
 export const ReaderLive = GraphReader.Default.pipe(Layer.provide(NodeFileSystem.layer))
 
 /** GraphReader with the real FileSystem wrapped: `readFile` goes through `override` first. */
-export const readerWithReadFile = (
-  override: (real: FileSystem.FileSystem, file: string) => ReturnType<FileSystem.FileSystem["readFile"]>
-) =>
+export const readerWithReadFile = (override: (real: FileSystem.FileSystem, file: string) => ReturnType<FileSystem.FileSystem["readFile"]>) =>
   GraphReader.Default.pipe(
     Layer.provide(
       Layer.effect(
@@ -107,19 +119,13 @@ export const readerWithReadFile = (
     )
   )
 
-export const readTreeWith = (
-  layer: Layer.Layer<GraphReader>,
-  root: string,
-  exclude: ReadonlyArray<string> = []
-): Promise<ReadResult> =>
+export const readTreeWith = (layer: Layer.Layer<GraphReader>, root: string, exclude: ReadonlyArray<string> = []): Promise<ReadResult> =>
   Effect.runPromise(Effect.flatMap(GraphReader, (r) => r.readTree({ root, exclude })).pipe(Effect.provide(layer)))
 
-export const readTree = (root: string, exclude: ReadonlyArray<string> = []): Promise<ReadResult> =>
-  readTreeWith(ReaderLive, root, exclude)
+export const readTree = (root: string, exclude: ReadonlyArray<string> = []): Promise<ReadResult> => readTreeWith(ReaderLive, root, exclude)
 
 /** Findings as [file, line, code] triples, for compact assertions. */
-export const where = (findings: ReadonlyArray<Finding>): Array<[string, number, string]> =>
-  findings.map((f) => [f.file, f.line, f.code])
+export const where = (findings: ReadonlyArray<Finding>): Array<[string, number, string]> => findings.map((f) => [f.file, f.line, f.code])
 
 /** Files that contributed a node to the graph. */
 export const filesInGraph = (graph: Graph): string[] => [...graph.nodesByFile.keys()]

@@ -12,8 +12,7 @@ const ASCII_WORD = /[A-Za-z0-9-]/
 const UNICODE_WORD = /[\p{L}\p{N}]/u
 const ASCII_PUNCT = /[!-/:-@[-`{-~]/
 
-const endsToken = (ch: string): boolean =>
-  /\s/.test(ch) || STOP.has(ch) || (ch.charCodeAt(0) > 127 && !UNICODE_WORD.test(ch))
+const endsToken = (ch: string): boolean => /\s/.test(ch) || STOP.has(ch) || (ch.charCodeAt(0) > 127 && !UNICODE_WORD.test(ch))
 
 /** Entry addresses written in a text, in order of first appearance, each once. */
 export const addressesIn = (text: string): string[] => {

@@ -21,15 +21,7 @@ export const bundleText = (h: Header, used: string, token: string, members: stri
   `"tokenEstimate":{"value":${token},"method":${J(TOKEN_METHOD)}},"leftOut":${J(h.leftOut)},` +
   `"pack":${J(h.pack)},"members":[${members}],"boundary":${boundary}}`
 
-export const partText = (
-  h: Header,
-  index: string,
-  of: string,
-  used: string,
-  token: string,
-  members: string,
-  boundary: string
-): string =>
+export const partText = (h: Header, index: string, of: string, used: string, token: string, members: string, boundary: string): string =>
   `{"scope":${J(h.scope)},"budget":${h.budget},"declarations":${J(h.declarations)},` +
   `"part":{"index":${index},"of":${of}},"used":${used},` +
   `"tokenEstimate":{"value":${token},"method":${J(TOKEN_METHOD)}},"leftOut":${J(h.leftOut)},` +

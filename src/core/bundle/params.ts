@@ -25,11 +25,9 @@ const show = (value: unknown): string => {
   return typeof value === "object" ? "an object" : typeof value
 }
 
-export const isPositiveInteger = (value: unknown): value is number =>
-  typeof value === "number" && Number.isSafeInteger(value) && value > 0
+export const isPositiveInteger = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0
 
-const isStringList = (value: unknown): value is ReadonlyArray<string> =>
-  Array.isArray(value) && value.every((v) => typeof v === "string")
+const isStringList = (value: unknown): value is ReadonlyArray<string> => Array.isArray(value) && value.every((v) => typeof v === "string")
 
 /** Ids seen more than once, in first-repeat order. */
 const doubled = (ids: ReadonlyArray<string>): string[] => {
@@ -104,14 +102,13 @@ export const validateParams = (graph: Graph, params: BundleParams): Either.Eithe
       for (const id of doubled(params.specs)) say("specs", `${show(id)} appears more than once in specs.`)
       for (const id of params.specs) if (!graph.specs.has(id)) say("specs", `Unknown Spec ${show(id)}.${didYouMean(id, graph.specs.keys())}`)
       memberIds = [...params.specs]
-      scope = typeof params.changeset === "string"
-        ? { specs: memberIds, changeset: params.changeset }
-        : { specs: memberIds }
+      scope = typeof params.changeset === "string" ? { specs: memberIds, changeset: params.changeset } : { specs: memberIds }
     }
   }
   const hasPerspective = params.perspective !== undefined
   if (hasPerspective) {
-    if (typeof params.perspective !== "string") say("perspective", `perspective must be the name of the perspective that chose members, not ${show(params.perspective)}.`)
+    if (typeof params.perspective !== "string")
+      say("perspective", `perspective must be the name of the perspective that chose members, not ${show(params.perspective)}.`)
     else if (!hasPack || params.members === undefined) say("perspective", "perspective names what chose members; it is taken only beside pack and members.")
   }
   if (params.changeset !== undefined) {

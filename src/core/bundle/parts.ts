@@ -89,8 +89,7 @@ const splitPlan = (c: Composition, stage: number, ends: ReadonlyArray<number>): 
     return [index === 1 ? 0 : ends[index - 2], ends[index - 1]]
   }
   const usedOf = (index: number, from: number, to: number): number =>
-    solveUsed(fixed + digits(index) + digits(of) + listLength(items.memberLengths, from, to) +
-      (index === 1 ? items.boundaryText.length : 4))
+    solveUsed(fixed + digits(index) + digits(of) + listLength(items.memberLengths, from, to) + (index === 1 ? items.boundaryText.length : 4))
   return {
     of,
     stage,
@@ -115,8 +114,15 @@ const splitPlan = (c: Composition, stage: number, ends: ReadonlyArray<number>): 
     renderText: (index) => {
       const [from, to] = range(index)
       const used = usedOf(index, from, to)
-      return partText(header, String(index), String(of), String(used), String(Math.ceil(used / 4)),
-        items.memberTexts.slice(from, to).join(","), index === 1 ? items.boundaryText : "null")
+      return partText(
+        header,
+        String(index),
+        String(of),
+        String(used),
+        String(Math.ceil(used / 4)),
+        items.memberTexts.slice(from, to).join(","),
+        index === 1 ? items.boundaryText : "null"
+      )
     }
   }
 }

@@ -149,12 +149,8 @@ export const DEFAULT_BUDGET = 100000
 
 export const isPartsSplit = (r: PartsPlan): r is PartsSplit => "render" in r
 
-export const isDiagnostics = (r: unknown): r is Diagnostics =>
-  typeof r === "object" && r !== null && "diagnostics" in r
+export const isDiagnostics = (r: unknown): r is Diagnostics => typeof r === "object" && r !== null && "diagnostics" in r
 
-export const isPartsExceeded = (r: unknown): r is PartsExceeded =>
-  typeof r === "object" && r !== null && "oversized" in r
+export const isPartsExceeded = (r: unknown): r is PartsExceeded => typeof r === "object" && r !== null && "oversized" in r
 
-export const isBudgetExceeded = (r: unknown): r is BudgetExceeded =>
-  typeof r === "object" && r !== null && "budgetExceeded" in r && !("oversized" in r)
-
+export const isBudgetExceeded = (r: unknown): r is BudgetExceeded => typeof r === "object" && r !== null && "budgetExceeded" in r && !("oversized" in r)

@@ -17,8 +17,7 @@ const reservedName = (tag: string): string | null => {
 }
 
 /** The text of each line of a block comment value, without the leading `*` decoration. */
-const blockLines = (value: string): ReadonlyArray<string> =>
-  value.split("\n").map((l) => l.replace(/^\s*\*?/, "").trim())
+const blockLines = (value: string): ReadonlyArray<string> => value.split("\n").map((l) => l.replace(/^\s*\*?/, "").trim())
 
 /** Whether a block comment value carries any reserved tag (a candidate anchor). */
 export const hasReservedTag = (value: string): boolean =>
@@ -58,8 +57,7 @@ export const readCommentBlock = (value: string, line: number): { raw: RawAnchor 
     if (tag === "anchor") anchors++
     if (values.has(tag)) {
       fail(at, tag === "anchor" ? "a block holds exactly one @sdpAnchor; this is a second one" : `"@${m[1]}" is written twice in one block`)
-    }
-    else if (tagValue === "") fail(at, `"@${m[1]}" has no value`)
+    } else if (tagValue === "") fail(at, `"@${m[1]}" has no value`)
     else values.set(tag, tagValue)
   })
   if (anchors === 0) fail(line, "a block with reserved @sdp… tags needs one @sdpAnchor <id>")

@@ -55,8 +55,7 @@ const resolveRelative = (file: string, specifier: string): string => {
 
 export const isTrustedSource = (file: string, specifier: string, selfHosting: boolean): boolean =>
   TRUSTED_SPECIFIERS.has(specifier) ||
-  (selfHosting && (specifier.startsWith("./") || specifier.startsWith("../")) &&
-    TRUSTED_SELF_MODULES.has(resolveRelative(file, specifier)))
+  (selfHosting && (specifier.startsWith("./") || specifier.startsWith("../")) && TRUSTED_SELF_MODULES.has(resolveRelative(file, specifier)))
 
 export const collectBindings = (program: Program, file: string, selfHosting: boolean): Bindings => {
   const named = new Map<string, string>()
@@ -166,12 +165,7 @@ export interface ConstantRead {
 }
 
 /** Read the one fresh object literal of an anchor builder call into a raw anchor. */
-export const readConstantAnchor = (
-  call: CallExpression,
-  builder: AnchorBuilder,
-  bindings: Bindings,
-  lineOf: (offset: number) => number
-): ConstantRead => {
+export const readConstantAnchor = (call: CallExpression, builder: AnchorBuilder, bindings: Bindings, lineOf: (offset: number) => number): ConstantRead => {
   const line = lineOf(call.start)
   const problems: Array<Problem & { severity: "error" | "warning" }> = []
   const fail = (at: number, code: string, message: string) => problems.push({ line: at, code, message, severity: "error" })

@@ -3,8 +3,7 @@
 import { idProblem, namespaceOf } from "../ids.js"
 import type { AnchorFlavor, AnchorNode } from "../model.js"
 
-export type AnchorField =
-  | "label" | "satisfies" | "verifies" | "models" | "references" | "component" | "uses" | "role" | "layer" | "context"
+export type AnchorField = "label" | "satisfies" | "verifies" | "models" | "references" | "component" | "uses" | "role" | "layer" | "context"
 
 /** What a form read out of the source, before validation. Lists keep their authored order. */
 export interface RawAnchor {
@@ -59,7 +58,8 @@ export const validateAnchor = (raw: RawAnchor, file: string): { anchor: AnchorNo
     for (const id of ids) {
       const issue = idProblem(id)
       if (issue !== null) fail(`"${field}": ${issue}`, "extract/invalid-id")
-      else if (!namespaces.includes(namespaceOf(id))) fail(`"${field}" target "${id}" must be in ${namespaces.map((n) => `${n}:`).join(" or ")}`, "extract/invalid-id")
+      else if (!namespaces.includes(namespaceOf(id)))
+        fail(`"${field}" target "${id}" must be in ${namespaces.map((n) => `${n}:`).join(" or ")}`, "extract/invalid-id")
       if (seen.has(id)) fail(`"${field}" lists "${id}" twice`)
       seen.add(id)
     }

@@ -9,9 +9,7 @@
 import type { CallExpression, Program, parseSync } from "oxc-parser"
 import type { AnchorNode, CarrierRead, Finding } from "../model.js"
 import { readCommentBlock, hasReservedTag } from "./anchors-comment.js"
-import {
-  ANCHOR_BUILDERS, CARRIER_BUILDERS, PACKAGE, calleeName, collectBindings, readConstantAnchor, unwrap
-} from "./anchors-constant.js"
+import { ANCHOR_BUILDERS, CARRIER_BUILDERS, PACKAGE, calleeName, collectBindings, readConstantAnchor, unwrap } from "./anchors-constant.js"
 import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
 import { parseHazard } from "./anchors-depth.js"
 import { validateAnchor } from "./anchors-fields.js"
@@ -82,9 +80,11 @@ const topLevelAnchorCalls = (program: Program, bindings: Bindings): Array<[CallE
   const calls: Array<[CallExpression, AnchorBuilder]> = []
   for (const statement of program.body) {
     const decl =
-      statement.type === "VariableDeclaration" ? statement
-      : statement.type === "ExportNamedDeclaration" && statement.declaration?.type === "VariableDeclaration" ? statement.declaration
-      : null
+      statement.type === "VariableDeclaration"
+        ? statement
+        : statement.type === "ExportNamedDeclaration" && statement.declaration?.type === "VariableDeclaration"
+          ? statement.declaration
+          : null
     if (decl === null || decl.kind !== "const") continue
     for (const declarator of decl.declarations) {
       if (declarator.init === null) continue
@@ -140,8 +140,7 @@ const mayHoldMisplacedCalls = (text: string, bindings: Bindings, recognized: num
 
 type Add = (p: Problem, severity?: Finding["severity"]) => void
 
-const isAnchorComment = (comment: OutlineComment): boolean =>
-  comment.type === "Block" && comment.value.startsWith("*") && hasReservedTag(comment.value)
+const isAnchorComment = (comment: OutlineComment): boolean => comment.type === "Block" && comment.value.startsWith("*") && hasReservedTag(comment.value)
 
 /** Constant-form anchors and misplaced-call warnings, from the AST (or that of the kept statements). */
 const readConstants = (text: string, program: Program, file: string, options: AnchorOptions, lineOf: (o: number) => number, add: Add): RawAnchor[] => {
@@ -164,13 +163,22 @@ const readConstants = (text: string, program: Program, file: string, options: An
 }
 
 /** Comment-form anchors; `inside` tells whether a comment sits inside a top-level statement. */
-const readComments = (comments: ReadonlyArray<OutlineComment>, inside: (c: OutlineComment) => boolean, lineOf: (o: number) => number, add: Add): RawAnchor[] => {
+const readComments = (
+  comments: ReadonlyArray<OutlineComment>,
+  inside: (c: OutlineComment) => boolean,
+  lineOf: (o: number) => number,
+  add: Add
+): RawAnchor[] => {
   const raws: RawAnchor[] = []
   for (const comment of comments) {
     if (!isAnchorComment(comment)) continue
     const line = lineOf(comment.start)
     if (inside(comment)) {
-      add({ line, code: "extract/invalid-anchor-comment", message: "a comment with reserved @sdp… tags must sit at the top level of the file, not inside a declaration" })
+      add({
+        line,
+        code: "extract/invalid-anchor-comment",
+        message: "a comment with reserved @sdp… tags must sit at the top level of the file, not inside a declaration"
+      })
       continue
     }
     const read = readCommentBlock(comment.value, line)
@@ -244,7 +252,11 @@ export const parseAnchors = (file: string, text: string, options: AnchorOptions,
     const error = parsed.errors.find((e) => e.severity === "Error")
     if (error !== undefined) {
       const at = error.labels[0]?.start
-      add({ line: at === undefined ? 1 : lineOf(at), code: "extract/parse-error", message: `the file does not parse, so none of its anchors are read: ${error.message}` })
+      add({
+        line: at === undefined ? 1 : lineOf(at),
+        code: "extract/parse-error",
+        message: `the file does not parse, so none of its anchors are read: ${error.message}`
+      })
       return { file, specs: [], packs: [], anchors: [], findings }
     }
     raws = parsed.read()

@@ -45,8 +45,18 @@ const RELATION_HEADS: Readonly<Record<string, Exclude<RelationType, "supersedes"
 }
 
 const RESERVED_HEADS = [
-  "spec", "altitude", "readiness", "refines", "depends-on", "constrained-by", "decided-by",
-  "verifies", "kind", "pack", "supersedes", "example-space"
+  "spec",
+  "altitude",
+  "readiness",
+  "refines",
+  "depends-on",
+  "constrained-by",
+  "decided-by",
+  "verifies",
+  "kind",
+  "pack",
+  "supersedes",
+  "example-space"
 ]
 const LAWFUL_HEADS = new Set(["spec", "altitude", "readiness", ...Object.keys(RELATION_HEADS)])
 
@@ -112,12 +122,7 @@ const specTarget = (sink: FindingSink, tag: Tag, value: string): string | null =
 }
 
 /** Read the metadata tags of a Feature or an ordinary Scenario; null when any of them failed. */
-export const readMetadata = (
-  sink: FindingSink,
-  tags: ReadonlyArray<Tag>,
-  keywordLine: number,
-  construct: string
-): Metadata | null => {
+export const readMetadata = (sink: FindingSink, tags: ReadonlyArray<Tag>, keywordLine: number, construct: string): Metadata | null => {
   const before = sink.raised
   let id: string | null = null
   let idLine = keywordLine

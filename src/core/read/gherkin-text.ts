@@ -53,11 +53,7 @@ export interface DescriptionRead {
 }
 
 /** Keyed bullets become intent/verification fields; every other line is narrative prose. */
-export const readDescription = (
-  sink: FindingSink,
-  located: ReadonlyArray<LocatedLine>,
-  construct: string
-): DescriptionRead | null => {
+export const readDescription = (sink: FindingSink, located: ReadonlyArray<LocatedLine>, construct: string): DescriptionRead | null => {
   const before = sink.raised
   const single: Partial<Record<Singular, string>> = {}
   const risks: string[] = []

@@ -17,7 +17,11 @@ interface Source {
 }
 
 const refused = (file: string, sink: FindingSink): CarrierRead => ({
-  file, specs: [], packs: [], anchors: [], findings: sink.findings
+  file,
+  specs: [],
+  packs: [],
+  anchors: [],
+  findings: sink.findings
 })
 
 const describe = (src: Source, owner: { description: string; location: { line: number } }): ReadonlyArray<LocatedLine> =>
@@ -50,12 +54,11 @@ const readRule = (sink: FindingSink, src: Source, rule: Rule): string | null => 
   }
   const prose = describe(src, rule).find((l) => l.text !== "")
   if (prose !== undefined) sink.add(prose.line, `Rule "${rule.name}" carries a description; rules are title-only`)
-  if (rule.name.trim() === "") sink.add(rule.location.line, "a Rule needs its text after \"Rule:\"")
+  if (rule.name.trim() === "") sink.add(rule.location.line, 'a Rule needs its text after "Rule:"')
   return sink.raised === before ? rule.name.trim() : null
 }
 
-const isOutline = (scenario: Scenario): boolean =>
-  scenario.examples.length > 0 || /Outline|Template/.test(scenario.keyword)
+const isOutline = (scenario: Scenario): boolean => scenario.examples.length > 0 || /Outline|Template/.test(scenario.keyword)
 
 const readExampleSpace = (sink: FindingSink, src: Source, scenario: Scenario): Gwt | null => {
   const before = sink.raised

@@ -63,7 +63,7 @@ const readIntentField = (d: SpecDraft, b: Extract<Block, { t: "entry" }>): void 
   }
   const m = KEYED.exec(b.text)
   if (m === null) {
-    d.error(b.line, CODES.structure, "## Intent takes keyed entries (actor, problem, outcome, value, risk, assumption): write \"- key: text\"")
+    d.error(b.line, CODES.structure, '## Intent takes keyed entries (actor, problem, outcome, value, risk, assumption): write "- key: text"')
     return
   }
   const [, key, value] = m
@@ -122,11 +122,7 @@ const setBehaviorDescription = (d: SpecDraft, owner: string, description: string
   if (description === undefined) return
   const behavior = d.behaviorDraft()
   if (behavior.description !== undefined) {
-    d.error(
-      line,
-      CODES.structure,
-      `## ${owner} and ## ${behavior.descriptionOwner} share one behavior description; keep the prose under one of them`
-    )
+    d.error(line, CODES.structure, `## ${owner} and ## ${behavior.descriptionOwner} share one behavior description; keep the prose under one of them`)
     return
   }
   behavior.description = description
@@ -176,17 +172,18 @@ export const readBehaviorOwner = (d: SpecDraft, owner: BehaviorOwner, blocks: Re
         d.locate(`behavior.flows[${behavior.flows.length}]`, b.line)
         behavior.flows.push(value)
       } else {
-        const hint = owner === "Behavior"
-          ? "use rule: or flow:"
-          : owner === "Workflow"
-            ? "write flows as plain bullets and rules as rule: entries"
-            : "write each rule as a plain bullet that does not start with one word and a colon"
+        const hint =
+          owner === "Behavior"
+            ? "use rule: or flow:"
+            : owner === "Workflow"
+              ? "write flows as plain bullets and rules as rule: entries"
+              : "write each rule as a plain bullet that does not start with one word and a colon"
         refuseKey(d, key, b.line, owner, hint)
       }
       continue
     }
     if (owner === "Behavior") {
-      d.error(b.line, CODES.structure, "## Behavior takes keyed entries only: \"- rule: text\" or \"- flow: text\"")
+      d.error(b.line, CODES.structure, '## Behavior takes keyed entries only: "- rule: text" or "- flow: text"')
     } else if (owner === "Workflow") {
       const behavior = d.behaviorDraft()
       d.locate(`behavior.flows[${behavior.flows.length}]`, b.line)

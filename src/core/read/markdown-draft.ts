@@ -114,7 +114,11 @@ export const refuseStray = (draft: SpecDraft, b: Block, section: string): void =
   if (b.t === "h3") {
     draft.error(b.line, CODES.structure, `### headings are refused under ## ${section}; the only H3 is ### Open questions inside ## Intent`)
   } else if (b.t === "fence") {
-    draft.error(b.line, CODES.structure, `fences are refused under ## ${section}; a gwt fence stands in an example's ## Intent, a gwt-vocabulary fence under ## Example space`)
+    draft.error(
+      b.line,
+      CODES.structure,
+      `fences are refused under ## ${section}; a gwt fence stands in an example's ## Intent, a gwt-vocabulary fence under ## Example space`
+    )
   }
 }
 
@@ -135,8 +139,14 @@ export const buildSections = (d: SpecDraft): Sections => {
   if (d.intent !== null) {
     const i = d.intent
     s.intent = compact({
-      description: i.description, actor: i.actor, problem: i.problem, outcome: i.outcome, value: i.value,
-      risks: i.risks, assumptions: i.assumptions, openQuestions: i.openQuestions
+      description: i.description,
+      actor: i.actor,
+      problem: i.problem,
+      outcome: i.outcome,
+      value: i.value,
+      risks: i.risks,
+      assumptions: i.assumptions,
+      openQuestions: i.openQuestions
     })
   }
   if (d.behavior !== null) {
@@ -152,15 +162,17 @@ export const buildSections = (d: SpecDraft): Sections => {
   if (d.decision !== null) {
     const x = d.decision
     s.decision = compact({
-      description: x.description, context: x.context, decision: x.decision,
-      rationale: x.rationale, alternatives: x.alternatives, consequences: x.consequences
+      description: x.description,
+      context: x.context,
+      decision: x.decision,
+      rationale: x.rationale,
+      alternatives: x.alternatives,
+      consequences: x.consequences
     })
   }
   if (d.verification !== null) {
     const v = d.verification
-    s.verification = v.description === undefined
-      ? { mode: v.mode, criteria: v.criteria }
-      : { description: v.description, mode: v.mode, criteria: v.criteria }
+    s.verification = v.description === undefined ? { mode: v.mode, criteria: v.criteria } : { description: v.description, mode: v.mode, criteria: v.criteria }
   }
   if (d.ui !== null) s.ui = d.ui
   return s as Sections

@@ -24,19 +24,12 @@ export interface PackEnvelope {
 
 /** Routing is by the id's namespace, never by file name. */
 export const isPackRoot = (root: YNode | null): boolean =>
-  root !== null &&
-  root.t === "map" &&
-  root.entries.some((e) => e.key === "id" && e.value.t === "str" && e.value.value.startsWith("pack:"))
+  root !== null && root.t === "map" && root.entries.some((e) => e.key === "id" && e.value.t === "str" && e.value.value.startsWith("pack:"))
 
 const SPEC_KEYS = ["id", "kind", "altitude", "readiness", "relations"] as const
 const PACK_KEYS = ["id", "specs", "modelRefs"] as const
 
-const enumValue = <T extends string>(
-  node: YNode,
-  key: string,
-  allowed: ReadonlyArray<T>,
-  sink: Sink
-): T | null => {
+const enumValue = <T extends string>(node: YNode, key: string, allowed: ReadonlyArray<T>, sink: Sink): T | null => {
   if (node.t === "str" && (allowed as ReadonlyArray<string>).includes(node.value)) return node.value as T
   const shown = node.t === "str" ? `"${node.value}"` : `a ${node.t === "seq" ? "list" : "mapping"}`
   sink.error(node.line, CODES.nonStatic, `${key} is ${shown}; write one of ${allowed.join(", ")}`)

@@ -22,7 +22,7 @@ export const parseGwtFence = (steps: ReadonlyArray<Located>, openLine: number, s
         step.line,
         step.text.trim() === ""
           ? "blank lines are refused inside a gwt fence; remove it"
-          : "each fence line is \"Given|When|Then|And <text>\" at column one (no But, no *, no indent)"
+          : 'each fence line is "Given|When|Then|And <text>" at column one (no But, no *, no indent)'
       )
       continue
     }

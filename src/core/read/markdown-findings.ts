@@ -18,8 +18,18 @@ export const CODES = {
 
 /** Names of derived facts and graph shapes: never authorable as keys (format sections 3.1, 4.4). */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set([
-  "implemented", "has-verifier", "hasVerifier", "observed", "claim", "deliveryFacts", "nodeType",
-  "specKind", "satisfies", "verifies", "belongsTo", "models"
+  "implemented",
+  "has-verifier",
+  "hasVerifier",
+  "observed",
+  "claim",
+  "deliveryFacts",
+  "nodeType",
+  "specKind",
+  "satisfies",
+  "verifies",
+  "belongsTo",
+  "models"
 ])
 
 export class Sink {

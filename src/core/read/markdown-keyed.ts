@@ -41,7 +41,7 @@ export const readConstraints = (d: SpecDraft, blocks: ReadonlyArray<Block>, head
     }
   }
   if (c.statement === undefined) {
-    d.error(headingLine, CODES.structure, "## Constraints needs a \"- statement: text\" entry")
+    d.error(headingLine, CODES.structure, '## Constraints needs a "- statement: text" entry')
     return
   }
   d.constraint = { flavor: c.flavor, statement: c.statement, target: c.target, measurableBy: c.measurableBy }

@@ -72,8 +72,7 @@ export const withoutCodeSpans = (s: string): string => {
 
 export const hasRawHtml = (text: string): boolean => RAW_HTML.test(text) && RAW_HTML.test(withoutCodeSpans(text))
 
-const HTML_MESSAGE =
-  "raw HTML is unsupported (a tag, comment or <autolink>); use [text](url) or a bare URL, or put code in backticks"
+const HTML_MESSAGE = "raw HTML is unsupported (a tag, comment or <autolink>); use [text](url) or a bare URL, or put code in backticks"
 
 /** Refusal message for a line that no part of a carrier body may hold, or null when it may stand. */
 const refusedLine = (line: string): string | null => {
@@ -82,11 +81,11 @@ const refusedLine = (line: string): string | null => {
   if (SETEXT.test(line)) return "a setext underline (===) is refused; write headings with ## or ###"
   const c = line[0]
   if (c === " " || c === "\t") return "indented or continuation lines are refused; keep each entry and paragraph line at column one"
-  if (c === "-") return "a list entry is \"- \" followed by text on one line; nested, wrapped or \"-<tab>\" entries are refused"
+  if (c === "-") return 'a list entry is "- " followed by text on one line; nested, wrapped or "-<tab>" entries are refused'
   if ((c === "*" || c === "+") && (line.length === 1 || line[1] === " " || line[1] === "\t")) {
     return `"${c}" bullets are refused; write list entries as "- text"`
   }
-  if (ORDERED.test(line)) return "ordered lists are refused; write list entries as \"- text\""
+  if (ORDERED.test(line)) return 'ordered lists are refused; write list entries as "- text"'
   if (c === "|") return "tables are refused; write keyed entries instead"
   if (c === ">") return "block quotes are refused; write plain paragraphs"
   if (c === "<") return HTML_MESSAGE
@@ -128,7 +127,7 @@ export const tokenizeBody = (bodyLines: ReadonlyArray<string>, firstFileLine: nu
           CODES.structure,
           H1.test(line)
             ? "only the first body line may be an H1; use ## for a section"
-            : "a heading is \"# \", \"## \" or \"### \" at column one followed by text; other #-led lines are refused"
+            : 'a heading is "# ", "## " or "### " at column one followed by text; other #-led lines are refused'
         )
         blocks.push({ t: "bad", line: fileLine })
       }
@@ -152,8 +151,7 @@ export const tokenizeBody = (bodyLines: ReadonlyArray<string>, firstFileLine: nu
       continue
     }
     const refusal = refusedLine(line)
-    const isEntry = refusal !== null && line[0] === "-" && line[1] === " " && line[2] !== " " && line[2] !== "\t" &&
-      line.length > 2 && !THEMATIC.test(line)
+    const isEntry = refusal !== null && line[0] === "-" && line[1] === " " && line[2] !== " " && line[2] !== "\t" && line.length > 2 && !THEMATIC.test(line)
     if (refusal !== null && !isEntry) {
       sink.error(fileLine, CODES.structure, refusal)
       blocks.push({ t: "bad", line: fileLine })

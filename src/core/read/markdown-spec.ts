@@ -52,8 +52,7 @@ const segment = (blocks: ReadonlyArray<Block>, sink: Sink): { narrative: Block[]
     }
     current = null
     unknown = null
-    const verification = b.text.startsWith("Verification — ") &&
-      (VERIFICATION_MODES as ReadonlyArray<string>).includes(b.text.slice("Verification — ".length))
+    const verification = b.text.startsWith("Verification — ") && (VERIFICATION_MODES as ReadonlyArray<string>).includes(b.text.slice("Verification — ".length))
     if (!verification && !SIMPLE_OWNERS.includes(b.text)) {
       const near = nearestOwner(b.text)
       sink.error(

@@ -58,8 +58,7 @@ export const readSimpleFrontmatter = (text: string, firstFileLine: number): YNod
     return isSafeValue(v) ? { t: "str", value: v, plain: true, line } : undefined
   }
   // `relations: {}`, the one flow collection written in practice (a Spec with no relations).
-  const emptyMap = (line: number, depth: number): YMap | undefined =>
-    ++nodes > MAX_NODES || depth > MAX_DEPTH ? undefined : { t: "map", entries: [], line }
+  const emptyMap = (line: number, depth: number): YMap | undefined => (++nodes > MAX_NODES || depth > MAX_DEPTH ? undefined : { t: "map", entries: [], line })
   // The block under a bare `key:` at `indent`: a deeper map or list, or a list at the same indent.
   const nested = (indent: number, depth: number): YNode | undefined => {
     const t = toks[i]
@@ -87,8 +86,7 @@ export const readSimpleFrontmatter = (text: string, firstFileLine: number): YNod
       nodes++
       if (seen.has(t.key)) return undefined
       seen.add(t.key)
-      const value =
-        t.rest === undefined ? nested(indent, depth + 1) : t.rest === "{}" ? emptyMap(t.line, depth + 1) : scalar(t.rest, t.line)
+      const value = t.rest === undefined ? nested(indent, depth + 1) : t.rest === "{}" ? emptyMap(t.line, depth + 1) : scalar(t.rest, t.line)
       if (value === undefined) return undefined
       entries.push({ key: t.key, keyLine: t.line, value })
     }

@@ -13,7 +13,8 @@ export const impactMarkdownFacts = (report: ImpactReport, graph: Graph): ImpactM
     get: (id: string): SpecFacts | undefined => {
       if (memo.has(id)) return memo.get(id)
       const s = graph.specs.get(id)
-      const facts = s === undefined ? undefined : { title: s.title, stated: s.readiness, floor: evaluateFloor(s, graph).floorReached, file: s.file, line: s.line }
+      const facts =
+        s === undefined ? undefined : { title: s.title, stated: s.readiness, floor: evaluateFloor(s, graph).floorReached, file: s.file, line: s.line }
       memo.set(id, facts)
       return facts
     }

@@ -141,8 +141,7 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
     if (reasons.length > MAX_REASONS) shown.push(`and ${reasons.length - MAX_REASONS} more`)
     return shown
   }
-  const reasonsCell = (reasons: ReadonlyArray<ImpactReason>, own: Located | undefined): string =>
-    firstReasons(reasons, (r) => reasonText(r, own)).join("<br>")
+  const reasonsCell = (reasons: ReadonlyArray<ImpactReason>, own: Located | undefined): string => firstReasons(reasons, (r) => reasonText(r, own)).join("<br>")
   const readiness = (s: SpecFacts): string => {
     if (s.floor === s.stated) return s.stated
     const below = s.floor === "none" || RUNGS.indexOf(s.floor) < RUNGS.indexOf(s.stated)
@@ -182,11 +181,7 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
   folded("Uncovered files: changed, and no Spec speaks for them", report.coverageUnknown, (f) => `- ${link(f, null)}\n`)
   folded("Unlinked code units", report.unlinked, (u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`)
   folded("Changed files outside the root", report.outsideRoot, (f) => `- ${mdText(f, 400)}\n`)
-  folded(
-    "Changed files",
-    report.changedFiles,
-    (f) => `- ${f.status}: ${f.oldPath === undefined ? "" : `${mdText(f.oldPath, 400)} → `}${link(f.path, null)}\n`
-  )
+  folded("Changed files", report.changedFiles, (f) => `- ${f.status}: ${f.oldPath === undefined ? "" : `${mdText(f.oldPath, 400)} → `}${link(f.path, null)}\n`)
   let text = doc.text().trimEnd() + "\n"
   if (doc.omitted > 0) {
     text += `\n_Cut to stay under ${cap} characters: ${plural(doc.omitted, "more row")} not shown. The whole report: \`specbundle impact --format json\`._\n`

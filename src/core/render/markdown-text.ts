@@ -34,8 +34,7 @@ export const mdText = (text: string, max = MAX_TEXT): string =>
     .replace(/(^|[^A-Za-z0-9])(www)\./gi, "$1$2&#46;")
 
 /** A code span for short plain text (a changeset label), else the text escaped. */
-export const mdCode = (text: string): string =>
-  /^[^`|\u0000-\u001f\u007f]{1,200}$/.test(text) ? `\`${text}\`` : mdText(text)
+export const mdCode = (text: string): string => (/^[^`|\u0000-\u001f\u007f]{1,200}$/.test(text) ? `\`${text}\`` : mdText(text))
 
 /** An id in a code span when it has the id grammar (no backtick or pipe can occur), else as text. */
 export const mdId = (id: string): string => (isId(id) ? `\`${id}\`` : mdText(id))

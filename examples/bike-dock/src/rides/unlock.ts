@@ -36,9 +36,7 @@ export interface UnlockPorts {
   readonly newRideId: () => string
 }
 
-export type UnlockResult =
-  | { readonly _tag: "Released"; readonly ride: Ride }
-  | { readonly _tag: "Refused"; readonly reason: UnlockRefusal }
+export type UnlockResult = { readonly _tag: "Released"; readonly ride: Ride } | { readonly _tag: "Refused"; readonly reason: UnlockRefusal }
 
 export const unlockBike = (ports: UnlockPorts, rider: RiderId, dock: DockId, code: UnlockCode): UnlockResult => {
   // rule.oneOpenRide comes first: a rider with a bike out is refused even at a good dock.
