@@ -7,7 +7,7 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { common, flag, valueOption } from "./common.js"
+import { changesetOptions, common, flag, valueOption } from "./common.js"
 
 export const scopeOptions = {
   pack: valueOption("pack", "ID", "Bundle the members of this Pack, in the Pack's order (specbundle list packs names them)."),
@@ -18,8 +18,7 @@ export const scopeOptions = {
     "With --pack: bundle the members a perspective selects (blocked, changed, not-ready, unimplemented, unverified, or one the configuration names)."
   ),
   specs: valueOption("specs", "ID,...", "Bundle these Specs, in this order, comma-separated (specbundle list specs names them)."),
-  changeset: valueOption("changeset", "REV", "Bundle the Specs a change impacts: REV (against the working tree), A..B, or A...B."),
-  staged: flag("staged", "Bundle the Specs the staged changes impact (the index against HEAD).")
+  ...changesetOptions
 } as const
 
 export const bundleOptions = {

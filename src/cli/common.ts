@@ -29,6 +29,19 @@ export const common = {
   verbose: flag("verbose", "List every corpus finding on stderr instead of the first few and a tally.")
 } as const
 
+/**
+ * The change a command reads (`--changeset` or `--staged`, never both: Changes.ts checks the rule).
+ * One definition for bundle, impact and perspective, so their help says the same thing.
+ */
+export const changesetOptions = {
+  changeset: valueOption(
+    "changeset",
+    "REV",
+    "The change: REV (against the working tree, untracked files included), A..B (the graph read from B), or A...B (from the merge base)."
+  ),
+  staged: flag("staged", "The change is the index against HEAD, what a commit would record (a pre-commit hook).")
+} as const
+
 export interface CommonArgs {
   readonly root: string
   readonly exclude: ReadonlyArray<string>

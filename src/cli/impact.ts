@@ -5,12 +5,11 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { common, flag, valueOption } from "./common.js"
+import { changesetOptions, common, valueOption } from "./common.js"
 
 const options = {
   ...common,
-  changeset: valueOption("changeset", "REV", "The change: REV (against the working tree, untracked files included), A..B, or A...B (from the merge base)."),
-  staged: flag("staged", "The change is the index against HEAD (for a pre-commit hook)."),
+  ...changesetOptions,
   format: Options.choice("format", ["json", "text", "markdown"]).pipe(
     Options.withDescription("json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment."),
     Options.withDefault("json" as const)

@@ -7,13 +7,12 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { common, flag, valueOption } from "./common.js"
+import { changesetOptions, common, valueOption } from "./common.js"
 
 const options = {
   ...common,
   pack: valueOption("pack", "ID", "The Pack whose members the perspective filters (specbundle list packs names them)."),
-  changeset: valueOption("changeset", "REV", "The change whose impact the changed perspective (or an impacted criterion) reads: REV, A..B, or A...B."),
-  staged: flag("staged", "The change is the staged changes (the index against HEAD)."),
+  ...changesetOptions,
   format: Options.choice("format", ["lines", "json"]).pipe(
     Options.withDescription("lines: one member id per line; json: { pack, members, perspective } (and changeset) on one line."),
     Options.withDefault("lines" as const)
