@@ -78,7 +78,7 @@ describe("specbundle mcp", () => {
 
   it("the bundle tool takes a perspective: the same bytes as the CLI", async () => {
     const { tools } = await client.listTools()
-    const props = (tools.find((t) => t.name === "bundle")?.inputSchema as { properties: Record<string, unknown> }).properties
+    const props = (tools.find((t) => t.name === "bundle")!.inputSchema as { properties: Record<string, unknown> }).properties
     expect(Object.keys(props)).toContain("perspective")
     const result = await client.callTool({ name: "bundle", arguments: { root: CORPUS, pack: PACK, perspective: "unimplemented", budget: 2500, part: 2 } })
     expect(result.isError).toBe(false)
