@@ -72,6 +72,9 @@ export interface DiffResult {
   readonly oldCommit: string | null
 }
 
+/** The empty blob's object id, in SHA-1 and SHA-256 repositories. */
+const EMPTY_BLOB_SHA1 = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+const EMPTY_BLOB_SHA256 = "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"
 const DIFF = ["diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff", "--no-relative"]
 
 /** The revision text with its trailing ~N / ^N / ^{...} steps removed: what exists if only a parent is missing. */
@@ -110,9 +113,12 @@ const make = Effect.gen(function* () {
   }
 
   const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
-    const top = (yield* runGit(root, ["rev-parse", "--show-toplevel"])).replace(/\n$/, "")
+    // One git for both answers: the top line, then the prefix line (empty at the top).
+    const out = yield* runGit(root, ["rev-parse", "--show-toplevel", "--show-prefix"])
+    const lines = out.split("\n")
+    const top = lines.length >= 3 ? lines[0] : ""
     if (top === "") return yield* new NotARepositoryError({ folder: root, reason: "is not inside a git work tree" })
-    const prefix = normalizePrefix(yield* runGit(root, ["rev-parse", "--show-prefix"]))
+    const prefix = normalizePrefix(lines[1])
     return { root, top, prefix } satisfies RepoLocation
   })
 
@@ -197,10 +203,13 @@ const make = Effect.gen(function* () {
     switch (changeset._tag) {
       case "Rev": {
         const from = yield* resolve(top, changeset.rev)
-        changes = parseNameStatusZ(yield* runGit(top, [...DIFF, from, "--"]))
-        const untracked = splitZ(yield* runGit(top, ["ls-files", "--others", "--exclude-standard", "-z"]))
-        changes = withUntracked(changes, untracked)
-        const sparse = (yield* sparseAbsent(top)).flatMap((p) => underRoot(location.prefix, p) ?? [])
+        // Three questions that do not depend on each other: asked at once (each git costs a start-up).
+        const [diffOut, untracked, absent] = yield* Effect.all(
+          [runGit(top, [...DIFF, from, "--"]), runGit(top, ["ls-files", "--others", "--exclude-standard", "-z"]).pipe(Effect.map(splitZ)), sparseAbsent(top)],
+          { concurrency: "unbounded" }
+        )
+        changes = withUntracked(parseNameStatusZ(diffOut), untracked)
+        const sparse = absent.flatMap((p) => underRoot(location.prefix, p) ?? [])
         newSource = sparse.length === 0 ? { _tag: "WorkingTree" } : { _tag: "WorkingTree", sparse }
         oldCommit = from
         break
@@ -227,12 +236,14 @@ const make = Effect.gen(function* () {
         break
       }
       case "Staged": {
-        const unmerged = yield* unmergedPaths(top)
-        if (unmerged.length > 0) return yield* new UnmergedPathError({ paths: unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
         // With no commit yet, `diff --cached` compares against the empty tree by itself.
-        changes = parseNameStatusZ(yield* runGit(top, [...DIFF, "--cached", "--"]))
+        const [unmerged, diffOut, head] = yield* Effect.all([unmergedPaths(top), runGit(top, [...DIFF, "--cached", "--"]), headCommit(top)], {
+          concurrency: "unbounded"
+        })
+        if (unmerged.length > 0) return yield* new UnmergedPathError({ paths: unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
+        changes = parseNameStatusZ(diffOut)
         newSource = { _tag: "Index" }
-        oldCommit = yield* headCommit(top)
+        oldCommit = head
         break
       }
     }
@@ -244,6 +255,9 @@ const make = Effect.gen(function* () {
   const indexEntries = (top: string) =>
     Effect.gen(function* () {
       const entries = parseLsFilesStageZ(yield* runGit(top, ["ls-files", "-s", "-z"]))
+      // An intent-to-add entry names the empty blob: without one, asking git (a diff that stats
+      // the whole work tree, ~0.1 s on 30,000 files) can be skipped.
+      if (!entries.some((e) => e.object === EMPTY_BLOB_SHA1 || e.object === EMPTY_BLOB_SHA256)) return entries
       const placeholders = yield* intentToAdd(top)
       return placeholders.size === 0 ? entries : entries.filter((e) => !placeholders.has(e.path))
     })

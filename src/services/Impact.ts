@@ -8,7 +8,7 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, shouldRead } from "../core/discover.js"
 import type { ImpactReport } from "../core/impact.js"
 import { carrierReadsOf, impactReport } from "../core/impact.js"
-import type { CarrierRead, Graph } from "../core/model.js"
+import type { Graph } from "../core/model.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { DiffResult, RepoLocation } from "./GitDiff.js"
 import { GitDiff } from "./GitDiff.js"
@@ -91,18 +91,19 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
       return { read, selfHosting }
     })
 
-    const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean) {
+    /** The old side's files at the old commit (git's work: runs while the new side is read). */
+    const oldFiles = Effect.fn("Impact.oldFiles")(function* (diff: DiffResult, exclude: ReadonlyArray<string>) {
       const paths = oldSidePaths(diff, exclude)
-      if (diff.oldCommit === null || paths.length === 0) return [] as CarrierRead[]
-      const files = yield* git.readOld(diff.location, diff.oldCommit, paths)
-      const read = yield* reader.readFiles(files, { selfHosting })
-      return carrierReadsOf(read.graph)
+      if (diff.oldCommit === null || paths.length === 0) return [] as ReadonlyArray<SourceFile>
+      return yield* git.readOld(diff.location, diff.oldCommit, paths)
     })
 
     const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
       const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
-      const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude)
-      const oldReads = yield* oldSide(diff, options.exclude, selfHosting)
+      const [{ read: fresh, selfHosting }, old] = yield* Effect.all([newSide(diff, options.exclude), oldFiles(diff, options.exclude)], {
+        concurrency: "unbounded"
+      })
+      const oldReads = old.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old, { selfHosting })).graph)
       const report = impactReport({
         changeset: options.label ?? changesetText(options.changeset),
         root: rootLabel(diff.location),

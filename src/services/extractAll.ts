@@ -94,16 +94,25 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
   for (const input of inputs) {
     const onDisk = "absolute" in input
     const code = classifyPath(input.path) === "anchor-candidate"
-    // With a cache: stat data first, as git's index does; a match skips the read (a code file) or the hash.
+    const object = onDisk ? input.object : undefined
     let stat: string | null | undefined
     let entry = known?.get(input.path)
-    if (onDisk && safeBefore !== undefined) {
-      const s = statOf(input.absolute)
-      stat = s !== undefined && s.newest < safeBefore ? s.key : null
-      if (entry !== undefined && (s === undefined || entry.stat !== s.key)) entry = entry.stat === null ? entry : { ...entry, stat: null }
+    let trusted: boolean
+    if (object !== undefined && known !== undefined) {
+      // The index read: the index names each file's object id, so an entry recorded for the same
+      // object id is what those very bytes gave (content-addressed, no stat data involved). A code
+      // file is then not read at all; a carrier is read from the work tree and checked below.
+      stat = null
+      trusted = entry !== undefined && entry.oid === object
+    } else {
+      // The work tree: stat data first, as git's index does; a match skips the read (a code file) or the hash.
+      if (onDisk && safeBefore !== undefined) {
+        const s = statOf(input.absolute)
+        stat = s !== undefined && s.newest < safeBefore ? s.key : null
+        if (entry !== undefined && (s === undefined || entry.stat !== s.key)) entry = entry.stat === null ? entry : { ...entry, stat: null }
+      }
+      trusted = stat !== undefined && entry !== undefined && entry.stat !== null
     }
-    const object = onDisk ? input.object : undefined
-    const trusted = stat !== undefined && entry !== undefined && entry.stat !== null && (object === undefined || entry.oid === object)
     if (trusted && code && entry!.read !== undefined) {
       results.push({ path: input.path, read: entry!.read, hash: entry!.hash, code: true, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }) })
       continue
@@ -116,7 +125,8 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
     }
     let oid: string | undefined
     if (object !== undefined) {
-      oid = trusted ? object : gitObjectId(file.bytes, object)
+      // Whatever the cache says, the work tree's bytes stand in for the index's only when they are the same object.
+      oid = gitObjectId(file.bytes, object)
       if (oid !== object) {
         results.push({ path: input.path, read: null, hash: null, stale: true })
         continue
@@ -183,12 +193,17 @@ export const forcedWorkers = (setting: string | undefined): number | null | { re
   return /^\d+$/.test(setting) && n <= MAX_WORKERS ? n : { problem: `SPECBUNDLE_WORKERS must be a whole number from 0 to ${MAX_WORKERS} (got "${setting}")` }
 }
 
-/** How many worker threads to use for `files` files. */
-const workerCount = (files: number): number => {
+/**
+ * How many worker threads to use for `files` files. None when an earlier run's results are at
+ * hand (`warm`): most files then cost a lookup, and a worker's start-up and its copy of those
+ * results cost more than the Specs left to parse (on 2 cores, 10,000 Specs: 2.5 s with one
+ * worker, 1.9 s without; docs/bench.md).
+ */
+const workerCount = (files: number, warm: boolean): number => {
   if (workerScript === undefined) return 0
   const forced = forcedWorkers(process.env.SPECBUNDLE_WORKERS)
   if (typeof forced === "number") return forced
-  return files < PARALLEL_FILES ? 0 : Math.min(availableParallelism(), 4) - 1
+  return files < PARALLEL_FILES || warm ? 0 : Math.min(availableParallelism(), 4) - 1
 }
 
 /** One worker thread: at most two chunks in flight, so it never waits for the next one. */
@@ -289,7 +304,7 @@ export class ExtractSession {
   private start(files: number): void {
     const script = workerScript
     if (this.started || script === undefined) return
-    const count = workerCount(files)
+    const count = workerCount(files, !needsParser(this.options))
     if (count === 0) return
     this.started = true
     for (let i = 0; i < count; i++) {
