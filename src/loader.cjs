@@ -55,8 +55,12 @@ const DIGEST_BYTES = 32
 const KEEP = 4
 const PARSE_PREFIX = "specbundle-parse-"
 const PARSE_SUFFIX = ".json"
-/** How many corpora (roots) the parse cache remembers. */
-const PARSE_KEEP = 8
+/**
+ * How many parse cache files the folder keeps: each corpus root has 16 shards for the work tree's
+ * read and 16 for the index's (src/services/parseCache.ts), so about two corpora, the oldest
+ * shards going first.
+ */
+const PARSE_KEEP = 64
 /** A temp file this old was left by a killed run: it goes with the pruning. */
 const STALE_TEMP_MS = 60 * 60 * 1000
 

@@ -1,4 +1,4 @@
-// The parse cache of code files (src/services/parseCache.ts), through the built CLI as a real
+// The parse cache (src/services/parseCache.ts), through the built CLI as a real
 // subprocess: every cached run prints exactly what a run without any cache prints, after edits,
 // deletions and new files, with workers, and with a damaged cache file; an unchanged corpus leaves
 // the file untouched.
@@ -7,6 +7,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { shardOf } from "../src/services/parseCache.js"
 import { CLI, cleanEnv } from "./support/hostile.js"
 import { tempDir, writeFiles } from "./support/tmp.js"
 
@@ -29,10 +30,21 @@ const cached = (root: string, dir: string, workers = "0") =>
   run(root, { SPECBUNDLE_CODE_CACHE_DIR: dir, SPECBUNDLE_CODE_CACHE: undefined, SPECBUNDLE_WORKERS: workers })
 const uncached = (root: string) => run(root, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_WORKERS: "0" })
 
-const parseCacheFile = (dir: string): string => {
+/** The cache's shard files (one corpus, one source: the work tree). */
+const parseCacheFiles = (dir: string): string[] => {
   const names = fs.readdirSync(dir).filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
-  expect(names).toHaveLength(1)
-  return path.join(dir, names[0])
+  expect(names.length).toBeGreaterThan(1)
+  expect(new Set(names.map((n) => n.replace(/-[0-9a-f]{2}\.json$/, ""))).size).toBe(1)
+  return names.sort().map((n) => path.join(dir, n))
+}
+const entriesOf = (file: string) => (JSON.parse(fs.readFileSync(file).subarray(0, -32).toString("utf8")) as { entries: unknown[][] }).entries
+/** The shard file that holds (or would hold) a path. */
+const shardFile = (dir: string, file: string): string => {
+  const names = parseCacheFiles(dir)
+  const suffix = `-${shardOf(file).toString(16).padStart(2, "0")}.json`
+  const found = names.find((n) => n.endsWith(suffix))
+  if (found === undefined) throw new Error(`no shard file for ${file}`)
+  return found
 }
 
 /** A generated corpus with anchors in code, plus one code file that does not parse. */
@@ -66,19 +78,23 @@ describe("the parse cache", () => {
     expect(reference.stderr).toContain("src/broken/bad.ts")
     expect(reference.stdout.split("\n").length).toBeGreaterThan(2)
     expect(cached(root, dir)).toEqual(reference)
-    const file = parseCacheFile(dir)
-    const written = fs.statSync(file).mtimeMs
-    const entries = (JSON.parse(fs.readFileSync(file).subarray(0, -32).toString("utf8")) as { entries: unknown[][] }).entries
-    // Every file read, with stat data (old enough) and its hash; what code files gave, the broken one included.
+    const files = parseCacheFiles(dir)
+    const written = files.map((f) => fs.statSync(f).mtimeMs)
+    const entries = files.flatMap(entriesOf)
+    // Every file read, with stat data (old enough), its hash and what it gave (null: nothing), the broken one included.
     expect(entries.length).toBe(80 + 1 + 160 + 1)
     for (const e of entries) expect(typeof e[1]).toBe("string")
-    const parsed = entries.filter((e) => e.length === 5 && e[4] !== null).map((e) => e[0] as string)
-    expect(parsed.length).toBeGreaterThan(30)
+    for (const e of entries) expect(e).toHaveLength(5)
+    const parsed = entries.filter((e) => e[4] !== null).map((e) => e[0] as string)
     expect(parsed).toContain("src/broken/bad.ts")
-    expect(entries.filter((e) => e.length === 5).every((e) => (e[0] as string).endsWith(".ts"))).toBe(true)
+    expect(parsed.filter((p) => p.endsWith(".ts")).length).toBeGreaterThan(30)
+    // Specs too: an unchanged corpus is not parsed again.
+    expect(parsed.filter((p) => p.endsWith(".sdp.md")).length).toBe(81)
+    // Each path in its own shard.
+    for (const f of files) for (const e of entriesOf(f)) expect(shardFile(dir, e[0] as string)).toBe(f)
     expect(cached(root, dir)).toEqual(reference)
     expect(cached(root, dir, "2")).toEqual(reference)
-    expect(fs.statSync(file).mtimeMs).toBe(written)
+    expect(files.map((f) => fs.statSync(f).mtimeMs)).toEqual(written)
   }, 180_000)
 
   it("after an edited, a deleted and a new code file, a warm run prints what an uncached run prints", () => {
@@ -101,7 +117,7 @@ describe("the parse cache", () => {
     const dir = tempDir("specbundle-pc-cache-")
     const reference = uncached(root)
     expect(cached(root, dir)).toEqual(reference)
-    const file = parseCacheFile(dir)
+    const file = shardFile(dir, "src/broken/bad.ts")
     // Bytes that fail the checksum, then well-formed data (valid checksum) of the wrong shape, then
     // entries whose hashes do not match the files: each run still prints the reference.
     const withChecksum = (text: string) => {
@@ -110,17 +126,17 @@ describe("the parse cache", () => {
     }
     const damaged = [
       Buffer.from("not a cache at all"),
-      withChecksum(JSON.stringify({ format: 2, entries: "nope" })),
+      withChecksum(JSON.stringify({ format: 3, entries: "nope" })),
       withChecksum(
         JSON.stringify({
-          format: 2,
+          format: 3,
           entries: [["src/broken/bad.ts", null, "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]]
         })
       ),
       // Stat data that are not the file's: the entry is not trusted, the bytes decide.
       withChecksum(
         JSON.stringify({
-          format: 2,
+          format: 3,
           entries: [["src/broken/bad.ts", "1:2:3:4", "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]]
         })
       )

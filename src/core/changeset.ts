@@ -128,12 +128,19 @@ export const parseLsTreeZ = (text: string): BlobEntry[] =>
   })
 
 /** `ls-files -s -z`: "<mode> SP <object> SP <stage> TAB <path>\0"; only stage 0 (merged) entries. */
-export const parseLsFilesStageZ = (text: string): BlobEntry[] =>
-  splitZ(text).flatMap((item) => {
+export const parseLsFilesStageZ = (text: string): BlobEntry[] => {
+  // By offsets rather than split: the whole index passes through here on every `--staged` run.
+  const out: BlobEntry[] = []
+  for (const item of splitZ(text)) {
     const tab = item.indexOf("\t")
-    const [mode, object, stage] = item.slice(0, tab).split(" ")
-    return stage === "0" && isRegular(mode) ? [{ mode, object, path: item.slice(tab + 1) }] : []
-  })
+    const first = item.indexOf(" ")
+    const second = item.indexOf(" ", first + 1)
+    if (first < 0 || second < 0 || tab < second || item.slice(second + 1, tab) !== "0") continue
+    const mode = item.slice(0, first)
+    if (isRegular(mode)) out.push({ mode, object: item.slice(first + 1, second), path: item.slice(tab + 1) })
+  }
+  return out
+}
 
 // ---------------------------------------------------------------------------------------------
 // Rebasing repository paths onto the extraction root

@@ -89,8 +89,10 @@ export const excludeProblem = (value: string): string | null => {
 
 /** The role a whole root-relative path would be read in, or null when discovery skips it. */
 export const shouldRead = (path: string, excludes: ReadonlyArray<string>): FileRole | null => {
-  const segments = path.split("/")
-  for (let i = 0; i < segments.length - 1; i++) if (isSkippedDirectory(segments[i])) return null
+  // Each folder segment (indexOf, not split: called for every path of the index, 30,000 in a large repository).
+  for (let start = 0, end = path.indexOf("/"); end >= 0; start = end + 1, end = path.indexOf("/", start)) {
+    if (isSkippedDirectory(path.slice(start, end))) return null
+  }
   if (isExcluded(path, excludes)) return null
   return classifyPath(path)
 }

@@ -13,6 +13,7 @@ import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFi
 import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
 import { Git } from "./git.js"
+import { gitObjectId, load } from "./diskRead.js"
 import type { SavedEntry } from "./parseCache.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
@@ -100,12 +101,9 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
     return { files, problems }
   })
 
-/** What the parse cache keeps: every file read, with its stat data and hashes, and what code files gave. */
+/** What the parse cache keeps: every file read, with its stat data, its hashes and what it gave. */
 const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
-  extracted.flatMap((e): SavedEntry[] => {
-    if (e.hash === null || e.stat === undefined) return []
-    return e.code === true ? [[e.path, e.stat, e.hash, e.oid ?? null, e.read]] : [[e.path, e.stat, e.hash, e.oid ?? null]]
-  })
+  extracted.flatMap((e): SavedEntry[] => (e.hash === null || e.stat === undefined ? [] : [[e.path, e.stat, e.hash, e.oid ?? null, e.read]]))
 
 /**
  * Every path under `root` git does not ignore, from one `git ls-files` (tracked files, and untracked
@@ -245,7 +243,29 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         return assemble(extracted, [])
       })
 
-    return { readTree, readFiles, readIndexed, isSelfHosting } as const
+    /**
+     * A few of the index's files whole (package.json): the work tree's bytes where they are the
+     * index's object, else git's (`fetch`), which saves a git process on every `--staged` run.
+     */
+    const readIndexedFiles = <E>(
+      root: string,
+      entries: ReadonlyArray<IndexedFile>,
+      fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
+    ) =>
+      Effect.gen(function* () {
+        const prefix = nodePath.resolve(root) + nodePath.sep
+        const held: SourceFile[] = []
+        const missing: IndexedFile[] = []
+        for (const e of entries) {
+          const file = load({ path: e.path, absolute: prefix + e.path, object: e.object })
+          // load's bytes live in a scratch buffer until the next read: copied.
+          if ("bytes" in file && gitObjectId(file.bytes, e.object) === e.object) held.push({ path: e.path, bytes: Buffer.from(file.bytes) })
+          else missing.push(e)
+        }
+        return missing.length === 0 ? held : [...held, ...(yield* fetch(missing))]
+      })
+
+    return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting } as const
   }),
   dependencies: [Git.Default]
 }) {}

@@ -76,8 +76,10 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
         // of them); package.json only tells whether the corpus is the protocol package itself.
         const listed = yield* git.listSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
         const pkg = listed.filter((e) => e.path === "package.json")
-        const selfHosting = selfHostingOf(pkg.length === 0 ? [] : yield* git.readObjects(diff.location, pkg))
-        const entries = listed.filter((e) => shouldRead(e.path, exclude) !== null)
+        const selfHosting = selfHostingOf(
+          pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale))
+        )
+        const entries = pkg.length === 0 ? listed : listed.filter((e) => e.path !== "package.json")
         const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting }, (stale) => git.readObjects(diff.location, stale))
         return { read, selfHosting }
       }

@@ -18,8 +18,9 @@ import type { KnownReads } from "./parseCache.js"
 export interface ExtractAllOptions {
   readonly selfHosting: boolean
   /**
-   * What files gave in an earlier run (parseCache.ts): trusted on the same stat data, else reused
-   * for the same path and bytes. When set, every file read is stat'ed for the next run.
+   * What files gave in an earlier run (parseCache.ts): trusted on the same stat data (the work
+   * tree) or object id (the index), else reused for the same path and bytes. When set, every work
+   * tree file is stat'ed for the next run.
    */
   readonly known?: KnownReads
   /** Date.now() before the first file was stat'ed: stat data this recent is not kept (racy). */
@@ -31,8 +32,6 @@ export interface Extracted {
   readonly path: string
   readonly read: CarrierRead | null
   readonly hash: string | null
-  /** A code file: the parse cache keeps what it gave. */
-  readonly code?: true
   /** The stat data the parse cache may trust next time (null: too recent; absent: no cache). */
   readonly stat?: string | null
   /** The git object id of the bytes, when the file was checked against one. */
@@ -100,12 +99,12 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
     let trusted: boolean
     if (object !== undefined && known !== undefined) {
       // The index read: the index names each file's object id, so an entry recorded for the same
-      // object id is what those very bytes gave (content-addressed, no stat data involved). A code
-      // file is then not read at all; a carrier is read from the work tree and checked below.
+      // object id is what those very bytes gave (content-addressed, no stat data involved), and the
+      // file is not read at all. Any other is read from the work tree and checked below.
       stat = null
       trusted = entry !== undefined && entry.oid === object
     } else {
-      // The work tree: stat data first, as git's index does; a match skips the read (a code file) or the hash.
+      // The work tree: stat data first, as git's index does; a match skips the read and the parse.
       if (onDisk && safeBefore !== undefined) {
         const s = statOf(input.absolute)
         stat = s !== undefined && s.newest < safeBefore ? s.key : null
@@ -113,8 +112,9 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       }
       trusted = stat !== undefined && entry !== undefined && entry.stat !== null
     }
-    if (trusted && code && entry!.read !== undefined) {
-      results.push({ path: input.path, read: entry!.read, hash: entry!.hash, code: true, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }) })
+    if (trusted) {
+      // Neither read nor parsed: what these very bytes gave last time.
+      results.push({ path: input.path, read: entry!.read, hash: entry!.hash, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }) })
       continue
     }
     let file = onDisk ? load(input) : input
@@ -132,27 +132,25 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
         continue
       }
     }
-    const hash = trusted ? entry!.hash : sha256(file.bytes)
+    const hash = sha256(file.bytes)
     // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).
-    if (oid === undefined && entry !== undefined && entry.oid !== null && (trusted || entry.hash === hash)) oid = entry.oid
+    if (oid === undefined && entry !== undefined && entry.oid !== null && entry.hash === hash) oid = entry.oid
     const extra = { ...(stat === undefined ? {} : { stat }), ...(oid === undefined ? {} : { oid }) }
-    if (code) {
-      // What extractFile would read as nothing: a code file without an anchor marker.
-      if (!mayHoldAnchorBytes(file.bytes, options)) {
-        results.push({ path: file.path, read: null, hash, code: true, ...extra })
-        continue
-      }
-      // Unless an earlier run parsed these very bytes at this path.
-      if (entry !== undefined && entry.hash === hash && entry.read !== undefined) {
-        results.push({ path: file.path, read: entry.read, hash, code: true, ...extra })
-        continue
-      }
-      // A code file with a marker: oxc-parser loads on the first. Another chunk may read into the
-      // scratch buffer while this one waits, so the bytes are copied first.
-      if (extractOptions.parser === undefined) {
-        file = { path: file.path, bytes: Buffer.from(file.bytes) }
-        extractOptions = { ...options, parser: await loadParser() }
-      }
+    // An earlier run parsed these very bytes at this path (the stat data changed, the bytes did not).
+    if (entry !== undefined && entry.hash === hash) {
+      results.push({ path: file.path, read: entry.read, hash, ...extra })
+      continue
+    }
+    // What extractFile would read as nothing: a code file without an anchor marker.
+    if (code && !mayHoldAnchorBytes(file.bytes, options)) {
+      results.push({ path: file.path, read: null, hash, ...extra })
+      continue
+    }
+    // A code file with a marker: oxc-parser loads on the first. Another chunk may read into the
+    // scratch buffer while this one waits, so the bytes are copied first.
+    if (code && extractOptions.parser === undefined) {
+      file = { path: file.path, bytes: Buffer.from(file.bytes) }
+      extractOptions = { ...options, parser: await loadParser() }
     }
     let read: CarrierRead | null
     try {
@@ -161,9 +159,7 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // A parser bug must not take the healthy rest of the corpus down with it.
       read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
     }
-    // Specs are parsed every run: their results are whole texts, and reading them back from the
-    // cache cost as much as parsing them again (docs/bench.md).
-    results.push(code ? { path: file.path, read, hash, code: true, ...extra } : { path: file.path, read, hash, ...extra })
+    results.push({ path: file.path, read, hash, ...extra })
   }
   return results
 }

@@ -1,11 +1,12 @@
 // What the files of a corpus gave last time, kept between runs, the way git's index keeps stat
 // data: a hook runs on every commit and most files have not changed, while reading, hashing and
 // parsing them is most of a run. Each entry holds the file's stat data (when the file was safely
-// older than the run that saw it), the SHA-256 and git object id of its bytes, and for code files
-// what parsing gave. An entry is used only for the same path, under the same build of the CLI
-// and the same options; its stat data only when they match the file's now, else only for the
-// same bytes; so it can only give what reading and parsing would give (docs/decisions.md, "The
-// read cache"). The files live in the loader's per-user cache folder, with its trust rules
+// older than the run that saw it), the SHA-256 and git object id of its bytes, and what parsing
+// gave. An entry is used only for the same path, under the same build of the CLI and the same
+// options; its stat data only when they match the file's now, its object id only for the index's
+// entry of that id, else only for the same bytes; so it can only give what reading and parsing
+// would give (docs/decisions.md, "The read cache"). It is kept in SHARDS files by path, so a
+// commit that changes a few files rewrites a few of them, not the whole cache. The files live in the loader's per-user cache folder, with its trust rules
 // (src/loader.cjs); without the loader (tests run the sources) or with SPECBUNDLE_CODE_CACHE=0
 // there is no cache.
 import { createHash } from "node:crypto"
@@ -34,31 +35,40 @@ export interface CacheEntry {
   readonly hash: string
   /** Git object id of the bytes, when a run needed it (the index read); null otherwise. */
   readonly oid: string | null
-  /** What a code file gave (null: nothing); undefined for carriers, which are parsed every run. */
-  readonly read?: CarrierRead | null
+  /** What the file gave (null: nothing). */
+  readonly read: CarrierRead | null
 }
 
 /** path -> what the file gave last time. */
 export type KnownReads = ReadonlyMap<string, CacheEntry>
 
-/** One saved entry: [path, stat, hash, oid] for carriers, [path, stat, hash, oid, read] for code files. */
-export type SavedEntry = readonly [string, string | null, string, string | null] | readonly [string, string | null, string, string | null, CarrierRead | null]
+/** One saved entry: [path, stat, hash, oid, read]. */
+export type SavedEntry = readonly [string, string | null, string, string | null, CarrierRead | null]
 
 export interface ParseCache {
   readonly known: KnownReads
-  /** Keeps exactly these entries (the files read this run); writes only on a change. */
+  /** Keeps exactly these entries (the files read this run); rewrites only the shards that changed. */
   readonly save: (entries: ReadonlyArray<SavedEntry>) => void
 }
 
-const FORMAT = 2
+const FORMAT = 3
+/** Files per cache: a Spec's result is about as large as the Spec, so a corpus's cache is about its size. */
+const SHARDS = 16
+
+/** The shard of a path: FNV-1a over its code units. */
+export const shardOf = (path: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193)
+  return (h >>> 0) % SHARDS
+}
 
 const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
-  k !== undefined && k.hash === e[2] && k.oid === e[3] && k.stat === e[1] && (e.length === 5) === (k.read !== undefined)
+  k !== undefined && k.hash === e[2] && k.oid === e[3] && k.stat === e[1] && (k.read === null) === (e[4] === null)
 
 /**
  * The cache of one corpus (its real root and options), or undefined when there is none. The work
- * tree's read and the index's (`--staged`) keep a file each: their file sets differ (untracked
- * files), and alternating runs would otherwise rewrite one file every time.
+ * tree's read and the index's (`--staged`) keep one each: their file sets differ (untracked
+ * files), and alternating runs would otherwise rewrite them every time.
  */
 export const openParseCache = (root: string, selfHosting: boolean, source: "tree" | "index"): ParseCache | undefined => {
   const current = store
@@ -69,34 +79,48 @@ export const openParseCache = (root: string, selfHosting: boolean, source: "tree
   } catch {
     return undefined
   }
-  const name = createHash("sha256")
+  const base = createHash("sha256")
     .update(JSON.stringify([FORMAT, current.build, realRoot, selfHosting, source]))
     .digest("hex")
     .slice(0, 40)
+  const nameOf = (shard: number) => `${base}-${shard.toString(16).padStart(2, "0")}`
   const known = new Map<string, CacheEntry>()
-  try {
-    const data = current.read(name)
-    if (data !== undefined) {
+  /** Entries per shard as read, to tell which shards a save must rewrite. */
+  const counts = new Array<number>(SHARDS).fill(0)
+  for (let shard = 0; shard < SHARDS; shard++) {
+    try {
+      const data = current.read(nameOf(shard))
+      if (data === undefined) continue
       const value = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8")) as { format?: unknown; entries?: unknown }
-      if (value.format === FORMAT && Array.isArray(value.entries)) {
-        for (const e of value.entries as SavedEntry[]) {
-          known.set(e[0], e.length === 5 ? { stat: e[1], hash: e[2], oid: e[3], read: e[4] } : { stat: e[1], hash: e[2], oid: e[3] })
-        }
+      if (value.format !== FORMAT || !Array.isArray(value.entries)) continue
+      for (const e of value.entries as SavedEntry[]) {
+        // A path in the wrong shard would never be rewritten: such a file is not ours.
+        if (shardOf(e[0]) !== shard) throw new Error("foreign entry")
+        known.set(e[0], { stat: e[1], hash: e[2], oid: e[3], read: e[4] })
+        counts[shard]++
       }
+    } catch {
+      // unreadable or not ours: read everything, then write new ones
+      known.clear()
+      counts.fill(0)
+      break
     }
-  } catch {
-    // unreadable or not ours: read everything, then write a new one
-    known.clear()
   }
   return {
     known,
     save: (entries) => {
+      // The usual warm run: nothing changed, nothing to sort into shards.
       if (entries.length === known.size && entries.every((e) => sameEntry(e, known.get(e[0])))) return
-      try {
-        current.write(name, Buffer.from(JSON.stringify({ format: FORMAT, entries }), "utf8"))
-      } catch {
-        // read-only or full: the next run reads again
-      }
+      const byShard: SavedEntry[][] = Array.from({ length: SHARDS }, () => [])
+      for (const e of entries) byShard[shardOf(e[0])].push(e)
+      byShard.forEach((list, shard) => {
+        if (list.length === counts[shard] && list.every((e) => sameEntry(e, known.get(e[0])))) return
+        try {
+          current.write(nameOf(shard), Buffer.from(JSON.stringify({ format: FORMAT, entries: list }), "utf8"))
+        } catch {
+          // read-only or full: the next run reads again
+        }
+      })
     }
   }
 }
