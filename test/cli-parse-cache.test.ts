@@ -66,6 +66,22 @@ const anchoredFile = (root: string): string => {
   throw new Error("no anchored file in the generated corpus")
 }
 
+/** The first Spec of the generated corpus's Pack (in path order). */
+const firstSpec = (root: string): string => {
+  const found: string[] = []
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name)
+      if (e.isDirectory()) walk(full)
+      else if (e.name.endsWith(".sdp.md") && !fs.readFileSync(full, "utf8").includes("pack:")) found.push(full)
+    }
+  }
+  walk(root)
+  found.sort()
+  if (found.length === 0) throw new Error("no Spec in the generated corpus")
+  return found[0]
+}
+
 describe("the parse cache", () => {
   it("a warm run prints what an uncached run prints and leaves the cache file untouched", async () => {
     const root = corpus()
@@ -105,10 +121,16 @@ describe("the parse cache", () => {
     const text = fs.readFileSync(edited, "utf8")
     const id = /codeAnchorId\("([^"]+)"\)/.exec(text)?.[1] ?? ""
     fs.writeFileSync(edited, text.replace(`codeAnchorId("${id}")`, `codeAnchorId("${id}-renamed")`))
+    // A Spec too: its cached result must not outlive its bytes.
+    const spec = firstSpec(root)
+    const specText = fs.readFileSync(spec, "utf8")
+    expect(specText).toMatch(/^# /m)
+    fs.writeFileSync(spec, specText.replace(/^# (.*)$/m, "# $1 (edited)"))
     fs.rmSync(path.join(root, "src/broken/bad.ts"))
     writeFiles(root, { "src/fresh/new.ts": `/**\n * @sdpAnchor impl:fresh.one\n * @sdpSatisfies spec:none.here\n */\nexport const x = 1\n` })
     const reference = uncached(root)
     expect(reference.stdout + reference.stderr).not.toContain("src/broken/bad.ts")
+    expect(reference.stdout).toContain("(edited)")
     for (const workers of ["0", "2"]) expect(cached(root, dir, workers)).toEqual(reference)
   }, 180_000)
 

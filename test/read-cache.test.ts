@@ -56,6 +56,33 @@ describe("stat data in the parse cache", () => {
     }
   })
 
+  it("the index read trusts an entry by object id alone: the file is neither stat'ed nor read; another id reads it", async () => {
+    const { root, input } = setup()
+    const oid = createHash("sha1")
+      .update(`blob ${Buffer.byteLength(ANCHORED)}\0${ANCHORED}`)
+      .digest("hex")
+    const since = Date.now() + 5000
+    const planted: CacheEntry = { stat: null, hash: "0".repeat(64), oid, read: PLANTED }
+    // A path with no file behind it: only the entry can answer, for a Spec as for a code file.
+    for (const file of ["gone.ts", "gone.sdp.md"]) {
+      const [hit] = await extractInThread([{ path: file, absolute: path.join(root, file), object: oid }], {
+        selfHosting: false,
+        known: new Map([[file, planted]]),
+        since
+      })
+      expect(hit).toEqual({ path: file, read: PLANTED, hash: "0".repeat(64), stat: null, oid })
+    }
+    // The index names other bytes than the entry's: the file is read and checked against the index's id.
+    const [read] = await extractInThread([{ ...input, object: oid }], {
+      selfHosting: false,
+      known: new Map([["a.ts", { ...planted, oid: "1".repeat(40) }]]),
+      since
+    })
+    expect(read.read).not.toBe(PLANTED)
+    expect(read.read?.anchors.map((a) => a.id)).toEqual(["impl:c.one"])
+    expect(read.oid).toBe(oid)
+  })
+
   it("a file checked against an index object: its own id passes, other bytes or a symbolic link send the caller to the index", async () => {
     const { root, input } = setup()
     const oid = createHash("sha1")
