@@ -1,15 +1,13 @@
 // `specbundle bundle` end to end: the BUILT CLI (bin/specbundle.js) as a subprocess over real temp
 // copies of the bike-dock example (the project's own corpus, in every clone). `npm test` builds first; a missing
 // bin is built once here. Changeset scopes are in cli-impact.test.ts.
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { parse as parseYaml } from "yaml"
+import { cli, ensureBuilt, type Run } from "./support/cli.js"
 import { bikeDockCopy as bikeDockIn, tempDir } from "./support/tmp.js"
 
-const REPO = path.join(import.meta.dirname, "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
 const PACK = "pack:rides-v1"
 const METHOD = "UTF-16 code units divided by four, an estimate"
 const LEFT_OUT = [
@@ -22,28 +20,11 @@ const LEFT_OUT = [
   "Pinned declaration text; entry addresses kept."
 ]
 
-beforeAll(() => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-})
+beforeAll(ensureBuilt)
 
-interface Run {
-  readonly status: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const bundle = (cwd: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Run => {
-  const r = spawnSync(process.execPath, [BIN, "bundle", ...args], {
-    cwd,
-    encoding: "utf8",
-    timeout: 30_000,
-    env: { ...process.env, ...env }
-  })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+// The test's own environment (GIT_* kept), with the given variables on top.
+const bundle = (cwd: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Run =>
+  cli(cwd, ["bundle", ...args], { env: { ...process.env, ...env } })
 
 const bikeDockCopy = (): string => bikeDockIn("specbundle-cli-bike-")
 

@@ -1,32 +1,18 @@
 // `specbundle check` as a real subprocess of the built CLI (bin/specbundle.js): exit codes, the
 // stderr finding lines and summary, the { diagnostics } value on stdout, and never a stack trace.
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { cli, ensureBuilt, type Run } from "./support/cli.js"
 import { bikeDockCopy, checkoutCopy, ruleSpec, tempDir, writeFiles } from "./support/tmp.js"
 import { withoutCheckout } from "./support/paths.js"
 
-const REPO = path.join(import.meta.dirname, "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
-
-beforeAll(() => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-})
-
-interface Run {
-  readonly status: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+beforeAll(ensureBuilt)
 
 const check = (...args: string[]): Run => {
   // Run from a neutral folder so nothing of the repository (config, git) leaks in.
-  const r = spawnSync(process.execPath, [BIN, "check", ...args], { cwd: tempDir("specbundle-cwd-"), encoding: "utf8", timeout: 30_000 })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+  // The test's own environment, as inherited: GIT_* kept.
+  return cli(tempDir("specbundle-cwd-"), ["check", ...args], { env: process.env })
 }
 
 const nonEmptyLines = (text: string): string[] => text.split("\n").filter((l) => l.trim() !== "")

@@ -2,32 +2,16 @@
 // intent-to-add, an open merge conflict, a sparse checkout, a message-search revision, specbundle's
 // own output folder, and the report's removedPacks and lostBindings. The BUILT CLI on real
 // repositories made in temp folders.
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { codeAnchor, makeRepo, specCarrier } from "./git-support.js"
+import { cli as runCli, ensureBuilt } from "./support/cli.js"
 
-const REPO = path.join(import.meta.dirname, "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
+beforeAll(ensureBuilt)
 
-beforeAll(() => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-})
-
-const cleanEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
-  for (const key of Object.keys(env)) if (key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") delete env[key]
-  return env
-}
-
-const cli = (cwd: string, args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 60_000, env: cleanEnv() })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+// This file's runs keep the 60 s timeout they had, not the shared default of 30 s.
+const cli = (cwd: string, args: ReadonlyArray<string>) => runCli(cwd, args, { timeout: 60_000 })
 
 const report = (cwd: string, changeset: ReadonlyArray<string>) => {
   const r = cli(cwd, ["impact", ...changeset])

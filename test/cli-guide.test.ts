@@ -58,6 +58,14 @@ describe("argument mistakes say what is wrong", () => {
     )
   })
 
+  it("a word a command does not take names the words it does, with the nearest", () => {
+    expect(problemOf(runCli(["list", "pack"], root))).toBe(`specbundle list takes packs, specs, not "pack". Did you mean 'packs'?`)
+    expect(problemOf(runCli(["list", "--format", "json", "nope"], root))).toBe(`specbundle list takes packs, specs, not "nope".`)
+    expect(problemOf(runCli(["hook", "run", "pre-comit"], root))).toBe(
+      `specbundle hook run takes pre-commit, pre-push, not "pre-comit". Did you mean 'pre-commit'?`
+    )
+  })
+
   it("a stray word says where an id would go", () => {
     expect(problemOf(runCli(["bundle", "pack:rides-v1"], root))).toContain("(a Pack id goes after --pack: --pack pack:rides-v1)")
     expect(problemOf(runCli(["list", "packs", "specs"], root))).toContain("unexpected argument 'specs'")

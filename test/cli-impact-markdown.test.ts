@@ -8,33 +8,16 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeRepo, specCarrier, tempDir } from "./git-support.js"
 import { MAX_TEXT } from "../src/core/render/markdown-text.js"
+import { cli, ensureBuilt, gitCleanEnv, REPO } from "./support/cli.js"
 import { allTokens, lex, tableRows } from "./support/markdown.js"
 
-const REPO = path.join(import.meta.dirname, "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
 const GOLDEN = path.join(import.meta.dirname, "fixtures", "impact-markdown", "bike-dock-head-1.md")
 
-beforeAll(() => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-})
-
-const cleanEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
-  for (const key of Object.keys(env)) if (key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") delete env[key]
-  return env
-}
-
-const cli = (cwd: string, args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 30_000, env: cleanEnv() })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+beforeAll(ensureBuilt)
 
 const bikeDock = (): string => {
   const dir = tempDir("specbundle-md-")
-  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: cleanEnv() })
+  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: gitCleanEnv() })
   if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
   return dir
 }

@@ -5,34 +5,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { codeAnchor, makeRepo, specCarrier, tempDir } from "./git-support.js"
+import { cli, ensureBuilt, gitCleanEnv, REPO, type Run } from "./support/cli.js"
 
-const REPO = path.join(import.meta.dirname, "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
-
-beforeAll(() => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-})
-
-interface Run {
-  readonly status: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-// Nothing of an outer git (a hook's GIT_DIR) or the user's config may reach the runs.
-const cleanEnv = (): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
-  for (const key of Object.keys(env)) if (key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") delete env[key]
-  return env
-}
-
-const cli = (cwd: string, args: ReadonlyArray<string>): Run => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 30_000, env: cleanEnv() })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+beforeAll(ensureBuilt)
 
 const json = (r: Run): any => {
   expect(r.stdout.endsWith("\n")).toBe(true)
@@ -94,7 +69,7 @@ const expectReportShape = (report: any) => {
 /** examples/make-history.mjs: bike-dock in two commits (a fare rule and its code change). */
 const bikeDockHistory = (): string => {
   const dir = tempDir("specbundle-cli-history-")
-  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: cleanEnv() })
+  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: gitCleanEnv() })
   if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
   return dir
 }
@@ -412,7 +387,7 @@ describe("impact failures", () => {
 
   it("a shallow clone without the named parent: exit 1, the line names the revision", () => {
     const shallow = path.join(tempDir("specbundle-cli-shallow-"), "clone")
-    const clone = spawnSync("git", ["clone", "-q", "--depth", "1", `file://${repo.dir}`, shallow], { encoding: "utf8", env: cleanEnv() })
+    const clone = spawnSync("git", ["clone", "-q", "--depth", "1", `file://${repo.dir}`, shallow], { encoding: "utf8", env: gitCleanEnv() })
     expect(clone.status).toBe(0)
     for (const command of ["impact", "bundle"]) {
       const r = cli(shallow, [command, "--changeset", "HEAD~1"])

@@ -4,30 +4,18 @@
 // names perspectives (and a profile picks one), `changed` reads a real git repository's changeset,
 // and `watch` re-evaluates the filter on each rebuild.
 import type { ChildProcess } from "node:child_process"
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { repoAt, runGitIn } from "./git-support.js"
+import { BIN, ensureBuilt, REPO, type Run } from "./support/cli.js"
 import { copyInto, tempDir } from "./support/tmp.js"
 
-const REPO = path.join(import.meta.dirname, "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
 const CORPUS = path.join(REPO, "test", "fixtures", "perspectives")
 const PACK = "pack:lens-v1"
 
-beforeAll(() => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-})
-
-interface Run {
-  readonly status: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+beforeAll(ensureBuilt)
 
 /** The CLI as a child process; asynchronous, so the test worker stays responsive while it runs. */
 const run = (cwd: string, args: ReadonlyArray<string>): Promise<Run> =>
@@ -162,7 +150,7 @@ describe("perspective and bundle --perspective", () => {
     expect(diagnostic(await run(root, ["bundle", "--perspective", "blocked"]), "perspective")).toMatch(/--pack/)
     expect(diagnostic(await run(root, ["perspective", "blocked"]), "perspective")).toMatch(/--pack/)
     expect(diagnostic(await run(root, ["bundle", "--pack", PACK, "--perspective", "changed"]), "perspective")).toMatch(/--changeset REV or --staged/)
-    expect(diagnostic(await run(root, ["perspective", "--pack", "pack:nope", "blocked"]), "pack")).toBe('Unknown Pack "pack:nope".')
+    expect(diagnostic(await run(root, ["perspective", "--pack", "pack:nope", "blocked"]), "pack")).toBe('Unknown Pack "pack:nope". Known Packs: pack:lens-v1.')
   })
 })
 

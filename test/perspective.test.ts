@@ -209,7 +209,7 @@ describe("resolvePerspective: a request from any entrance", () => {
     expect(isDiagnostics(changed) && changed.diagnostics[0]!.problem).toMatch(/changeset/)
     const both = resolvePerspective(facts, { pack: "pack:nope", perspective: 3 })
     expect(isDiagnostics(both) && both.diagnostics).toEqual([
-      { scope: "pack", problem: 'Unknown Pack "pack:nope".' },
+      { scope: "pack", problem: 'Unknown Pack "pack:nope". Known Packs: pack:lens-v1.' },
       { scope: "perspective", problem: "perspective must be a perspective name, not 3; known: blocked, changed, not-ready, unimplemented, unverified." }
     ])
     const noPack = resolvePerspective(facts, { pack: undefined, perspective: "blocked" })

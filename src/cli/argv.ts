@@ -62,6 +62,8 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     return { _tag: "Problem", problem: `unknown command ${quote(name)}.${didYouMean(name, names, quote)} Commands: ${names.join(", ")}.` }
   }
   const seen = new Map<string, string>()
+  /** The words given so far (`hook run`): a refusal names them. */
+  const positional: string[] = []
   let words = 0
   for (let i = 1; i < tokens.length; i++) {
     const t = tokens[i]
@@ -69,6 +71,13 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     if (!t.startsWith("-") || t === "-") {
       words += 1
       if (words > command.args.length && command.args.at(-1)?.repeated !== true) return { _tag: "Problem", problem: strayWord(program, command, t) }
+      // A word from a fixed list (`list packs|specs`): name the list, and the nearest word, in our own terms.
+      const choices = command.args[Math.min(words, command.args.length) - 1]?.choices ?? null
+      if (choices !== null && !choices.includes(t)) {
+        const where = [program, command.name, ...positional].join(" ")
+        return { _tag: "Problem", problem: `${where} takes ${choices.join(", ")}, not ${JSON.stringify(t)}.${didYouMean(t, choices, quote)}` }
+      }
+      positional.push(t)
       continue
     }
     const eq = t.startsWith("--") ? t.indexOf("=") : -1

@@ -21,6 +21,8 @@ export interface ArgModel {
   readonly description: string
   /** Takes any number of words (Args.repeated): `hook run pre-push <remote> <url>`. */
   readonly repeated: boolean
+  /** The words it takes (Args.choice), or null for any. */
+  readonly choices: ReadonlyArray<string> | null
 }
 
 export interface CommandModel {
@@ -108,13 +110,9 @@ const argsOf = (node: Node): ArgModel[] => {
   switch (node._tag) {
     case "Single": {
       const primitive = node.primitiveType as Node
-      const name =
-        primitive._tag === "Choice"
-          ? (primitive.alternatives as Array<[string, unknown]>).map(([n]) => n).join("|")
-          : node.pseudoName._tag === "Some"
-            ? node.pseudoName.value
-            : node.name
-      return [{ name, description: docText(node.description), repeated: false }]
+      const choices = primitive._tag === "Choice" ? (primitive.alternatives as Array<[string, unknown]>).map(([n]) => n) : null
+      const name = choices !== null ? choices.join("|") : node.pseudoName._tag === "Some" ? node.pseudoName.value : node.name
+      return [{ name, description: docText(node.description), repeated: false, choices }]
     }
     case "Variadic":
       return argsOf(node.args).map((a) => ({ ...a, name: `[${a.name}]...`, repeated: true }))

@@ -2,6 +2,7 @@
 // members that returns an ordered subset of their ids. The bundle takes that subset as `members`,
 // so one filter serves both the `perspective` listing and the bundle. Exact meanings of every
 // criterion: docs/decisions.md, "Perspectives". Pure: the caller passes the impacted ids.
+import { knownPacks } from "./bundle/params.js"
 import type { Diagnostic, Diagnostics } from "./bundle/types.js"
 import type { Altitude, Facts, PackNode, RelationType, Rung, SpecKind } from "./model.js"
 import { RELATION_TYPES, RUNGS } from "./model.js"
@@ -221,7 +222,7 @@ export const resolvePerspective = (facts: Facts, request: PerspectiveRequest): P
   const pack = typeof packId === "string" ? facts.graph.packs.get(packId) : undefined
   if (packId === undefined) problems.push({ scope: "pack", problem: "A perspective filters a Pack's members: give pack." })
   else if (typeof packId !== "string") problems.push({ scope: "pack", problem: `pack must be a Pack id, not ${show(packId)}.` })
-  else if (pack === undefined) problems.push({ scope: "pack", problem: `Unknown Pack ${show(packId)}.` })
+  else if (pack === undefined) problems.push({ scope: "pack", problem: `Unknown Pack ${show(packId)}.${knownPacks(facts.graph, packId)}` })
 
   const known = perspectiveNames(request.perspectives)
   const perspective = typeof name === "string" ? lookupPerspective(name, request.perspectives) : undefined

@@ -43,7 +43,7 @@ const doubled = (ids: ReadonlyArray<string>): string[] => {
 const KNOWN_SHOWN = 10
 
 /** After an unknown Pack id: the near ones, then the Packs the graph holds (a few, then a count). */
-const knownPacks = (graph: Graph, id: string): string => {
+export const knownPacks = (graph: Graph, id: string): string => {
   const ids = [...graph.packs.keys()].sort(byCodeUnits)
   if (ids.length === 0) return " The corpus holds no Pack."
   const shown = ids.slice(0, KNOWN_SHOWN).join(", ") + (ids.length > KNOWN_SHOWN ? `, and ${ids.length - KNOWN_SHOWN} more (specbundle list packs)` : "")

@@ -1,0 +1,45 @@
+// Shared pieces of the end-to-end tests that run the BUILT CLI (bin/specbundle.js) as a subprocess:
+// where it is, building it once when it is missing, a git-free environment, and one synchronous run.
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+/** The repository root: the build runs there and fixtures and examples are found from it. */
+export const REPO = path.join(import.meta.dirname, "..", "..")
+
+/** The built CLI the tests run, as an absolute path so any cwd works. */
+export const BIN = path.join(REPO, "bin", "specbundle.js")
+
+/** A beforeAll body: `npm test` builds first, a file run on its own builds the missing bin once. */
+export const ensureBuilt = (): void => {
+  if (!fs.existsSync(BIN)) {
+    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
+    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
+  }
+}
+
+/** Nothing of an outer git (a hook's GIT_DIR) or the system config may reach the runs: every GIT_* goes but GIT_CONFIG_NOSYSTEM=1. */
+export const gitCleanEnv = (): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
+  for (const key of Object.keys(env)) if (key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") delete env[key]
+  return env
+}
+
+/** What a finished CLI run gave: the exit status (null when killed) and its two streams. */
+export interface Run {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** How a run differs from the default: its environment (gitCleanEnv() if absent) and its timeout (30 s if absent). */
+export interface CliOptions {
+  readonly env?: NodeJS.ProcessEnv
+  readonly timeout?: number
+}
+
+/** Runs `node bin/specbundle.js ...args` in `cwd` and waits for it; one place for the spawn options every copy used. */
+export const cli = (cwd: string, args: ReadonlyArray<string>, options: CliOptions = {}): Run => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: options.timeout ?? 30_000, env: options.env ?? gitCleanEnv() })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
