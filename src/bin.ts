@@ -21,6 +21,7 @@ import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, cli, model } from "./cli/main.js
 import * as LazyTerminal from "./cli/terminal.js"
 import { enableWorkers, forcedWorkers, runExtractWorker } from "./services/extractAll.js"
 import { failWithDiagnostics } from "./cli/diagnostics.js"
+import { stopOutput, whenOutputIdle } from "./cli/output.js"
 import type { CacheStore } from "./services/parseCache.js"
 import { enableParseCache } from "./services/parseCache.js"
 
@@ -147,13 +148,18 @@ const workerEntry = nodePath.join(__dirname, "specbundle-worker.cjs")
  */
 const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
 const GRACE_MS = 100
+/** The contract's bound: exit within a second of the signal, even with a value still being written to a reader that does not read. */
+const LAST_MS = 900
 let signalled: number | undefined
 const watchSignals = () => {
   if (process.argv[2] === "watch") return
   for (const [name, code] of Object.entries(SIGNAL_EXIT)) {
     process.once(name, () => {
       signalled ??= code
-      setTimeout(() => process.exit(code), GRACE_MS).unref()
+      // A value being written is finished first (a partial one on stdout would read as output), no new one starts.
+      stopOutput()
+      whenOutputIdle(() => setTimeout(() => process.exit(code), GRACE_MS).unref())
+      setTimeout(() => process.exit(code), LAST_MS).unref()
     })
   }
 }
@@ -169,7 +175,9 @@ if (!runExtractWorker()) {
       // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
       // After a signal runMain exits at once, with the signal's code.
       process.exitCode = signalled ?? exitCodeOf(exit)
-      onExit(signalled ?? 0)
+      // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
+      if (signalled === undefined) onExit(0)
+      else whenOutputIdle(() => onExit(signalled ?? 0))
     }
   })
 }

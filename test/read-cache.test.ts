@@ -7,7 +7,9 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import type { CarrierRead } from "../src/core/model.js"
 import { extractInThread } from "../src/services/extractAll.js"
-import type { CacheEntry } from "../src/services/parseCache.js"
+import { isAscii } from "node:buffer"
+import type { CacheEntry, SavedEntry } from "../src/services/parseCache.js"
+import { enableParseCache, openParseCache } from "../src/services/parseCache.js"
 import { tempDir, writeFiles } from "./support/tmp.js"
 
 const ANCHORED = `/**\n * @sdpAnchor impl:c.one\n * @sdpSatisfies spec:c.one\n */\nexport const x = 1\n`
@@ -96,5 +98,35 @@ describe("stat data in the parse cache", () => {
     fs.symlinkSync(input.absolute, path.join(root, "link.ts"))
     const [linked] = await extractInThread([{ path: "link.ts", absolute: path.join(root, "link.ts"), object: oid }], options)
     expect(linked.stale).toBe(true)
+  })
+})
+
+describe("the parse cache's files", () => {
+  it("are ASCII, and give back every character (accents, symbols, astral ones) and every entry", () => {
+    const files = new Map<string, Uint8Array>()
+    enableParseCache({ build: "test", read: (name) => files.get(name), write: (name, data) => files.set(name, data) })
+    try {
+      const root = tempDir("specbundle-cache-files-")
+      const text: CarrierRead = {
+        ...PLANTED,
+        file: "é.ts",
+        findings: [{ file: "é.ts", line: 1, code: "x", message: "naïve ✓ 𝄞 \u2028 \u0000", severity: "warning" }]
+      }
+      const entries: SavedEntry[] = [
+        ["é.ts", "1:2:3:4", "a".repeat(64), null, text],
+        ["b.sdp.md", null, "b".repeat(64), "c".repeat(40), null]
+      ]
+      openParseCache(root, false, "tree")?.save(entries)
+      expect(files.size).toBe(2)
+      for (const data of files.values()) expect(isAscii(data)).toBe(true)
+      const again = openParseCache(root, false, "tree")
+      expect(again?.known.get("é.ts")).toEqual({ stat: "1:2:3:4", hash: "a".repeat(64), oid: null, read: text })
+      expect(again?.known.get("b.sdp.md")).toEqual({ stat: null, hash: "b".repeat(64), oid: "c".repeat(40), read: null })
+      // Another source or option is another cache: nothing known there.
+      expect(openParseCache(root, true, "tree")?.known.size).toBe(0)
+      expect(openParseCache(root, false, "index")?.known.size).toBe(0)
+    } finally {
+      enableParseCache(undefined)
+    }
   })
 })

@@ -12,11 +12,37 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   if (e.code === "EPIPE") stdoutClosed = true
 })
 
+/** stdout writes under way, and who waits for there to be none (bin.ts, after a signal). */
+let writing = 0
+let waiting: Array<() => void> = []
+/** After a signal: no new value starts; one under way is written whole (bin.ts waits for it). */
+let stopped = false
+
+export const stopOutput = (): void => {
+  stopped = true
+}
+
+/** Calls `f` once no stdout write is under way (at once when none is). */
+export const whenOutputIdle = (f: () => void): void => {
+  if (writing === 0) f()
+  else waiting.push(f)
+}
+
 /** Writes to stdout and waits until the text is handed to the OS (backpressure for streamed parts). */
 export const writeOut = (text: string): Effect.Effect<void, StdoutClosed> =>
   Effect.async<void, StdoutClosed>((resume) => {
     if (stdoutClosed) return resume(Effect.fail(new StdoutClosed()))
-    process.stdout.write(text, (err) => resume(err ? Effect.fail(new StdoutClosed()) : Effect.void))
+    if (stopped) return resume(Effect.interrupt)
+    writing++
+    process.stdout.write(text, (err) => {
+      writing--
+      if (writing === 0) {
+        const ready = waiting
+        waiting = []
+        for (const f of ready) f()
+      }
+      resume(err ? Effect.fail(new StdoutClosed()) : Effect.void)
+    })
   })
 
 export const writeErr = (line: string): Effect.Effect<void> => Effect.sync(() => void process.stderr.write(line.endsWith("\n") ? line : line + "\n"))

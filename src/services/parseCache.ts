@@ -9,6 +9,7 @@
 // commit that changes a few files rewrites a few of them, not the whole cache. The files live in the loader's per-user cache folder, with its trust rules
 // (src/loader.cjs); without the loader (tests run the sources) or with SPECBUNDLE_CODE_CACHE=0
 // there is no cache.
+import { isAscii } from "node:buffer"
 import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
 import type { CarrierRead } from "../core/model.js"
@@ -62,6 +63,23 @@ export const shardOf = (path: string): number => {
   return (h >>> 0) % SHARDS
 }
 
+/**
+ * A shard's bytes: JSON with every non-ASCII character escaped, so that reading it back can take
+ * the bytes as Latin-1, a plain copy into a one-byte string, where decoding 28 MB of UTF-8 took
+ * ~0.1 s (and two-byte strings would double the heap the garbage collector copies).
+ */
+const encode = (value: unknown): Buffer =>
+  Buffer.from(
+    JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+    "latin1"
+  )
+
+const decode = (data: Uint8Array): string => {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+  // A file of ours is ASCII; anything else is read as UTF-8 (and then most likely refused as not ours).
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")
+}
+
 const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
   k !== undefined && k.hash === e[2] && k.oid === e[3] && k.stat === e[1] && (k.read === null) === (e[4] === null)
 
@@ -91,7 +109,7 @@ export const openParseCache = (root: string, selfHosting: boolean, source: "tree
     try {
       const data = current.read(nameOf(shard))
       if (data === undefined) continue
-      const value = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8")) as { format?: unknown; entries?: unknown }
+      const value = JSON.parse(decode(data)) as { format?: unknown; entries?: unknown }
       if (value.format !== FORMAT || !Array.isArray(value.entries)) continue
       for (const e of value.entries as SavedEntry[]) {
         // A path in the wrong shard would never be rewritten: such a file is not ours.
@@ -116,7 +134,7 @@ export const openParseCache = (root: string, selfHosting: boolean, source: "tree
       byShard.forEach((list, shard) => {
         if (list.length === counts[shard] && list.every((e) => sameEntry(e, known.get(e[0])))) return
         try {
-          current.write(nameOf(shard), Buffer.from(JSON.stringify({ format: FORMAT, entries: list }), "utf8"))
+          current.write(nameOf(shard), encode({ format: FORMAT, entries: list }))
         } catch {
           // read-only or full: the next run reads again
         }
