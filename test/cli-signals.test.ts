@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 const REPO = path.join(import.meta.dirname, "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
 const corpus = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-signals-"))
-// A cache folder of the test's own: the user's is left alone, and every run after the first is warm
-// (the parse cache holds the Specs' results: a warm run takes about half the first one's time).
+// Runs without the caches: every run reads and parses the whole corpus, so a run measured once is
+// as long as the next (a warm parse cache halves a run, and a signal "halfway" would come too late).
+// The user's cache folder is left alone either way.
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-signals-cache-"))
-const env: NodeJS.ProcessEnv = { ...process.env, SPECBUNDLE_CODE_CACHE_DIR: cacheDir }
-delete env.SPECBUNDLE_CODE_CACHE
+const env: NodeJS.ProcessEnv = { ...process.env, SPECBUNDLE_CODE_CACHE_DIR: cacheDir, SPECBUNDLE_CODE_CACHE: "0" }
 afterAll(() => {
   fs.rmSync(corpus, { recursive: true, force: true })
   fs.rmSync(cacheDir, { recursive: true, force: true })
@@ -62,8 +62,6 @@ const nothingOrWhole = (stdout: string) => {
 
 describe("signals during bundle", () => {
   it("an uninterrupted run is exit 0 with a whole value; SIGINT and SIGTERM mid-run exit 130 and 143 with nothing or a whole value", async () => {
-    // The first run fills the caches; the one measured is as warm as the interrupted ones.
-    expect((await run()).code).toBe(0)
     const whole = await run()
     expect(whole.code).toBe(0)
     expect(JSON.parse(whole.stdout).members.length).toBeGreaterThan(10)
@@ -79,29 +77,47 @@ describe("signals during bundle", () => {
   }, 120_000)
 
   it("a signal while the value is being written (a reader that has not read it yet) still leaves the whole value", async () => {
-    const whole = await run()
+    // A value larger than all a paused reader takes in (a socket pair's buffer, ~208 KiB, and the
+    // stream's 64 KiB): 400 Specs whole, ~0.9 MB.
+    const list = spawnSync(process.execPath, [BIN, "list", "specs", "--format", "json"], { cwd: corpus, env, encoding: "utf8" })
+    const ids = (JSON.parse(list.stdout) as { specs: Array<{ id: string }> }).specs.slice(0, 400).map((s) => s.id)
+    const args = ["bundle", "--specs", ids.join(","), "--budget", "100000000"]
+    const whole = await run(undefined, 0, args)
     expect(whole.code).toBe(0)
-    // Larger than a pipe's buffer and a paused stream's (64 KiB each): the write stays under way.
-    expect(whole.stdout.length).toBeGreaterThan(2 * 65536)
+    expect(whole.stdout.length).toBeGreaterThan(512 * 1024)
     const r = await new Promise<Ended>((resolve) => {
       const start = Date.now()
-      const child = spawn(process.execPath, [BIN, ...ARGS], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore"] })
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore"] })
       let stdout = ""
-      // Not read at first: the value fills the pipe and the stream's buffer, and the write waits.
+      let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined
+      let ended = false
+      const settle = () => exited !== undefined && ended && resolve({ ...exited, stdout, ms: Date.now() - start })
+      // Not read at first: once the value's first bytes wait in the stream, the write is under way;
+      // the signal comes then, the reading 300 ms later.
       child.stdout.setEncoding("utf8").pause()
-      // By three times a whole run the value is surely being written; the reading starts 300 ms after the signal.
-      const at = 3 * whole.ms
-      setTimeout(() => child.kill("SIGINT"), at)
-      setTimeout(() => child.stdout.on("data", (c: string) => (stdout += c)).resume(), at + 300)
-      child.on("close", (code, sig) => resolve({ code, signal: sig, stdout, ms: Date.now() - start }))
+      const poll = setInterval(() => {
+        if (child.stdout.readableLength === 0) return
+        clearInterval(poll)
+        child.kill("SIGINT")
+        setTimeout(() => child.stdout.on("data", (c: string) => (stdout += c)).resume(), 300)
+      }, 5)
+      child.stdout.on("end", () => {
+        ended = true
+        settle()
+      })
+      child.on("exit", (code, signal) => {
+        clearInterval(poll)
+        exited = { code, signal }
+        settle()
+      })
     })
     // 130, or 0 when the value was all written before the signal was handled: never a part of it.
     expect([0, 130], `code ${r.code}, signal ${r.signal}`).toContain(shellStatus(r))
+    expect(r.stdout.length).toBe(whole.stdout.length)
     expect(r.stdout).toBe(whole.stdout)
   }, 120_000)
 
   it("check interrupted mid-run exits 130, not 0", async () => {
-    await run(undefined, 0, ["check"])
     const whole = await run(undefined, 0, ["check"])
     expect(whole.code).toBe(0)
     const r = await run("SIGINT", Math.round(whole.ms / 2), ["check"])
