@@ -5,10 +5,10 @@
 // gave. An entry is used only for the same path, under the same build of the CLI and the same
 // options; its stat data only when they match the file's now, its object id only for the index's
 // entry of that id, else only for the same bytes; so it can only give what reading and parsing
-// would give (docs/decisions.md, "The read cache"). It is kept in SHARDS files by path, so a
-// commit that changes a few files rewrites a few of them, not the whole cache. The files live in the loader's per-user cache folder, with its trust rules
-// (src/loader.cjs); without the loader (tests run the sources) or with SPECBUNDLE_CODE_CACHE=0
-// there is no cache.
+// would give (docs/decisions.md, "The parse cache"). It is kept in SHARDS files by path, so a
+// commit that changes a few files rewrites a few of them, not the whole cache. The files live in
+// the loader's per-user cache folder, with its trust rules (src/loader.cjs); without the loader
+// (tests run the sources) or with SPECBUNDLE_CODE_CACHE=0 there is no cache.
 import { isAscii } from "node:buffer"
 import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
