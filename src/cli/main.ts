@@ -28,7 +28,7 @@ export const cli = Command.run(root, { name: PROGRAM, version: VERSION })
 /** The tree the parser runs, as data. */
 export const model = () => modelOf(root)
 
-/** Each example runs as written in a copy of examples/bike-dock with its history (test/cli-help.test.ts). */
+/** Each example runs as written in a copy of examples/bike-dock with its history (test/cli/help.test.ts). */
 export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
   bundle: bundleExamples,
   perspective: perspectiveExamples,

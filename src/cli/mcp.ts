@@ -13,5 +13,5 @@ export const mcpCommand = Command.make("mcp", {}, () => Effect.promise(() => imp
   )
 )
 
-/** Run as written, it serves until stdin ends (test/cli-help.test.ts closes it at once). */
+/** Run as written, it serves until stdin ends (test/cli/help.test.ts closes it at once). */
 export const mcpExamples = ["specbundle mcp"]

@@ -1,0 +1,151 @@
+// Worker threads for large corpora (src/services/extractAll.ts): the results are the in-thread
+// results, in the same order, whether workers take part, how many, or whether one crashes; and the
+// real CLI prints the same bytes with any worker count. Workers run bin/specbundle-worker.cjs
+// (built by `npm test` before vitest runs).
+import { execFileSync, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import type { SourceFile } from "../../src/core/discover.js"
+import { ExtractSession, enableWorkers, extractInThread } from "../../src/services/extractAll.js"
+import { CLI, cleanEnv } from "../support/hostile.js"
+import { listFiles, tempDir, writeFiles } from "../support/tmp.js"
+
+const root = tempDir("specbundle-workers-")
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+afterEach(() => {
+  enableWorkers(undefined)
+  delete process.env.SPECBUNDLE_WORKERS
+})
+
+execFileSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "400", "--packs", "2", "--ts-files", "800", "--anchor-every", "4"])
+// Files every thread must report the same way: a parse error, a refused Spec, binary bytes, an anchor comment.
+writeFiles(root, {
+  "src/broken/bad.ts": `import { codeAnchor } from "@libar-dev/software-delivery-protocol"\nexport const a = codeAnchor({ id: "impl:x.y" \n`,
+  "specs/broken/bad-yaml.sdp.md": "---\nid: spec:broken.bad\nkind: [behavior\n---\n# Bad\n",
+  "specs/broken/binary.sdp.md": new Uint8Array([45, 45, 45, 10, 0, 1, 2]),
+  "src/broken/comment.ts": `/** @sdpAnchor impl:broken.comment\n * @sdpSatisfies spec:broken.bad */\nexport const b = 1\n`
+})
+
+const files: SourceFile[] = listFiles(root)
+  .filter((p) => /\.(ts|sdp\.md)$/.test(p))
+  .map((p) => ({ path: p, bytes: fs.readFileSync(path.join(root, p)) }))
+const OPTIONS = { selfHosting: false }
+/** What the CLI starts its workers on (src/worker.ts, built by `npm run build`). */
+const WORKER_BUNDLE = path.resolve("bin/specbundle-worker.cjs")
+
+const viaSession = async () => {
+  const session = new ExtractSession(files.length, OPTIONS)
+  for (const f of files) session.add(f)
+  return { results: await session.finish(), remote: session.remoteChunks }
+}
+
+describe("ExtractSession", () => {
+  it("reads the corpus in thread with some findings (the fixture is not trivially clean)", async () => {
+    const results = await extractInThread(files, OPTIONS)
+    expect(results).toHaveLength(files.length)
+    const codes = results.flatMap((r) => r.read?.findings.map((f) => f.code) ?? [])
+    expect(codes).toEqual(expect.arrayContaining(["extract/parse-error", "read/binary"]))
+    expect(results.some((r) => (r.read?.anchors.length ?? 0) > 0)).toBe(true)
+  })
+
+  it("reads files from disk straight into one scratch buffer, even with two chunks in flight in one thread", async () => {
+    // Each chunk starts with a code file holding a marker, whose parse waits for oxc-parser to load:
+    // the other chunk reads meanwhile. Unread files, as workers get them.
+    const onDisk = files.map((f) => ({ path: f.path, absolute: path.join(root, f.path) }))
+    const marked = onDisk.filter((f, i) => f.path.endsWith(".ts") && Buffer.from(files[i].bytes).includes("@libar-dev/software-delivery-protocol"))
+    const [first, second] = [marked[0], marked[1]]
+    const rest = onDisk.filter((f) => f !== first && f !== second)
+    const chunks = [
+      [first, ...rest.slice(0, 300)],
+      [second, ...rest.slice(300, 600)]
+    ]
+    const expected = await Promise.all(
+      chunks.map((c) =>
+        extractInThread(
+          c.map((f) => files.find((g) => g.path === f.path)!),
+          OPTIONS
+        )
+      )
+    )
+    const together = await Promise.all(chunks.map((c) => extractInThread(c, OPTIONS)))
+    expect(together).toEqual(expected)
+    expect(together.flat().filter((r) => (r.read?.anchors.length ?? 0) > 0).length).toBeGreaterThan(2)
+  })
+
+  for (const count of ["1", "2"]) {
+    it(`gives the in-thread results in add order with ${count} worker(s), which parse some chunks`, async () => {
+      const expected = await extractInThread(files, OPTIONS)
+      enableWorkers(WORKER_BUNDLE)
+      process.env.SPECBUNDLE_WORKERS = count
+      const { results, remote } = await viaSession()
+      expect(remote).toBeGreaterThan(0)
+      expect(results).toEqual(expected)
+    }, 60_000)
+  }
+
+  it("reads files queued unread, in whichever thread parses them; a missing one gives the reader's finding", async () => {
+    const expected = await extractInThread(files, OPTIONS)
+    enableWorkers(WORKER_BUNDLE)
+    process.env.SPECBUNDLE_WORKERS = "1"
+    const session = new ExtractSession(files.length + 1, OPTIONS)
+    for (const f of files) session.add({ path: f.path, absolute: path.join(root, f.path) })
+    session.add({ path: "src/gone.ts", absolute: path.join(root, "src/gone.ts") })
+    const results = await session.finish()
+    expect(session.remoteChunks).toBeGreaterThan(0)
+    expect(results.slice(0, -1)).toEqual(expected)
+    expect(results.at(-1)).toEqual({
+      path: "src/gone.ts",
+      hash: null,
+      read: {
+        file: "src/gone.ts",
+        specs: [],
+        packs: [],
+        anchors: [],
+        findings: [{ file: "src/gone.ts", line: 0, code: "read/unreadable", message: "file could not be read (NotFound)", severity: "error" }]
+      }
+    })
+  }, 60_000)
+
+  it("parses on the main thread what a crashed worker held: nothing is lost", async () => {
+    const expected = await extractInThread(files, OPTIONS)
+    const crashing = path.join(root, "crash.cjs")
+    fs.writeFileSync(crashing, "throw new Error('worker crashed on start')\n")
+    enableWorkers(crashing)
+    process.env.SPECBUNDLE_WORKERS = "2"
+    const { results, remote } = await viaSession()
+    expect(remote).toBe(0)
+    expect(results).toEqual(expected)
+  }, 60_000)
+})
+
+describe("the CLI with workers", () => {
+  const run = (workers: string) =>
+    spawnSync(process.execPath, [CLI, "bundle", "--root", root, "--pack", "pack:pack-001", "--parts", "--budget", "20000"], {
+      encoding: "utf8",
+      env: { ...cleanEnv(), SPECBUNDLE_WORKERS: workers },
+      timeout: 120_000
+    })
+
+  it("prints the same bytes and exit code with 0, 1 and 2 worker threads", () => {
+    const [none, one, two] = ["0", "1", "2"].map(run)
+    expect(none.stdout.split("\n").length).toBeGreaterThan(3)
+    expect(none.stderr).toContain("bad.ts")
+    for (const r of [one, two]) {
+      expect(r.status).toBe(none.status)
+      expect(r.stdout).toBe(none.stdout)
+      expect(r.stderr).toBe(none.stderr)
+    }
+  }, 180_000)
+
+  it("refuses an unusable SPECBUNDLE_WORKERS like a bad flag: exit 2, the diagnostics value, one stderr line", () => {
+    for (const value of ["abc", "-1", "1.5", "17"]) {
+      const r = run(value)
+      expect(r.status).toBe(2)
+      expect(JSON.parse(r.stdout)).toEqual({
+        diagnostics: [{ scope: "environment", problem: `SPECBUNDLE_WORKERS must be a whole number from 0 to 16 (got "${value}")` }]
+      })
+      expect(r.stderr.trim().split("\n")).toEqual([`specbundle: environment: SPECBUNDLE_WORKERS must be a whole number from 0 to 16 (got "${value}")`])
+    }
+  }, 60_000)
+})

@@ -1,0 +1,193 @@
+// End to end, through the built CLI: the help pages (wrapped, placeholders, one sentence per option,
+// the program name in every usage), every help example run as written in the example corpus with
+// its history, --version and its short forms, and --wizard refusing a stdin that is not a terminal.
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { CLI, cleanEnv, runCli } from "../support/hostile.js"
+import { tempDir } from "../support/tmp.js"
+
+const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook"]
+
+const pages = new Map<string, ReturnType<typeof runCli>>()
+/** A help page, run once per test file (each page is a process). */
+const help = (...args: string[]) => {
+  const key = args.join(" ")
+  if (!pages.has(key)) pages.set(key, runCli([...args, "--help"], tempDir("specbundle-help-")))
+  return pages.get(key)!
+}
+
+/** The lines under a heading, up to the next blank line. */
+const section = (page: string, heading: string): string[] => {
+  const lines = page.split("\n")
+  const start = lines.indexOf(heading)
+  if (start < 0) return []
+  const end = lines.indexOf("", start)
+  return lines.slice(start + 1, end < 0 ? undefined : end)
+}
+
+/** The examples of a command's help page, without the program name. */
+const examplesOf = (command: string): string[][] => section(help(command).stdout, "EXAMPLES").map((l) => l.trim().split(/\s+/).slice(1))
+
+describe("help pages", () => {
+  it.each(["", ...COMMANDS])("`%s --help`: exit 0, no line past 80 columns, no canned type sentence or `text` placeholder", (command) => {
+    const r = command === "" ? help() : help(command)
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe("")
+    for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(r.stdout).not.toContain("A user-defined piece of text")
+    expect(r.stdout).not.toContain("A true or false value")
+    expect(r.stdout).not.toMatch(/\[--[a-z-]+ text\]/)
+    expect(r.stdout).not.toContain("\u001b[")
+  })
+
+  it.each(COMMANDS)("`%s --help`: the usage names the program, every option has a sentence, and there are examples", (command) => {
+    const page = help(command).stdout
+    const usage = section(page, "USAGE")
+    expect(usage[0]).toMatch(new RegExp(`^  specbundle ${command}\\b`))
+    const options = section(page, "OPTIONS").join("\n")
+    // Every option named in the usage has a row whose description is a sentence (capital or flag first, a verb, an end).
+    const flags = [...usage.join(" ").matchAll(/\[?(--[a-z-]+)/g)].map((m) => m[1])
+    expect(flags.length).toBeGreaterThan(0)
+    for (const flag of flags) expect(options, flag).toMatch(new RegExp(`^  ${flag}\\b.*\\S.{10,}`, "m"))
+    expect(examplesOf(command).length).toBeGreaterThan(0)
+  })
+
+  it("bundle's placeholders: N|TIER, K, DIR, whole|addresses, and a repeatable --exclude that does not look required", () => {
+    const usage = section(help("bundle").stdout, "USAGE").join(" ")
+    for (const item of [
+      "[--budget N|TIER]",
+      "[--part K]",
+      "[--out DIR]",
+      "[--declarations whole|addresses]",
+      "[--exclude PATH]...",
+      "[--format json|pretty|ndjson]",
+      "[--parts]"
+    ]) {
+      expect(usage).toContain(item)
+    }
+  })
+
+  it("the top page lists every command with a sentence, and the built-in options", () => {
+    const page = help().stdout
+    const commands = section(page, "COMMANDS").join("\n")
+    for (const c of COMMANDS) expect(commands).toMatch(new RegExp(`^  ${c} +[A-Z]`, "m"))
+    for (const o of ["--help", "--version", "--completions", "--wizard"]) expect(page).toContain(o)
+  })
+
+  it("`mcp --help`: the command with no options, listed on the top page, its page wrapped, its example a command line", () => {
+    const r = help("mcp")
+    expect(r.status).toBe(0)
+    for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(section(r.stdout, "USAGE")[0]).toBe("  specbundle mcp")
+    expect(section(help().stdout, "COMMANDS").join("\n")).toMatch(/^ {2}mcp +[A-Z]/m)
+    expect(examplesOf("mcp")).toEqual([["mcp"]])
+  })
+
+  it("`specbundle` with no arguments prints the same top page", () => {
+    const bare = runCli([], tempDir("specbundle-help-"))
+    expect(bare.status).toBe(0)
+    expect(bare.stdout).toBe(help().stdout)
+  })
+
+  it("`specbundle help`-style mistakes: a misspelt command gets a did-you-mean on one line, exit 2", () => {
+    const r = runCli(["bundel", "--help"], tempDir("specbundle-help-"))
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim().split("\n")).toHaveLength(1)
+    expect(r.stderr).toContain("Did you mean 'bundle'?")
+  })
+
+  // util-linux `script` gives the CLI a terminal of a set width: help wraps to it.
+  const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
+  it.skipIf(!hasScript)("on a 60-column terminal, help wraps to 60 columns (examples stay whole, to copy)", () => {
+    const cmd = `stty cols 60 2>/dev/null; NO_COLOR=1 '${process.execPath}' '${CLI}' bundle --help`
+    const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: cleanEnv() })
+    const lines = r.stdout.replace(/\r/g, "").split("\n")
+    expect(lines.some((l) => l.includes("--budget N|TIER"))).toBe(true)
+    for (const line of lines.filter((l) => !l.startsWith("  specbundle bundle --"))) expect(line.length, line).toBeLessThanOrEqual(60)
+  })
+})
+
+describe("every help example runs as written in the example corpus", () => {
+  let repo = ""
+  beforeAll(() => {
+    repo = path.join(tempDir("specbundle-help-examples-"), "bike-dock")
+    const made = spawnSync(process.execPath, [path.resolve("examples/make-history.mjs"), repo], { encoding: "utf8" })
+    expect(made.status, made.stderr).toBe(0)
+  })
+
+  // In this order: stale reads what bundle's --out example wrote.
+  it.each(["bundle", "impact", "check", "list", "stale", "hook"])("%s", (command) => {
+    const examples = examplesOf(command)
+    expect(examples.length).toBeGreaterThan(0)
+    for (const args of examples) {
+      expect(args[0]).toBe(command)
+      const r = runCli(args, repo)
+      expect(r.status, `specbundle ${args.join(" ")}\n${r.stderr}`).toBe(0)
+      // What each prints: bundle, impact and list a value on stdout; check its count line on stderr.
+      if (command === "check") expect(r.stderr + r.stdout).toMatch(/\d+ specs, \d+ packs|^$/)
+      else if (!args.includes("--out") && command !== "hook" && command !== "stale") expect(r.stdout.length).toBeGreaterThan(0)
+    }
+  })
+
+  it("mcp: as written, the server ends with its stdin (closed here at once), exit 0, nothing on stdout", () => {
+    for (const args of examplesOf("mcp")) {
+      const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, encoding: "utf8", env: cleanEnv(), input: "", timeout: 30_000 })
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toBe("")
+    }
+  })
+
+  it("watch: builds once, then Ctrl-C ends it with exit 0", async () => {
+    const [args] = examplesOf("watch")
+    expect(args[0]).toBe("watch")
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: repo, env: cleanEnv() })
+    let stderr = ""
+    const code = await new Promise<number | null>((resolve) => {
+      child.stderr.on("data", (c: Buffer) => {
+        stderr += c.toString("utf8")
+        if (/watch: built/.test(stderr)) child.kill("SIGINT")
+      })
+      child.on("close", (c) => resolve(c))
+    })
+    expect(stderr).toMatch(/watch: built \d+ part/)
+    expect(code).toBe(0)
+    expect(fs.existsSync(path.join(repo, ".specbundle", "out", "manifest.json"))).toBe(true)
+  })
+})
+
+describe("--version", () => {
+  it.each([["--version"], ["-v"], ["-V"]])("`%s` prints just the number and a newline", (flag) => {
+    const r = runCli([flag], tempDir("specbundle-help-"))
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/)
+    const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string }
+    expect(r.stdout).toBe(`${pkg.version}\n`)
+    expect(r.stderr).toBe("")
+  })
+})
+
+describe("--wizard", () => {
+  it("with stdin not a terminal refuses with one line and exit 2, without waiting", () => {
+    const r = spawnSync(process.execPath, [CLI, "--wizard"], {
+      cwd: tempDir("specbundle-help-"),
+      encoding: "utf8",
+      env: cleanEnv(),
+      input: "",
+      timeout: 20_000
+    })
+    expect(r.signal).toBeNull()
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim().split("\n")).toHaveLength(1)
+    expect(r.stderr).toContain("--wizard")
+    expect((JSON.parse(r.stdout) as { diagnostics: unknown[] }).diagnostics).toHaveLength(1)
+  })
+
+  it("--completions bash prints a completion script naming the commands", () => {
+    const r = runCli(["--completions", "bash"], tempDir("specbundle-help-"))
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain("specbundle")
+    expect(r.stdout).toContain("bundle")
+  })
+})

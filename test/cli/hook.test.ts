@@ -1,0 +1,163 @@
+// End to end: `specbundle hook install|uninstall` in real repositories (bundle-contract.md section 6):
+// the hook runs this CLI, refuses a commit only when a carrier it stages does not read, honours
+// core.hooksPath, and never touches a foreign hook without --force. test/cli/hook-team.test.ts:
+// hooks that survive specbundle moving, `hook print`, and pre-push on a real bare remote.
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { BROKEN, CLI, created, env, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
+
+const FOREIGN = "#!/bin/sh\n# someone else's hook\nexit 0\n"
+
+describe("hook install pre-commit", () => {
+  it("writes an executable hook that runs this node and this CLI, with a way out when they move", () => {
+    const dir = repo()
+    const r = run(dir, ["hook", "install", "pre-commit"])
+    expect(r.code).toBe(0)
+    const file = path.join(dir, ".git", "hooks", "pre-commit")
+    expect(r.lines).toEqual([`installed ${file}`])
+    expect(fs.statSync(file).mode & 0o111).toBe(0o111)
+    const text = fs.readFileSync(file, "utf8")
+    expect(text.startsWith("#!/bin/sh\n")).toBe(true)
+    expect(text).toContain(`cli=${CLI}\n`)
+    expect(text).toContain(`node=${process.execPath}\n`)
+    expect(text).toContain(`exec "$node" "$cli" hook run pre-commit --root "$top" "$@"`)
+    expect(text).not.toContain("npx")
+  })
+
+  it("refuses a commit with a staged broken carrier (naming file:line) and lets a healthy one through", () => {
+    const dir = repo()
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    const before = head(dir)
+
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    git(dir, "add", "specs/broken.sdp.md")
+    const refused = gitTry(dir, "commit", "-q", "-m", "broken")
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toMatch(/specs\/broken\.sdp\.md:\d+: extract\//)
+    expect(head(dir)).toBe(before)
+
+    // Fixed only in the working tree: the index is still broken, so the commit is still refused.
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), spec("spec:broken", "Fixed"))
+    expect(gitTry(dir, "commit", "-q", "-m", "still broken").status).not.toBe(0)
+    expect(head(dir)).toBe(before)
+
+    git(dir, "add", "specs/broken.sdp.md")
+    const ok = gitTry(dir, "commit", "-q", "-m", "healthy")
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(head(dir)).not.toBe(before)
+  })
+
+  it("honours core.hooksPath (a folder outside the work tree keeps this CLI's path)", () => {
+    const dir = repo()
+    const hooks = `${dir}-hooks`
+    created.push(hooks)
+    git(dir, "config", "core.hooksPath", hooks)
+    const r = run(dir, ["hook", "install", "pre-commit"])
+    expect(r.code).toBe(0)
+    expect(fs.readFileSync(path.join(hooks, "pre-commit"), "utf8")).toContain(`cli=${CLI}\n`)
+    expect(fs.existsSync(path.join(dir, ".git", "hooks", "pre-commit"))).toBe(false)
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    git(dir, "add", "specs/broken.sdp.md")
+    const refused = gitTry(dir, "commit", "-q", "-m", "broken")
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toContain("specs/broken.sdp.md:")
+  })
+
+  it("leaves a foreign hook untouched: exit 1 and one line naming --force", () => {
+    const dir = repo()
+    const file = path.join(dir, ".git", "hooks", "pre-commit")
+    fs.writeFileSync(file, FOREIGN, { mode: 0o755 })
+    const r = run(dir, ["hook", "install", "pre-commit"])
+    expect(r.code).toBe(1)
+    expect(r.lines).toHaveLength(1)
+    expect(r.lines[0]).toContain("--force")
+    expect(r.lines[0]).toContain(file)
+    expect(fs.readFileSync(file, "utf8")).toBe(FOREIGN)
+    expect(fs.existsSync(`${file}.specbundle-backup`)).toBe(false)
+  })
+
+  it("--force keeps the foreign hook as pre-commit.specbundle-backup; uninstall removes ours and restores it", () => {
+    const dir = repo()
+    const file = path.join(dir, ".git", "hooks", "pre-commit")
+    fs.writeFileSync(file, FOREIGN, { mode: 0o755 })
+    expect(run(dir, ["hook", "install", "pre-commit", "--force"]).code).toBe(0)
+    expect(fs.readFileSync(`${file}.specbundle-backup`, "utf8")).toBe(FOREIGN)
+    expect(fs.readFileSync(file, "utf8")).toContain("# specbundle-hook")
+
+    const u = run(dir, ["hook", "uninstall", "pre-commit"])
+    expect(u.code).toBe(0)
+    expect(fs.readFileSync(file, "utf8")).toBe(FOREIGN)
+    expect(fs.existsSync(`${file}.specbundle-backup`)).toBe(false)
+  })
+
+  it("uninstall removes only a hook specbundle wrote", () => {
+    const dir = repo()
+    const file = path.join(dir, ".git", "hooks", "pre-commit")
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    expect(run(dir, ["hook", "uninstall", "pre-commit"]).code).toBe(0)
+    expect(fs.existsSync(file)).toBe(false)
+
+    fs.writeFileSync(file, FOREIGN, { mode: 0o755 })
+    const r = run(dir, ["hook", "uninstall", "pre-commit"])
+    expect(r.code).toBe(1)
+    expect(r.lines).toHaveLength(1)
+    expect(fs.readFileSync(file, "utf8")).toBe(FOREIGN)
+  })
+
+  it("outside a git repository install is exit 1 with one line", () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-cli-nogit-")))
+    created.push(dir)
+    const r = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...env(), GIT_CEILING_DIRECTORIES: path.dirname(dir) }
+    })
+    expect(r.status).toBe(1)
+    expect(r.stderr.split("\n").filter((l) => l !== "")).toHaveLength(1)
+  })
+})
+
+const BROKEN_ELSEWHERE = "---\nid: spec:fixture\nkind: rule\nbroken: [\n---\n# A deliberately broken fixture\n"
+
+describe("pre-commit refuses only what the commit stages", () => {
+  it("a carrier refused elsewhere is one tally line and lets the commit through; a staged refused carrier blocks it", () => {
+    const dir = repo()
+    // A broken carrier committed earlier (before the hook): it must not lock the team out.
+    fs.mkdirSync(path.join(dir, "fixtures"))
+    fs.writeFileSync(path.join(dir, "fixtures", "bad.sdp.md"), BROKEN_ELSEWHERE)
+    git(dir, "add", "-A")
+    git(dir, "commit", "-q", "-m", "fixtures")
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+
+    fs.writeFileSync(path.join(dir, "README.md"), "# readme\n")
+    git(dir, "add", "README.md")
+    const ok = gitTry(dir, "commit", "-q", "-m", "readme")
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(ok.stderr.trimEnd().split("\n")).toEqual(["1 carrier elsewhere is refused; `specbundle check` lists them"])
+
+    const before = head(dir)
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    git(dir, "add", "specs/broken.sdp.md")
+    const refused = gitTry(dir, "commit", "-q", "-m", "broken")
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toMatch(/^specs\/broken\.sdp\.md:\d+: extract\//m)
+    expect(refused.stderr).not.toContain("fixtures/bad.sdp.md")
+    expect(refused.stderr).toContain("1 carrier elsewhere is refused")
+    expect(head(dir)).toBe(before)
+  })
+
+  it("an intent-to-add carrier (git add -N) does not refuse a commit", () => {
+    const dir = repo()
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    fs.writeFileSync(path.join(dir, "specs", "later.sdp.md"), spec("spec:later", "Later"))
+    git(dir, "add", "-N", "specs/later.sdp.md")
+    fs.appendFileSync(path.join(dir, "specs", "a.sdp.md"), "\nMore.\n")
+    git(dir, "add", "specs/a.sdp.md")
+    const ok = gitTry(dir, "commit", "-q", "-m", "alpha")
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(ok.stderr).toBe("")
+  })
+})

@@ -1,0 +1,169 @@
+// `specbundle impact --format markdown` end to end: the BUILT CLI on real git repositories (the
+// bike-dock example through examples/make-history.mjs, and hand-built ones with hostile titles).
+// The text is compared with a committed golden file and read back with marked's lexer: the table's
+// rows must be the JSON report's impacted Specs, with the carriers' titles.
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { makeRepo, specCarrier, tempDir } from "../support/git.js"
+import { MAX_TEXT } from "../../src/core/render/markdown-text.js"
+import { cli, ensureBuilt, gitCleanEnv, REPO } from "../support/cli.js"
+import { allTokens, lex, tableRows } from "../support/markdown.js"
+
+const GOLDEN = path.join(import.meta.dirname, "..", "fixtures", "impact-markdown", "bike-dock-head-1.md")
+
+beforeAll(ensureBuilt)
+
+const bikeDock = (): string => {
+  const dir = tempDir("specbundle-md-")
+  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: gitCleanEnv() })
+  if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
+  return dir
+}
+
+/** The H1 of a carrier, as the reader takes it. */
+const titleOf = (file: string): string => /^# (.*)$/m.exec(fs.readFileSync(file, "utf8"))![1].trim()
+
+const cutTitle = (title: string): string => (title.length <= MAX_TEXT ? title : `${title.slice(0, MAX_TEXT - 1)}…`)
+
+describe("impact --format markdown on the bike-dock example", () => {
+  it("matches the golden text, byte for byte, on every run", () => {
+    const dir = bikeDock()
+    const a = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])
+    expect(a.status, a.stderr).toBe(0)
+    expect(a.stdout).toBe(fs.readFileSync(GOLDEN, "utf8"))
+    expect(cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"]).stdout).toBe(a.stdout)
+  })
+
+  it("has one table row per impacted Spec of the JSON report: id, the carrier's title, readiness, one link per reason", () => {
+    const dir = bikeDock()
+    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD~1"]).stdout)
+    const md = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"]).stdout
+    const rows = tableRows(md)
+    expect(report.impactedSpecs.length).toBeGreaterThan(0)
+    expect(rows.map((r) => r[0].text)).toEqual(report.impactedSpecs.map((s: { id: string }) => s.id))
+    const bundle = JSON.parse(cli(dir, ["bundle", "--specs", report.impactedSpecs.map((s: { id: string }) => s.id).join(",")]).stdout)
+    rows.forEach((row, i) => {
+      const member = bundle.members.find((m: { id: string }) => m.id === row[0].text)
+      expect(row[1].text).toBe(titleOf(path.join(dir, member.file)))
+      const rung = member.floorReached === member.statedReadiness ? member.statedReadiness : `${member.statedReadiness}, floor ${member.floorReached}`
+      expect(row[2].text.startsWith(rung)).toBe(true)
+      const links = allTokens(row[3].tokens as never).filter((t) => t.type === "link") as Array<{ text: string; href: string }>
+      expect(links.map((l) => l.text.split(":")[0])).toEqual(report.impactedSpecs[i].reasons.map((r: { file: string }) => r.file))
+      for (const l of links) expect(l.href).toMatch(/^[^#]+#L\d+$/)
+    })
+    expect(md.split("\n")[0]).toBe(
+      `**specbundle impact** of \`HEAD~1\`: ${report.impactedSpecs.length} impacted Specs · ${report.impactedPacks.length} impacted Packs · ${report.removedSpecs.length} removed · 0 lost bindings · ${report.atRisk.length} at risk · ${report.coverageUnknown.length} uncovered files`
+    )
+  })
+
+  it("calls out a Spec removed by the changeset, and links through --link-base", () => {
+    const dir = bikeDock()
+    const carrier = "specs/decisions/unlock-by-code.sdp.md"
+    fs.rmSync(path.join(dir, carrier))
+    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD"]).stdout)
+    expect(report.removedSpecs.map((r: { file: string }) => r.file)).toContain(carrier)
+    const md = cli(dir, ["impact", "--changeset", "HEAD", "--format", "markdown", "--link-base", "https://github.com/o/r/blob/0123abc/"]).stdout
+    expect(md).toContain(`**Removed Specs (${report.removedSpecs.length})**`)
+    const items = (lex(md).filter((t) => t.type === "list") as Array<{ items: Array<{ text: string }> }>)[0].items.map((i) => i.text)
+    expect(items).toEqual(
+      report.removedSpecs.map((r: { id: string; file: string }) => `\`${r.id}\`, was in [${r.file}](https://github.com/o/r/blob/0123abc/${r.file})`)
+    )
+  })
+})
+
+describe("impact --format markdown: lost bindings", () => {
+  it("calls out the bindings a modified code file dropped, as the JSON report names them", () => {
+    const dir = bikeDock()
+    const file = path.join(dir, "src/rides/fare.ts")
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(" * @sdpSatisfies spec:rides.ride-fare-rule\n", ""))
+    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD"]).stdout)
+    expect(report.lostBindings.length).toBeGreaterThan(0)
+    const md = cli(dir, ["impact", "--changeset", "HEAD", "--format", "markdown"]).stdout
+    expect(md.split("\n")[0]).toContain(` · ${report.lostBindings.length} lost binding`)
+    expect(md).toContain(`**Lost bindings (${report.lostBindings.length})**`)
+    const lists = lex(md).filter((t) => t.type === "list") as Array<{ items: Array<{ text: string }> }>
+    expect(lists[0].items.map((i) => i.text)).toEqual(
+      report.lostBindings.map(
+        (b: { spec: string; anchor: string; claim: string; file: string }) => `\`${b.spec}\` lost \`${b.anchor}\` (${b.claim}) in [${b.file}](${b.file})`
+      )
+    )
+  })
+})
+
+describe("impact --format markdown with hostile titles", () => {
+  const TITLES = [
+    "Pipes | and `ticks` <script>alert(1)</script> @octocat",
+    "Stars *a* _b_ ~~c~~ [x](https://evil.example) <!-- open comment",
+    "t".repeat(10_000)
+  ]
+
+  it("keeps one four-cell row per Spec and shows each title as inert text", () => {
+    const repo = makeRepo()
+    TITLES.forEach((title, i) => repo.write(`specs/h${i}.sdp.md`, specCarrier(`spec:hostile.h${i}`, title)))
+    repo.commit("hostile titles")
+    TITLES.forEach((title, i) => repo.write(`specs/h${i}.sdp.md`, specCarrier(`spec:hostile.h${i}`, title) + "\nA narrative line.\n"))
+    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
+    expect(r.status, r.stderr).toBe(0)
+    const rows = tableRows(r.stdout)
+    expect(rows.map((row) => row.length)).toEqual([4, 4, 4])
+    expect(rows.map((row) => row[0].text)).toEqual(TITLES.map((_, i) => `spec:hostile.h${i}`))
+    rows.forEach((row, i) => {
+      expect(row[1].types.every((t) => t === "text" || t === "escape")).toBe(true)
+      expect(row[1].text).toBe(cutTitle(TITLES[i]))
+    })
+    expect(r.stdout.toLowerCase()).not.toContain("<script")
+    expect(r.stdout).not.toContain("<!--")
+    expect(r.stdout.length).toBeLessThan(5_000)
+  })
+})
+
+describe("impact --format markdown on a large changeset", () => {
+  it("stays under a GitHub comment's size, keeps the first rows whole and says how many it cut", () => {
+    const repo = makeRepo()
+    const n = 600
+    const ids = Array.from({ length: n }, (_, i) => `spec:big.s${String(i).padStart(4, "0")}`)
+    const write = (suffix: string) =>
+      ids.forEach((id, i) => repo.write(`specs/s${i}.sdp.md`, specCarrier(id, `A title long enough | <b>${"w".repeat(120)}</b> ${i}`) + suffix))
+    write("")
+    repo.commit("many specs")
+    write("\nChanged.\n")
+    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.length).toBeLessThanOrEqual(60_000)
+    const rows = tableRows(r.stdout)
+    expect(rows.length).toBeGreaterThan(25)
+    expect(rows.length).toBeLessThan(n)
+    expect(rows.map((row) => row[0].text)).toEqual(ids.slice(0, rows.length))
+    const note = /_Cut to stay under 60000 characters: (\d+) more rows not shown\./.exec(r.stdout)
+    // Every impacted Spec and changed file is either a row or counted as cut.
+    const items = allTokens(lex(r.stdout)).filter((t) => t.type === "list_item").length
+    expect(Number(note![1]) + rows.length + items).toBe(2 * n)
+    expect(r.stdout.split("<details>").length).toBe(r.stdout.split("</details>").length)
+  })
+
+  it("refuses --link-base without --format markdown (exit 2, { diagnostics })", () => {
+    const repo = makeRepo()
+    repo.write("specs/a.sdp.md", specCarrier("spec:a.one"))
+    repo.commit("one")
+    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--link-base", "https://x.example/"])
+    expect(r.status).toBe(2)
+    expect(JSON.parse(r.stdout).diagnostics[0].scope).toBe("link-base")
+  })
+})
+
+describe("impact --findings github", () => {
+  it("writes the corpus findings as workflow commands on stderr, the report alone on stdout", () => {
+    const repo = makeRepo()
+    repo.write("specs/ok.sdp.md", specCarrier("spec:ok.one", "Fine"))
+    repo.commit("one")
+    repo.write("specs/bad.sdp.md", specCarrier("spec:ok.two", "Broken").replace("kind: behavior", "kind: glossary"))
+    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--findings", "github"])
+    expect(r.status).toBe(0)
+    JSON.parse(r.stdout)
+    const lines = r.stderr.trimEnd().split("\n")
+    expect(lines.length).toBeGreaterThan(0)
+    for (const line of lines) expect(line).toMatch(/^::(error|warning) file=specs\/bad\.sdp\.md,line=\d+,title=specbundle [^:,]+::/)
+  })
+})

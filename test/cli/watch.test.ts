@@ -1,0 +1,234 @@
+// End to end: `specbundle watch` as a child process (bundle-contract.md section 6). A burst of saves
+// within the quiet window makes exactly one rebuild; outputs parse at every sampled moment; events in
+// DIR, .git and node_modules stay quiet; a failing rebuild keeps watching; SIGINT/SIGTERM exit 0.
+import type { ChildProcess } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { bikeDockCopy, tempDir as tmpDir } from "../support/tmp.js"
+
+const CLI = path.resolve("bin/specbundle.js")
+const PACK = "pack:rides-v1"
+const QUIET_MS = 300
+
+const children: ChildProcess[] = []
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL")
+})
+
+const tempDir = (): string => tmpDir("specbundle-cli-watch-")
+
+const corpus = (): string => bikeDockCopy("specbundle-cli-watch-")
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+interface Watcher {
+  readonly child: ChildProcess
+  lines(): string[]
+  builds(): string[]
+  waitFor(predicate: (lines: string[]) => boolean, timeoutMs?: number): Promise<void>
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+const startWatch = (root: string, extra: ReadonlyArray<string>): Watcher => {
+  const child = spawn(process.execPath, [CLI, "watch", "--pack", PACK, "--parts", "--budget", "4000", "--quiet-ms", String(QUIET_MS), ...extra], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  children.push(child)
+  let err = ""
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk))
+  child.stdout!.resume()
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
+  const lines = () => err.split("\n").filter((l) => l !== "")
+  const builds = () => lines().filter((l) => l.startsWith("watch: "))
+  const waitFor = async (predicate: (lines: string[]) => boolean, timeoutMs = 20_000) => {
+    const until = Date.now() + timeoutMs
+    while (!predicate(lines())) {
+      if (Date.now() > until) throw new Error(`timed out; stderr so far:\n${err}`)
+      if (child.exitCode !== null) throw new Error(`watch exited with ${child.exitCode}; stderr:\n${err}`)
+      await sleep(20)
+    }
+  }
+  return { child, lines, builds, waitFor, exited }
+}
+
+const rebuilds = (w: Watcher) => w.builds().filter((l) => l.startsWith("watch: rebuilt") || l.startsWith("watch: rebuild failed"))
+
+/** Parses every output file every few milliseconds; a file removed between listing and reading is fine. */
+const sampleOutputs = (dir: string) => {
+  let samples = 0
+  const bad: string[] = []
+  const timer = setInterval(() => {
+    let names: string[] = []
+    try {
+      names = fs.readdirSync(dir).filter((n) => n.endsWith(".json"))
+    } catch {
+      return
+    }
+    for (const n of names) {
+      let text: string
+      try {
+        text = fs.readFileSync(path.join(dir, n), "utf8")
+      } catch {
+        continue
+      }
+      samples++
+      try {
+        JSON.parse(text)
+      } catch {
+        bad.push(`${n}: ${text.slice(0, 80)}`)
+      }
+    }
+  }, 3)
+  return { stop: () => clearInterval(timer), samples: () => samples, bad }
+}
+
+const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex")
+const CARRIERS = ["specs/rides/rider-model.sdp.md", "specs/rides/ride-fare-rule.sdp.md", "specs/rides.pack.sdp.md"]
+
+describe("watch", () => {
+  it("builds once, coalesces a burst of 50 saves into ONE rebuild, rebuilds again after quiet, and exits 0 on SIGINT", async () => {
+    const root = corpus()
+    const out = path.join(root, "out")
+    const w = startWatch(root, ["--out", "out"])
+    await w.waitFor((l) => l.some((x) => x.startsWith("watch: built")))
+    expect(w.builds()[0]).toMatch(/^watch: built \d+ part\(s\) into out \(0 changed path\(s\)\)$/)
+    expect(fs.existsSync(path.join(out, "manifest.json"))).toBe(true)
+
+    const sampler = sampleOutputs(out)
+    try {
+      const originals = CARRIERS.map((c) => fs.readFileSync(path.join(root, c), "utf8"))
+      for (let i = 0; i < 50; i++) {
+        const k = i % CARRIERS.length
+        fs.writeFileSync(path.join(root, CARRIERS[k]), originals[k] + "\n".repeat(1 + (i % 4)))
+      }
+      await w.waitFor(() => rebuilds(w).length >= 1)
+      await sleep(QUIET_MS * 4)
+      expect(rebuilds(w)).toHaveLength(1)
+      expect(rebuilds(w)[0]).toMatch(/^watch: rebuilt \d+ part\(s\) into out \(3 changed path\(s\)\)$/)
+      // The rebuild read the final state of every saved file.
+      const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { builtFrom: { files: Array<{ path: string; hash: string }> } }
+      for (const c of CARRIERS) {
+        expect(manifest.builtFrom.files.find((f) => f.path === c)?.hash).toBe(sha256(fs.readFileSync(path.join(root, c))))
+      }
+
+      // Writes in DIR, .git, node_modules and hidden files make no rebuild.
+      fs.writeFileSync(path.join(out, "notes.txt"), "ours")
+      fs.mkdirSync(path.join(root, ".git"), { recursive: true })
+      fs.writeFileSync(path.join(root, ".git", "index.sdp.md"), "x")
+      fs.mkdirSync(path.join(root, "node_modules", "pkg"), { recursive: true })
+      fs.writeFileSync(path.join(root, "node_modules", "pkg", "index.ts"), "export const x = 1\n")
+      fs.writeFileSync(path.join(root, "specs", ".rider-model.sdp.md.swp"), "swap")
+      await sleep(QUIET_MS * 4)
+      expect(rebuilds(w)).toHaveLength(1)
+
+      fs.appendFileSync(path.join(root, CARRIERS[0]), "\n")
+      await w.waitFor(() => rebuilds(w).length >= 2)
+      expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ part\(s\) into out \(1 changed path\(s\)\)$/)
+    } finally {
+      sampler.stop()
+    }
+    expect(sampler.samples()).toBeGreaterThan(0)
+    expect(sampler.bad).toEqual([])
+
+    // A hang here fails the test by its timeout; no timing assertion.
+    w.child.kill("SIGINT")
+    const exit = await w.exited
+    expect(exit.code).toBe(0)
+    expect(w.lines().filter((l) => !l.startsWith("watch: "))).toEqual([])
+  })
+
+  it("a failing rebuild prints its line and keeps watching; fixing it rebuilds; SIGTERM exits 0", async () => {
+    const root = corpus()
+    const outParent = tempDir()
+    const w = startWatch(root, ["--out", path.join(outParent, "out")])
+    await w.waitFor((l) => l.some((x) => x.startsWith("watch: built")))
+    const before = fs.readFileSync(path.join(outParent, "out", "manifest.json"), "utf8")
+
+    fs.writeFileSync(path.join(root, "specbundle.config.json"), "{ not json")
+    await w.waitFor(() => rebuilds(w).length >= 1)
+    expect(rebuilds(w)[0]).toMatch(/^watch: rebuild failed .*specbundle\.config\.json: not valid JSON.*still watching$/)
+    expect(fs.readFileSync(path.join(outParent, "out", "manifest.json"), "utf8")).toBe(before)
+
+    fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ exclude: ["src"] }))
+    await w.waitFor(() => rebuilds(w).length >= 2)
+    expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ part\(s\)/)
+    const manifest = JSON.parse(fs.readFileSync(path.join(outParent, "out", "manifest.json"), "utf8")) as { builtFrom: { exclude: string[] } }
+    expect(manifest.builtFrom.exclude).toEqual(["src"])
+
+    w.child.kill("SIGTERM")
+    expect((await w.exited).code).toBe(0)
+  })
+
+  it("a save during a running rebuild does not interrupt it: it is followed by exactly one more", async () => {
+    // A corpus whose build takes seconds, so the second save lands while the first rebuild runs.
+    const root = tempDir()
+    const gen = spawnSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "1500", "--packs", "3"], { encoding: "utf8" })
+    expect(gen.status, gen.stderr).toBe(0)
+    const folder = fs.readdirSync(path.join(root, "specs")).find((n) => n !== "packs")!
+    const [a, b] = fs
+      .readdirSync(path.join(root, "specs", folder))
+      .filter((n) => n.endsWith(".sdp.md"))
+      .map((n) => path.join(root, "specs", folder, n))
+    const child = spawn(
+      process.execPath,
+      [CLI, "watch", "--pack", "pack:pack-000", "--parts", "--budget", "8000", "--quiet-ms", "100", "--out", path.join(tempDir(), "out")],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"]
+      }
+    )
+    children.push(child)
+    let err = ""
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c))
+    const lines = () => err.split("\n").filter((l) => l.startsWith("watch: "))
+    const waitFor = async (n: number) => {
+      const until = Date.now() + 60_000
+      while (lines().length < n) {
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`no ${n} watch lines; stderr:\n${err}`)
+        await sleep(20)
+      }
+    }
+    await waitFor(1)
+    fs.appendFileSync(a, "\n")
+    await sleep(400) // past the quiet window: the first rebuild is running
+    fs.appendFileSync(b, "\n")
+    fs.appendFileSync(b, "\n")
+    await waitFor(3)
+    await sleep(1000)
+    const rebuilt = lines().slice(1)
+    expect(rebuilt).toHaveLength(2)
+    expect(rebuilt[0]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
+    expect(rebuilt[1]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
+    child.kill("SIGINT")
+    expect(await new Promise((r) => child.on("exit", r))).toBe(0)
+  })
+
+  it("without --out is exit 2 with an out diagnostic", () => {
+    const root = corpus()
+    const r = spawnSync(process.execPath, [CLI, "watch", "--pack", PACK], { cwd: root, encoding: "utf8" })
+    expect(r.status).toBe(2)
+    const value = JSON.parse(r.stdout) as { diagnostics: Array<{ scope: string; problem: string }> }
+    expect(value.diagnostics.map((d) => d.scope)).toEqual(["out"])
+    expect(r.stderr).toContain("--out DIR")
+  })
+
+  it("a --quiet-ms that is not a non-negative integer is exit 2", () => {
+    const root = corpus()
+    for (const bad of ["-1", "abc", "1.5"]) {
+      const r = spawnSync(process.execPath, [CLI, "watch", "--pack", PACK, "--out", "o", "--quiet-ms", bad], { cwd: root, encoding: "utf8" })
+      expect(r.status, bad).toBe(2)
+      expect(JSON.parse(r.stdout).diagnostics[0].scope).toBe("quiet-ms")
+    }
+  })
+
+  it("a first build with an unknown pack fails at once with exit 2", () => {
+    const root = corpus()
+    const r = spawnSync(process.execPath, [CLI, "watch", "--pack", "pack:nope", "--out", "o"], { cwd: root, encoding: "utf8", timeout: 20_000 })
+    expect(r.status).toBe(2)
+    expect(JSON.parse(r.stdout).diagnostics.length).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,57 @@
+// The one table of cuts (src/core/bundle/cut-table.ts): leftOut lines, stage numbers and the
+// stages a request may try all derive from it, and they are the contract's, verbatim and in order.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { CUTS, LEFT_OUT_LINES, STAGE, maxStage } from "../../src/core/bundle/index.js"
+import { CUT_FIELDS, memberFormStage } from "../../src/core/bundle/cut-table.js"
+import { SHARED } from "../support/paths.js"
+
+// bundle-contract.md section 2, the seven lines as written there.
+const CONTRACT_LINES = [
+  "Boundary details; ids kept per direction.",
+  "Footing details; ids kept per relation type.",
+  "Member narrative.",
+  "Example step text, including member sections and example-space vocabulary.",
+  "Non-blocking question text; addresses and links kept.",
+  "Section entry values other than pinned declarations; addresses and lines kept.",
+  "Pinned declaration text; entry addresses kept."
+]
+
+const CONTRACT = path.join(SHARED, "docs", "bundle-contract.md")
+
+describe("the cut table", () => {
+  it("derives the leftOut lines in cut order, equal to the contract's seven lines", () => {
+    expect(CUTS.map((c) => c.leftOut)).toEqual(LEFT_OUT_LINES)
+    expect(LEFT_OUT_LINES).toEqual(CONTRACT_LINES)
+  })
+
+  it("derives the stage numbers: 0 uncut, then each cut's place in rule.cutOrder", () => {
+    expect(CUTS.map((c) => c.name)).toEqual(["boundary", "footing", "narrative", "example", "question", "section", "declaration"])
+    expect(STAGE).toEqual({ none: 0, boundary: 1, footing: 2, narrative: 3, example: 4, question: 5, section: 6, declaration: 7 })
+    for (const [i, c] of CUTS.entries()) expect(LEFT_OUT_LINES.slice(0, STAGE[c.name])).toEqual(CONTRACT_LINES.slice(0, i + 1))
+  })
+
+  it('permits the declaration cut only under declarations "addresses", as the last stage', () => {
+    expect(maxStage("whole")).toBe(6)
+    expect(maxStage("addresses")).toBe(7)
+    expect(CUTS.filter((c) => "onlyUnder" in c).map((c) => [c.name, c.onlyUnder])).toEqual([["declaration", "addresses"]])
+  })
+
+  it("derives which member fields a cut changes, and that the boundary cut changes no member row", () => {
+    expect(CUT_FIELDS).toEqual(["narrative", "sections", "questions", "footing", "examples"])
+    expect(memberFormStage(STAGE.boundary)).toBe(STAGE.none)
+    expect(memberFormStage(STAGE.question)).toBe(STAGE.question)
+  })
+
+  it.skipIf(!fs.existsSync(CONTRACT))("matches the seven lines in shared/docs/bundle-contract.md (skipped: ../shared is absent)", () => {
+    const text = fs.readFileSync(CONTRACT, "utf8")
+    const block = /^- Cuts:[\s\S]*?```\n([\s\S]*?)```/m.exec(text)
+    expect(block).not.toBeNull()
+    const lines = block![1]
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0)
+    expect(lines).toEqual(LEFT_OUT_LINES)
+  })
+})

@@ -1,0 +1,261 @@
+// The GitHub Action (action.yml at the repository's top): its YAML read with the `yaml` package and
+// checked against scripts/action.mjs, then the script run as the action's step runs it, on a real
+// clone of a real repository (the bike-dock example, a pull request's branch against origin/main),
+// with a fake `gh` first on PATH that records the API calls and keeps the comments it was given.
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { parse } from "yaml"
+import { beforeAll, describe, expect, it } from "vitest"
+import { runGitIn, tempDir } from "../support/git.js"
+
+const REPO = path.join(import.meta.dirname, "..", "..")
+const BIN = path.join(REPO, "bin", "specbundle.js")
+const SCRIPT = path.join(REPO, "scripts", "action.mjs")
+
+beforeAll(() => {
+  if (!fs.existsSync(BIN)) {
+    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
+    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
+  }
+})
+
+const action = parse(fs.readFileSync(path.join(REPO, "action.yml"), "utf8"))
+
+describe("action.yml", () => {
+  it("is a composite action on Node 20 with the issue's inputs and outputs", () => {
+    expect(action.runs.using).toBe("composite")
+    for (const name of ["root", "base", "budget", "profile", "perspective", "comment", "artifact"]) expect(Object.keys(action.inputs)).toContain(name)
+    expect(action.outputs.impacted.value).toBe("${{ steps.run.outputs.impacted }}")
+    expect(action.outputs.manifest.value).toBe("${{ steps.run.outputs.manifest }}")
+    const setup = action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/setup-node@"))
+    expect(String(setup.with["node-version"])).toBe("20")
+    const upload = action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/upload-artifact@"))
+    expect(upload.if).toBe("inputs.artifact == 'true'")
+    expect(upload.with.path).toBe("${{ steps.run.outputs.parts-dir }}")
+  })
+
+  it("runs scripts/action.mjs and hands it every input the script reads, and the outputs it writes are the action's", () => {
+    const run = action.runs.steps.find((s: { id?: string }) => s.id === "run")
+    expect(run.shell).toBe("bash")
+    expect(run.run).toBe('node "$GITHUB_ACTION_PATH/scripts/action.mjs"')
+    const script = fs.readFileSync(SCRIPT, "utf8")
+    const read = [...script.matchAll(/input\("([a-z-]+)"/g)].map((m) => `INPUT_${m[1].toUpperCase().replace(/-/g, "_")}`)
+    for (const name of new Set(read.filter((n) => n !== "INPUT_OUT"))) {
+      expect(run.env[name], name).toBe(`\${{ inputs.${name.slice(6).toLowerCase()} }}`)
+    }
+    expect(run.env.GH_TOKEN).toBe("${{ inputs.github-token }}")
+    const written = new Set([...script.matchAll(/setOutput\("([a-z-]+)"/g)].map((m) => m[1]))
+    for (const [, output] of Object.entries(action.outputs) as Array<[string, { value: string }]>) {
+      expect(written.has(/steps\.run\.outputs\.([a-z-]+)/.exec(output.value)![1])).toBe(true)
+    }
+  })
+})
+
+// A fake GitHub CLI: `gh api --method M ENDPOINT [--input FILE]`, comments kept in a JSON file.
+const FAKE_GH = `#!/usr/bin/env node
+const fs = require("node:fs")
+const dir = process.env.FAKE_GH_DIR
+const args = process.argv.slice(2)
+const opt = (name) => { const i = args.indexOf(name); return i < 0 ? undefined : args[i + 1] }
+const method = opt("--method") ?? "GET"
+const endpoint = args.filter((a, i) => i > 0 && !a.startsWith("--") && !args[i - 1].startsWith("--"))[0]
+const inputFile = opt("--input")
+const body = inputFile === undefined ? null : JSON.parse(fs.readFileSync(inputFile, "utf8")).body
+fs.appendFileSync(dir + "/calls.jsonl", JSON.stringify({ args, method, endpoint, body, token: process.env.GH_TOKEN }) + "\\n")
+const stateFile = dir + "/comments.json"
+const comments = fs.existsSync(stateFile) ? JSON.parse(fs.readFileSync(stateFile, "utf8")) : []
+const save = () => fs.writeFileSync(stateFile, JSON.stringify(comments))
+let m
+if (method === "GET" && (m = /^repos\\/[^/]+\\/[^/]+\\/issues\\/(\\d+)\\/comments\\?per_page=(\\d+)&page=(\\d+)$/.exec(endpoint))) {
+  const per = Number(m[2]), page = Number(m[3])
+  process.stdout.write(JSON.stringify(comments.slice((page - 1) * per, page * per)))
+} else if (method === "POST" && /\\/issues\\/\\d+\\/comments$/.test(endpoint)) {
+  const c = { id: 1000 + comments.length, body }
+  comments.push(c); save(); process.stdout.write(JSON.stringify(c))
+} else if (method === "PATCH" && (m = /\\/issues\\/comments\\/(\\d+)$/.exec(endpoint))) {
+  const c = comments.find((x) => x.id === Number(m[1]))
+  if (!c) { process.stderr.write("gh: Not Found (HTTP 404)\\n"); process.exit(1) }
+  c.body = body; save(); process.stdout.write(JSON.stringify(c))
+} else { process.stderr.write("gh: unexpected call " + args.join(" ") + "\\n"); process.exit(1) }
+`
+
+const cleanEnv = (): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
+  for (const key of Object.keys(env)) {
+    if ((key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") || key.startsWith("GITHUB_") || key.startsWith("INPUT_") || key.startsWith("RUNNER_"))
+      delete env[key]
+  }
+  return env
+}
+
+/** A pull request as a job sees it: a clone whose HEAD is the branch, origin/main its base. */
+const pullRequestClone = (): string => {
+  const upstream = tempDir("specbundle-action-up-")
+  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), upstream], { encoding: "utf8", env: cleanEnv() })
+  if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
+  runGitIn(upstream, ["branch", "-q", "fare-change", "HEAD"])
+  runGitIn(upstream, ["reset", "-q", "--hard", "HEAD~1"])
+  const clone = path.join(tempDir("specbundle-action-ws-"), "ws")
+  runGitIn(path.dirname(clone), ["clone", "-q", upstream, clone])
+  runGitIn(clone, ["checkout", "-q", "fare-change"])
+  return clone
+}
+
+describe("scripts/action.mjs on a real pull-request clone with a fake gh", () => {
+  it("writes the summary, posts one sticky comment then edits it, writes the parts and the outputs", () => {
+    const ws = pullRequestClone()
+    const ghDir = tempDir("specbundle-fake-gh-")
+    fs.writeFileSync(path.join(ghDir, "gh"), FAKE_GH, { mode: 0o755 })
+    const runner = tempDir("specbundle-runner-")
+    const outputFile = path.join(runner, "output")
+    const summary = path.join(runner, "summary.md")
+    const env = {
+      ...cleanEnv(),
+      PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
+      FAKE_GH_DIR: ghDir,
+      GITHUB_ACTION_PATH: REPO,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_REPOSITORY: "octo/bikes",
+      GITHUB_SERVER_URL: "https://github.com",
+      GITHUB_BASE_REF: "main",
+      RUNNER_TEMP: runner,
+      PR_NUMBER: "42",
+      GH_TOKEN: "fake-token",
+      INPUT_ROOT: ".",
+      INPUT_BUDGET: "M",
+      INPUT_COMMENT: "true"
+    }
+    const step = () => spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    const first = step()
+    expect(first.status, first.stderr).toBe(0)
+    expect(first.stderr).toContain("comment posted on #42")
+
+    // The report the CLI gives for the same changeset and links is what the summary and comment hold.
+    const head = runGitIn(ws, ["rev-parse", "HEAD"]).trim()
+    const expected = spawnSync(
+      process.execPath,
+      [BIN, "impact", "--changeset", "origin/main...HEAD", "--format", "markdown", "--link-base", `https://github.com/octo/bikes/blob/${head}/`],
+      { cwd: ws, encoding: "utf8", env: cleanEnv() }
+    ).stdout
+    expect(expected).toContain("2 impacted Specs")
+    expect(fs.readFileSync(summary, "utf8")).toBe(`${expected}\n`)
+    const marker = "<!-- specbundle-impact root=. -->"
+    let comments = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
+    expect(comments).toEqual([{ id: 1000, body: `${marker}\n${expected}` }])
+
+    const outputs = Object.fromEntries(
+      fs
+        .readFileSync(outputFile, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])
+    )
+    const report = JSON.parse(
+      spawnSync(process.execPath, [BIN, "impact", "--changeset", "origin/main...HEAD"], { cwd: ws, encoding: "utf8", env: cleanEnv() }).stdout
+    )
+    expect(outputs.impacted).toBe(String(report.impactedSpecs.length))
+    const manifest = JSON.parse(fs.readFileSync(outputs.manifest, "utf8"))
+    expect(manifest.scope.specs).toEqual(report.impactedSpecs.map((s: { id: string }) => s.id))
+    expect(manifest.budget).toBe(64_000)
+    for (const part of manifest.parts) expect(fs.existsSync(path.join(outputs["parts-dir"], part.file))).toBe(true)
+
+    // A second push: the same comment is edited, not a second one posted.
+    fs.appendFileSync(path.join(ws, "specs/rides/ride-lifecycle.sdp.md"), "\nOne more narrative line.\n")
+    runGitIn(ws, ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qam", "touch the lifecycle"])
+    const second = step()
+    expect(second.status, second.stderr).toBe(0)
+    expect(second.stderr).toContain("comment updated on #42")
+    comments = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
+    expect(comments).toHaveLength(1)
+    expect(comments[0].body.startsWith(`${marker}\n**specbundle impact** of \`origin/main...HEAD\`: 3 impacted Specs`)).toBe(true)
+    const calls = fs
+      .readFileSync(path.join(ghDir, "calls.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+    expect(calls.map((c) => `${c.method} ${c.endpoint}`)).toEqual([
+      "GET repos/octo/bikes/issues/42/comments?per_page=100&page=1",
+      "POST repos/octo/bikes/issues/42/comments",
+      "GET repos/octo/bikes/issues/42/comments?per_page=100&page=1",
+      "PATCH repos/octo/bikes/issues/comments/1000"
+    ])
+    expect(calls.every((c) => c.token === "fake-token")).toBe(true)
+  })
+
+  it("posts nothing with comment: false, and refuses to run without a base outside a pull request", () => {
+    const ws = pullRequestClone()
+    const ghDir = tempDir("specbundle-fake-gh-")
+    fs.writeFileSync(path.join(ghDir, "gh"), FAKE_GH, { mode: 0o755 })
+    const runner = tempDir("specbundle-runner-")
+    const base = { ...cleanEnv(), PATH: `${ghDir}${path.delimiter}${process.env.PATH}`, FAKE_GH_DIR: ghDir, GITHUB_ACTION_PATH: REPO, RUNNER_TEMP: runner }
+    const quiet = spawnSync(process.execPath, [SCRIPT], {
+      cwd: ws,
+      env: { ...base, GITHUB_REPOSITORY: "octo/bikes", PR_NUMBER: "42", INPUT_BASE: "origin/main", INPUT_COMMENT: "false" },
+      encoding: "utf8"
+    })
+    expect(quiet.status, quiet.stderr).toBe(0)
+    expect(fs.existsSync(path.join(ghDir, "calls.jsonl"))).toBe(false)
+    expect(quiet.stdout).toMatch(/^impacted=2$/m)
+    const noBase = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: base, encoding: "utf8" })
+    expect(noBase.status).toBe(2)
+    expect(noBase.stderr.trimEnd().split("\n")).toEqual([
+      "specbundle action: no base: give the `base` input (outside a pull_request event there is no GITHUB_BASE_REF)"
+    ])
+  })
+
+  it("finds its comment past the first page of 100 and edits it, leaving the others alone", () => {
+    const ws = pullRequestClone()
+    const ghDir = tempDir("specbundle-fake-gh-")
+    fs.writeFileSync(path.join(ghDir, "gh"), FAKE_GH, { mode: 0o755 })
+    const marker = "<!-- specbundle-impact root=. -->"
+    const seeded = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, body: i === 120 ? `${marker}\nold report` : `comment ${i}` }))
+    fs.writeFileSync(path.join(ghDir, "comments.json"), JSON.stringify(seeded))
+    const env = {
+      ...cleanEnv(),
+      PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
+      FAKE_GH_DIR: ghDir,
+      GITHUB_ACTION_PATH: REPO,
+      GITHUB_REPOSITORY: "octo/bikes",
+      GITHUB_BASE_REF: "main",
+      RUNNER_TEMP: tempDir("specbundle-runner-"),
+      PR_NUMBER: "9"
+    }
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    const calls = fs
+      .readFileSync(path.join(ghDir, "calls.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+    expect(calls.map((c) => `${c.method} ${c.endpoint}`)).toEqual([
+      "GET repos/octo/bikes/issues/9/comments?per_page=100&page=1",
+      "GET repos/octo/bikes/issues/9/comments?per_page=100&page=2",
+      "PATCH repos/octo/bikes/issues/comments/121"
+    ])
+    const after = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
+    expect(after).toHaveLength(150)
+    expect(after.filter((c: { body: string }, i: number) => c.body !== seeded[i].body).map((c: { id: number }) => c.id)).toEqual([121])
+    expect(after[120].body.startsWith(`${marker}\n**specbundle impact** of \`origin/main...HEAD\`: 2 impacted Specs`)).toBe(true)
+  })
+
+  it("warns and still succeeds when the comment cannot be posted (a fork's read-only token)", () => {
+    const ws = pullRequestClone()
+    const ghDir = tempDir("specbundle-fake-gh-")
+    fs.writeFileSync(path.join(ghDir, "gh"), "#!/bin/sh\necho 'HTTP 403: Resource not accessible by integration' >&2\nexit 1\n", { mode: 0o755 })
+    const env = {
+      ...cleanEnv(),
+      PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
+      GITHUB_ACTION_PATH: REPO,
+      GITHUB_REPOSITORY: "octo/bikes",
+      GITHUB_BASE_REF: "main",
+      RUNNER_TEMP: tempDir("specbundle-runner-"),
+      PR_NUMBER: "9"
+    }
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toContain("::warning title=specbundle::could not post the pull-request comment: HTTP 403: Resource not accessible by integration")
+    expect(r.stdout).toMatch(/^manifest=.*manifest\.json$/m)
+  })
+})

@@ -1,0 +1,167 @@
+// End to end: the built `specbundle mcp` as a subprocess, driven by the official MCP client over
+// stdio. Each tool's text is compared with what the CLI prints for the same request.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { spawnSync } from "node:child_process"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeRepo } from "../support/git.js"
+import { CLI, cleanEnv, runCli } from "../support/hostile.js"
+
+const EXAMPLE = path.resolve("examples/bike-dock")
+const cwd = path.resolve(".")
+
+let client: Client
+let stderr = ""
+
+const textOf = (result: Awaited<ReturnType<Client["callTool"]>>): string => {
+  const content = result.content as ReadonlyArray<{ type: string; text?: string }>
+  expect(content).toHaveLength(1)
+  expect(content[0].type).toBe("text")
+  return content[0].text ?? ""
+}
+
+const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args })
+
+beforeAll(async () => {
+  const env = cleanEnv() as Record<string, string>
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp"], cwd, env, stderr: "pipe" })
+  transport.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")))
+  client = new Client({ name: "specbundle-test", version: "1.0.0" })
+  await client.connect(transport)
+}, 60_000)
+
+afterAll(async () => {
+  await client?.close()
+})
+
+describe("specbundle mcp", () => {
+  it("lists the four tools with schema'd parameters", async () => {
+    const { tools } = await client.listTools()
+    expect(tools.map((t) => t.name).sort()).toEqual(["bundle", "check", "impact", "list"])
+    const bundle = tools.find((t) => t.name === "bundle")
+    const props = Object.keys((bundle!.inputSchema as { properties: Record<string, unknown> }).properties)
+    for (const p of ["root", "pack", "specs", "changeset", "budget", "part", "count"]) expect(props).toContain(p)
+  })
+
+  it("composes the example corpus's bundle: the same bytes as the CLI", async () => {
+    const result = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1" })
+    expect(result.isError).toBe(false)
+    const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd)
+    expect(cli.status).toBe(0)
+    expect(textOf(result)).toBe(cli.stdout)
+  }, 60_000)
+
+  it("gives part 2 and the part count as the CLI's --part 2 and --parts do", async () => {
+    const part = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", budget: 4000, part: 2 })
+    const cliPart = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget", "4000", "--part", "2"], cwd)
+    expect(textOf(part)).toBe(cliPart.stdout)
+    expect(JSON.parse(textOf(part)).part).toBeDefined()
+    const count = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", budget: "4000", count: true })
+    const cliParts = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget", "4000", "--parts"], cwd)
+    const lines = cliParts.stdout.split("\n").filter((l) => l !== "")
+    expect(lines.length).toBeGreaterThan(1)
+    expect(JSON.parse(textOf(count))).toEqual({ parts: lines.length })
+    expect(lines[1] + "\n").toBe(cliPart.stdout)
+  }, 60_000)
+
+  it("reports the impact of HEAD~1 in a real repository as the CLI does (json, text and markdown), reading the corpus per call", async () => {
+    const repo = makeRepo()
+    fs.cpSync(EXAMPLE, repo.dir, { recursive: true })
+    repo.commit("the example corpus")
+    const carrier = path.join(repo.dir, "specs/rides.pack.sdp.md")
+    fs.appendFileSync(carrier, "\nOne more sentence about rides.\n")
+    repo.commit("touch the rides pack")
+    for (const format of ["json", "text", "markdown"] as const) {
+      const result = await call("impact", { root: repo.dir, changeset: "HEAD~1", format })
+      expect(result.isError).toBe(false)
+      const cli = runCli(["impact", "--root", repo.dir, "--changeset", "HEAD~1", "--format", format], cwd)
+      expect(cli.status).toBe(0)
+      expect(textOf(result)).toBe(cli.stdout)
+    }
+    const report = JSON.parse(textOf(await call("impact", { root: repo.dir, changeset: "HEAD~1" })))
+    expect(report.changedFiles).toEqual([{ path: "specs/rides.pack.sdp.md", status: "modified" }])
+    // The server holds no graph between calls: a Spec added now shows in the next listing.
+    const before = JSON.parse(textOf(await call("list", { root: repo.dir, what: "specs", format: "json" })))
+    fs.writeFileSync(
+      path.join(repo.dir, "specs/late.sdp.md"),
+      "---\nid: spec:late\nkind: behavior\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Late\n"
+    )
+    const after = JSON.parse(textOf(await call("list", { root: repo.dir, what: "specs", format: "json" })))
+    expect(after.specs.length).toBe(before.specs.length + 1)
+    expect(after.specs.map((s: { id: string }) => s.id)).toContain("spec:late")
+  }, 120_000)
+
+  it("check returns the findings and counts the CLI prints on stderr", async () => {
+    const result = await call("check", { root: EXAMPLE })
+    const cli = runCli(["check", "--root", EXAMPLE], cwd)
+    expect(textOf(result)).toBe(cli.stderr)
+  }, 60_000)
+
+  it("check's json, github and sarif formats and list's outputs are the bytes the CLI prints on stdout", async () => {
+    for (const format of ["json", "github", "sarif"] as const) {
+      const result = await call("check", { root: EXAMPLE, format })
+      const cli = runCli(["check", "--root", EXAMPLE, "--format", format], cwd)
+      // bike-dock has no findings: github's workflow commands are then no lines at all.
+      if (format !== "github") expect(cli.stdout.length).toBeGreaterThan(0)
+      expect(textOf(result)).toBe(cli.stdout)
+    }
+    for (const what of ["packs", "specs"] as const) {
+      for (const format of ["text", "json"] as const) {
+        const result = await call("list", { root: EXAMPLE, what, format })
+        const cli = runCli(["list", what, "--root", EXAMPLE, "--format", format], cwd)
+        expect(cli.status).toBe(0)
+        expect(cli.stdout.length).toBeGreaterThan(0)
+        expect(textOf(result)).toBe(cli.stdout)
+      }
+    }
+  }, 120_000)
+
+  it("a bad parameter is a tool error holding the CLI's diagnostics value", async () => {
+    const bad = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", part: "abc" })
+    expect(bad.isError).toBe(true)
+    const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--part", "abc"], cwd)
+    expect(cli.status).toBe(2)
+    expect(textOf(bad)).toBe(cli.stdout)
+    const wrongType = await call("bundle", { root: 3 })
+    expect(wrongType.isError).toBe(true)
+    expect(JSON.parse(textOf(wrongType)).diagnostics[0].scope).toBe("root")
+    const linkBase = await call("impact", { root: EXAMPLE, linkBase: "https://example.org/" })
+    expect(linkBase.isError).toBe(true)
+    const cliLinkBase = runCli(["impact", "--root", EXAMPLE, "--link-base", "https://example.org/"], cwd)
+    expect(cliLinkBase.status).toBe(2)
+    expect(textOf(linkBase)).toBe(cliLinkBase.stdout)
+    const unknownRev = await call("impact", { root: EXAMPLE, changeset: "-x" })
+    expect(unknownRev.isError).toBe(true)
+    expect(JSON.parse(textOf(unknownRev)).diagnostics[0].scope).toBe("changeset")
+  }, 60_000)
+
+  it("wrote nothing but the protocol on stdout and no stack on stderr", () => {
+    // A stray write would have broken the client's parsing above; stderr stays free of stacks.
+    expect(stderr).not.toMatch(/^\s+at /m)
+  })
+
+  it("answers the calls a client wrote before closing stdin, then exits 0", () => {
+    const lines = [
+      { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1" } } }
+    ]
+    const run = spawnSync(process.execPath, [CLI, "mcp"], {
+      cwd,
+      env: cleanEnv(),
+      input: lines.map((l) => JSON.stringify(l)).join("\n") + "\n",
+      encoding: "utf8",
+      timeout: 60_000
+    })
+    expect(run.status).toBe(0)
+    const answers = run.stdout
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l))
+    expect(answers.map((a) => a.id)).toEqual([0, 1])
+    const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd)
+    expect(answers[1].result.content[0].text).toBe(cli.stdout)
+  }, 60_000)
+})
