@@ -2,10 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { hasRefusal } from "../core/graph.js"
-import type { ImpactReport } from "../core/impact.js"
-import type { Graph } from "../core/model.js"
-import { impactMarkdownFacts } from "../core/render/impact-facts.js"
-import { impactMarkdown } from "../core/render/impact-markdown.js"
+import { impactOutput } from "../core/render/outputs.js"
 import { Changes, impactProblems } from "../services/Changes.js"
 import type { ImpactRequest } from "../services/requests.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
@@ -14,64 +11,6 @@ import { warnUnmatched } from "./excludes.js"
 import type { ImpactArgs } from "./impact.js"
 import { ServicesLive } from "./live.js"
 import { writeFindings, writeOut } from "./output.js"
-
-/** The report for people: the counts first, then one section per class, one line per row. */
-export const impactText = (r: ImpactReport): string => {
-  const lines: string[] = [
-    `changeset ${r.changeset} (root ${r.root})`,
-    `${r.impactedSpecs.length} impacted, ${r.impactedPacks.length} packs, ${r.removedSpecs.length} removed, ${r.atRisk.length} at risk, ${r.coverageUnknown.length} uncovered` +
-      ` (${r.changedFiles.length} changed files, ${r.unlinked.length} unlinked code units, ${r.outsideRoot.length} outside the root)`,
-    ""
-  ]
-  const section = (title: string, rows: ReadonlyArray<string>) => {
-    lines.push(`${title} (${rows.length})`)
-    for (const row of rows) lines.push(`  ${row}`)
-    lines.push("")
-  }
-  section(
-    "changed files",
-    r.changedFiles.map((f) => `${f.status.padEnd(9)} ${f.oldPath !== undefined ? `${f.oldPath} -> ` : ""}${f.path}`)
-  )
-  section(
-    "impacted specs",
-    r.impactedSpecs.map((s) => `${s.id}  <- ${s.reasons.map((x) => (x.via === null ? x.file : `${x.file} (${x.via.id} ${x.via.edgeType})`)).join(", ")}`)
-  )
-  section(
-    "impacted packs",
-    r.impactedPacks.map((p) => `${p.id}  <- ${p.reasons.map((x) => x.file).join(", ")}`)
-  )
-  section(
-    "removed specs",
-    r.removedSpecs.map((s) => `${s.id}  (was in ${s.file})`)
-  )
-  section(
-    "removed packs",
-    r.removedPacks.map((p) => `${p.id}  (was in ${p.file})`)
-  )
-  section(
-    "lost bindings",
-    r.lostBindings.map((b) => `${b.spec}  <- ${b.anchor} no longer binds it (${b.file})`)
-  )
-  section(
-    "at risk (one hop)",
-    r.atRisk.map((a) => `${a.id} [${a.nodeType}]  ${a.reasons.map((x) => `${x.from} ${x.edgeType} ${x.to}`).join("; ")}`)
-  )
-  section("coverage unknown", r.coverageUnknown)
-  section(
-    "unlinked code units",
-    r.unlinked.map((u) => `${u.id}  (${u.file})`)
-  )
-  section("outside the root", r.outsideRoot)
-  return lines.join("\n").trimEnd() + "\n"
-}
-
-/** The report in the asked format: what stdout carries (the MCP impact tool returns the same text). */
-export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown", linkBase = ""): string =>
-  format === "text"
-    ? impactText(report)
-    : format === "markdown"
-      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase })
-      : JSON.stringify(report) + "\n"
 
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {

@@ -7,13 +7,14 @@ import type { HelpInput } from "./help.js"
 import { hookCommand, hookExamples } from "./hook.js"
 import { impactCommand, impactExamples } from "./impact.js"
 import { listCommand, listExamples } from "./list.js"
+import { VERSION } from "../core/version.js"
 import { mcpCommand, mcpExamples } from "./mcp.js"
 import { modelOf } from "./model.js"
 import { perspectiveCommand, perspectiveExamples } from "./perspective.js"
 import { staleCommand, staleExamples } from "./stale.js"
 import { watchCommand, watchExamples } from "./watch.js"
 
-export const VERSION = "0.1.0"
+export { VERSION }
 export const PROGRAM = "specbundle"
 
 const root = Command.make(PROGRAM).pipe(

@@ -1,9 +1,9 @@
 // Writing results and findings. stdout carries only the result; everything else goes to stderr.
 import * as Effect from "effect/Effect"
-import * as nodePath from "node:path"
 import { formatFinding } from "../core/finding-text.js"
 import type { Finding } from "../core/model.js"
 import { escapeCommandData, findingsGithub } from "../core/render/findings.js"
+import { findingsPrefix } from "../core/render/outputs.js"
 import { StdoutClosed } from "./errors.js"
 
 let stdoutClosed = false
@@ -66,12 +66,6 @@ export interface FindingsMode {
   readonly root?: string
 }
 
-/** The root as seen from the working folder, `/`-separated: GitHub resolves annotation paths from there. */
-export const findingsPrefix = (root: string): string => {
-  const rel = nodePath.relative(process.cwd(), nodePath.resolve(root))
-  return rel.split(nodePath.sep).join("/")
-}
-
 /**
  * The one sink for corpus findings, on stderr, and its cap rule: past FINDINGS_SHOWN lines, one
  * tally line names how many more there are and where to see them all. `--quiet` shows only
@@ -85,7 +79,8 @@ export const writeFindings = (findings: ReadonlyArray<Finding>, mode: FindingsMo
     const more = shown.length - kept.length
     const tally = `... and ${more} more ${more === 1 ? "finding" : "findings"}: specbundle check lists them all (or add --verbose)`
     if (mode.style === "github") {
-      const text = findingsGithub(kept, findingsPrefix(mode.root ?? ".")) + (more > 0 ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
+      const text =
+        findingsGithub(kept, findingsPrefix(mode.root ?? ".", process.cwd())) + (more > 0 ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
       if (text !== "") process.stderr.write(text)
       return
     }

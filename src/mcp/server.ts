@@ -18,7 +18,7 @@ import { Changes } from "../services/Changes.js"
 import { Corpus } from "../services/Corpus.js"
 import { tools } from "./tools.js"
 
-export const VERSION = "0.1.0"
+import { VERSION } from "../core/version.js"
 
 /** Tool calls still running: when stdin ends, the server waits for them to answer before it stops. */
 let inFlight = 0

@@ -9,10 +9,8 @@ import * as JSONSchema from "effect/JSONSchema"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { checkOutput } from "../cli/check-run.js"
-import { impactOutput } from "../cli/impact-run.js"
-import { listOutput } from "../cli/list-run.js"
 import { formatFinding } from "../core/finding-text.js"
+import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../core/render/outputs.js"
 import { Bundler } from "../services/Bundler.js"
 import { Changes, impactProblems } from "../services/Changes.js"
 import { Corpus, summaryOf } from "../services/Corpus.js"
@@ -177,7 +175,7 @@ const runCheck = (p: typeof CheckParameters.Type) =>
     const { graph } = yield* corpus.read({ ...request, root })
     // text: what `check` prints on stderr (every finding, then the counts); else its stdout.
     if (format === undefined || format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
-    return ok(checkOutput(graph, format, root))
+    return ok(checkOutput(graph, format, findingsPrefix(root, process.cwd())))
   })
 
 const runList = (p: typeof ListParameters.Type) =>
