@@ -7,18 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { parse as parseYaml } from "yaml"
 import { cli, ensureBuilt, type Run } from "../support/cli.js"
 import { bikeDockCopy as bikeDockIn, tempDir } from "../support/tmp.js"
+import { CONTRACT_LEFT_OUT } from "../support/contract.js"
 
 const PACK = "pack:rides-v1"
 const METHOD = "UTF-16 code units divided by four, an estimate"
-const LEFT_OUT = [
-  "Boundary details; ids kept per direction.",
-  "Footing details; ids kept per relation type.",
-  "Member narrative.",
-  "Example step text, including member sections and example-space vocabulary.",
-  "Non-blocking question text; addresses and links kept.",
-  "Section entry values other than pinned declarations; addresses and lines kept.",
-  "Pinned declaration text; entry addresses kept."
-]
 
 beforeAll(ensureBuilt)
 
@@ -180,7 +172,7 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expect(fits.value.leftOut).toEqual([])
     const under = oneLine(bundle(root, ["--pack", PACK, "--budget", String(probe.used - 1)])).value
     expect(under.leftOut.length).toBeGreaterThan(0)
-    expect(under.leftOut).toEqual(LEFT_OUT.slice(0, under.leftOut.length))
+    expect(under.leftOut).toEqual(CONTRACT_LEFT_OUT.slice(0, under.leftOut.length))
   })
 
   it("a budget below the protected content is the budgetExceeded value, exit 0", () => {
@@ -190,7 +182,7 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expect(Object.keys(value)).toEqual(["scope", "budget", "declarations", "budgetExceeded", "protectedLength", "leftOut"])
     expect(value.budgetExceeded).toBe(true)
     expect(value.protectedLength).toBeGreaterThan(100)
-    expect(value.leftOut).toEqual(LEFT_OUT.slice(0, 6))
+    expect(value.leftOut).toEqual(CONTRACT_LEFT_OUT.slice(0, 6))
   })
 
   it("--part 2 returns the second part, byte-identical to line 2 of --parts", () => {
@@ -280,7 +272,7 @@ describe("bundle --declarations", () => {
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
     expect(value.declarations).toBe("addresses")
-    expect(value.leftOut).toEqual(LEFT_OUT)
+    expect(value.leftOut).toEqual(CONTRACT_LEFT_OUT)
     expectMeasured(line, value)
     const unlock = value.members.find((m: { id: string }) => m.id === "spec:rides.unlock-bike")
     expect(unlock.declarations).toEqual(["unlockCommand", "typeUnlockRefusal"])

@@ -6,6 +6,7 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
 import { cli, ensureBuilt, gitCleanEnv, REPO, type Run } from "../support/cli.js"
+import { IMPACT_REPORT_KEYS } from "../support/contract.js"
 
 beforeAll(ensureBuilt)
 
@@ -25,24 +26,9 @@ const oneStderrLine = (r: Run): string => {
   return lines[0]!
 }
 
-const REPORT_KEYS = [
-  "changeset",
-  "root",
-  "changedFiles",
-  "impactedSpecs",
-  "impactedPacks",
-  "removedSpecs",
-  "removedPacks",
-  "lostBindings",
-  "atRisk",
-  "coverageUnknown",
-  "unlinked",
-  "outsideRoot"
-]
-
 /** Every level of the report has the contract's keys in the contract's order (section 5). */
 const expectReportShape = (report: any) => {
-  expect(Object.keys(report)).toEqual(REPORT_KEYS)
+  expect(Object.keys(report)).toEqual(IMPACT_REPORT_KEYS)
   expect(typeof report.changeset).toBe("string")
   expect(typeof report.root).toBe("string")
   for (const f of report.changedFiles) {

@@ -6,30 +6,20 @@ import { describe, expect, it } from "vitest"
 import { CUTS, LEFT_OUT_LINES, STAGE, maxStage } from "../../src/core/bundle/index.js"
 import { CUT_FIELDS, memberFormStage } from "../../src/core/bundle/cut-table.js"
 import { SHARED } from "../support/paths.js"
-
-// bundle-contract.md section 2, the seven lines as written there.
-const CONTRACT_LINES = [
-  "Boundary details; ids kept per direction.",
-  "Footing details; ids kept per relation type.",
-  "Member narrative.",
-  "Example step text, including member sections and example-space vocabulary.",
-  "Non-blocking question text; addresses and links kept.",
-  "Section entry values other than pinned declarations; addresses and lines kept.",
-  "Pinned declaration text; entry addresses kept."
-]
+import { CONTRACT_LEFT_OUT } from "../support/contract.js"
 
 const CONTRACT = path.join(SHARED, "docs", "bundle-contract.md")
 
 describe("the cut table", () => {
   it("derives the leftOut lines in cut order, equal to the contract's seven lines", () => {
     expect(CUTS.map((c) => c.leftOut)).toEqual(LEFT_OUT_LINES)
-    expect(LEFT_OUT_LINES).toEqual(CONTRACT_LINES)
+    expect(LEFT_OUT_LINES).toEqual(CONTRACT_LEFT_OUT)
   })
 
   it("derives the stage numbers: 0 uncut, then each cut's place in rule.cutOrder", () => {
     expect(CUTS.map((c) => c.name)).toEqual(["boundary", "footing", "narrative", "example", "question", "section", "declaration"])
     expect(STAGE).toEqual({ none: 0, boundary: 1, footing: 2, narrative: 3, example: 4, question: 5, section: 6, declaration: 7 })
-    for (const [i, c] of CUTS.entries()) expect(LEFT_OUT_LINES.slice(0, STAGE[c.name])).toEqual(CONTRACT_LINES.slice(0, i + 1))
+    for (const [i, c] of CUTS.entries()) expect(LEFT_OUT_LINES.slice(0, STAGE[c.name])).toEqual(CONTRACT_LEFT_OUT.slice(0, i + 1))
   })
 
   it('permits the declaration cut only under declarations "addresses", as the last stage', () => {

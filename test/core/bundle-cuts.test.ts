@@ -6,6 +6,7 @@ import type { BudgetExceeded, BundleValue, DeclarationMode, MemberRow } from "..
 import { LEFT_OUT_LINES } from "../../src/core/bundle/index.js"
 import { factsOf } from "../../src/core/facts.js"
 import { anchor, graphOf, gwt, pack, spec } from "../support/nodes.js"
+import { CONTRACT_LEFT_OUT } from "../support/contract.js"
 
 const pad = (word: string) => ` ${word}`.repeat(40)
 const MAIN = "spec:rich.main"
@@ -207,15 +208,7 @@ describe("cuts", () => {
   })
 
   it("leftOutLines: the seven lines are verbatim and in cut order", () => {
-    expect(LEFT_OUT_LINES).toEqual([
-      "Boundary details; ids kept per direction.",
-      "Footing details; ids kept per relation type.",
-      "Member narrative.",
-      "Example step text, including member sections and example-space vocabulary.",
-      "Non-blocking question text; addresses and links kept.",
-      "Section entry values other than pinned declarations; addresses and lines kept.",
-      "Pinned declaration text; entry addresses kept."
-    ])
+    expect(LEFT_OUT_LINES).toEqual(CONTRACT_LEFT_OUT)
     expect(atStage(7, "addresses").leftOut).toEqual(LEFT_OUT_LINES)
   })
 

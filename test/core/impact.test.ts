@@ -6,6 +6,7 @@ import type { ImpactInput } from "../../src/core/impact.js"
 import { carrierReadsOf, impactReport } from "../../src/core/impact.js"
 import type { CarrierRead, Graph } from "../../src/core/model.js"
 import { anchor, graphOf, pack, readsOf, spec } from "../support/nodes.js"
+import { IMPACT_REPORT_KEYS } from "../support/contract.js"
 
 /** The invented corpus of sdp-reader-semantics.md 2.7. */
 const billingNodes = () => [
@@ -46,20 +47,7 @@ describe("impactReport: the blast radius of semantics 2.3", () => {
     const report = impactReport(
       input(graph, modified("src/billing/invoice.ts", "src/billing/format.ts", "src/billing/money.ts", "./specs/billing/tax-rule.sdp.md"))
     )
-    expect(Object.keys(report)).toEqual([
-      "changeset",
-      "root",
-      "changedFiles",
-      "impactedSpecs",
-      "impactedPacks",
-      "removedSpecs",
-      "removedPacks",
-      "lostBindings",
-      "atRisk",
-      "coverageUnknown",
-      "unlinked",
-      "outsideRoot"
-    ])
+    expect(Object.keys(report)).toEqual(IMPACT_REPORT_KEYS)
     expect(report.changedFiles.map((c) => c.path)).toEqual([
       "specs/billing/tax-rule.sdp.md",
       "src/billing/format.ts",
