@@ -138,7 +138,9 @@ describe("impact --format markdown on a large changeset", () => {
     expect(r.status, r.stderr).toBe(0)
     const md = r.stdout
     expect(md.length).toBeLessThanOrEqual(60_000)
-    expect(md.split("\n")[0]).toBe(`**specbundle impact** of \`HEAD\`: ${n} impacted Specs · 1 impacted Pack · 0 removed · 0 lost bindings · 1 at risk · 1 uncovered file`)
+    expect(md.split("\n")[0]).toBe(
+      `**specbundle impact** of \`HEAD\`: ${n} impacted Specs · 1 impacted Pack · 0 removed · 0 lost bindings · 1 at risk · 1 uncovered file`
+    )
     // The summary sections survive, ahead of the table.
     const table = md.indexOf("| Spec |")
     for (const kept of ["- `pack:big` Big:", "- `spec:other.user` (Primitive): `spec:other.user` dependsOn `spec:big.s0000`", "- [NOTES.md](NOTES.md)"]) {
@@ -149,7 +151,10 @@ describe("impact --format markdown on a large changeset", () => {
     expect(rows.length).toBeGreaterThan(25)
     expect(rows.length).toBeLessThan(n)
     expect(rows.map((row) => row[0].text)).toEqual(ids.slice(0, rows.length))
-    const note = /\n_Cut to stay under 60000 characters; not shown: (\d+) of 600 impacted Specs, (\d+) of 602 changed files\. The whole report: `specbundle impact --changeset HEAD --format json` \(or `--format text`\)\._\n$/.exec(md)
+    const note =
+      /\n_Cut to stay under 60000 characters; not shown: (\d+) of 600 impacted Specs, (\d+) of 602 changed files\. The whole report: `specbundle impact --changeset HEAD --format json` \(or `--format text`\)\._\n$/.exec(
+        md
+      )
     expect(note, md.slice(-300)).not.toBeNull()
     expect(Number(note![1])).toBe(n - rows.length)
     // Every changed file is either listed or counted as cut (the other items are the three summary rows).
