@@ -63,7 +63,8 @@ export const requestProblems = (request: BundleRequest, perspective: string | un
   const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
   const changesets = (request.changeset !== undefined ? 1 : 0) + (request.staged === true ? 1 : 0)
   if (changesets > 1) found.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
-  if (changesets === 0 && request.pack === undefined && request.specs === undefined) {
+  // Without a scope (a perspective says itself that it needs --pack):
+  if (changesets === 0 && request.pack === undefined && request.specs === undefined && perspective === undefined) {
     found.push({ scope: "scope", problem: "A bundle takes one scope: give --pack ID, --specs ID,ID,..., --changeset REV or --staged." })
   }
   if (changesets > 0 && (request.specs !== undefined || (request.pack !== undefined && perspective === undefined))) {
