@@ -26,12 +26,39 @@ const fail = (line, code = 1) => {
   process.exit(code)
 }
 
-/** bin/ is a build output: a checkout of a branch (not a release with bin/ committed) builds it once. */
+/**
+ * bin/ is a build output: a checkout of a branch (not a release with bin/ committed) builds it.
+ * node_modules usually comes back from the action's cache step (keyed on package-lock.json), so
+ * only the build runs; without it, `npm ci` installs and builds (its `prepare`).
+ */
 const ensureBuilt = () => {
-  if (fs.existsSync(BIN) && fs.existsSync(path.join(ACTION_PATH, "node_modules", "oxc-parser"))) return
-  process.stderr.write(`specbundle action: installing and building specbundle in ${ACTION_PATH}\n`)
-  const r = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: ACTION_PATH, stdio: ["ignore", "inherit", "inherit"] })
-  if (r.status !== 0 || !fs.existsSync(BIN)) fail("npm ci in the action's folder failed")
+  const modules = fs.existsSync(path.join(ACTION_PATH, "node_modules", "oxc-parser"))
+  if (fs.existsSync(BIN) && modules) return
+  const [what, args] = modules ? ["building", ["run", "build"]] : ["installing and building", ["ci", "--no-audit", "--no-fund"]]
+  process.stderr.write(`specbundle action: ${what} specbundle in ${ACTION_PATH}\n`)
+  const r = spawnSync("npm", args, { cwd: ACTION_PATH, stdio: ["ignore", "inherit", "inherit"] })
+  if (r.status !== 0 || !fs.existsSync(BIN)) fail(`npm ${args.join(" ")} in the action's folder failed`)
+}
+
+const git = (cwd, args) => spawnSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+
+/**
+ * BASE...HEAD needs the base and the merge base in the clone. actions/checkout fetches one commit
+ * unless told `fetch-depth: 0`; without this check the CLI's git error gives no hint of that.
+ */
+const baseProblem = (cwd, baseRef) => {
+  const shallow = git(cwd, ["rev-parse", "--is-shallow-repository"]).stdout.trim() === "true"
+  const branch = baseRef.startsWith("origin/") ? baseRef.slice(7) : baseRef
+  const fix = `set \`fetch-depth: 0\` on actions/checkout (or fetch the base: git fetch origin ${branch})`
+  if (git(cwd, ["rev-parse", "--verify", "--quiet", `${baseRef}^{commit}`]).status !== 0) {
+    return shallow ? `the checkout is shallow and has no ${baseRef}: ${fix}` : `the base ${baseRef} is not in this checkout: ${fix}`
+  }
+  if (git(cwd, ["merge-base", baseRef, "HEAD"]).status !== 0) {
+    return shallow
+      ? `the checkout is shallow: ${baseRef} and HEAD have no merge base in it; ${fix}`
+      : `${baseRef} and HEAD have no merge base (unrelated histories): give the \`base\` input`
+  }
+  return null
 }
 
 /**
@@ -70,10 +97,33 @@ export const postSticky = (repository, pr, marker, body, workDir) => {
   return existing === null ? "posted" : "updated"
 }
 
+/** The bundle's options from the inputs; a perspective filters one Pack's members, so it needs `pack`. */
+const bundleOptions = () => {
+  const pack = input("pack")
+  const perspective = input("perspective")
+  if (perspective !== "" && pack === "") {
+    fail("the `perspective` input needs the `pack` input: a perspective chooses among one Pack's members (give `pack: pack:<id>`)", 2)
+  }
+  // `pack` alone: the Pack's members the pull request impacts (the built-in `changed`), unless a
+  // profile chooses the perspective.
+  const chosen = perspective !== "" ? perspective : pack !== "" && input("profile") === "" ? "changed" : ""
+  return [
+    ...(input("budget") ? ["--budget", input("budget")] : []),
+    ...(input("profile") ? ["--profile", input("profile")] : []),
+    ...(pack ? ["--pack", pack] : []),
+    ...(chosen ? ["--perspective", chosen] : [])
+  ]
+}
+
 const main = () => {
+  // Every input is checked before anything runs or is posted: a wrong one fails the step alone.
   const root = input("root", ".")
   const baseRef = input("base", env.GITHUB_BASE_REF ? `origin/${env.GITHUB_BASE_REF}` : "")
   if (baseRef === "") fail("no base: give the `base` input (outside a pull_request event there is no GITHUB_BASE_REF)", 2)
+  const options = bundleOptions()
+  if (!fs.existsSync(root)) fail(`the \`root\` input ${root} is not a folder of the checkout`, 2)
+  const missing = baseProblem(root, baseRef)
+  if (missing !== null) fail(missing)
   const changeset = `${baseRef}...HEAD`
   const outDir = path.resolve(input("out", path.join(env.RUNNER_TEMP || os.tmpdir(), "specbundle")))
   fs.mkdirSync(outDir, { recursive: true })
@@ -92,10 +142,13 @@ const main = () => {
   if (md.status !== 0) fail(`specbundle impact --format markdown exited ${md.status}`, md.status)
   const reportFile = path.join(outDir, "impact.md")
   fs.writeFileSync(reportFile, md.stdout)
-  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${md.stdout}\n`)
-  setOutput("impacted", String(report.impactedSpecs.length))
-  setOutput("report", reportFile)
 
+  // The bundle before the comment: a step that fails has posted nothing.
+  const partsDir = path.join(outDir, "parts")
+  const bundle = specbundle(["bundle", ...common, ...options, "--parts", "--out", partsDir])
+  if (bundle.status !== 0) fail(`specbundle bundle exited ${bundle.status}`, bundle.status)
+
+  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${md.stdout}\n`)
   if (yes(input("comment", "true"))) {
     const pr = env.PR_NUMBER
     if (!pr || !env.GITHUB_REPOSITORY) process.stderr.write("specbundle action: no pull request here, no comment posted\n")
@@ -113,15 +166,8 @@ const main = () => {
       }
     }
   }
-
-  const partsDir = path.join(outDir, "parts")
-  const options = [
-    ...(input("budget") ? ["--budget", input("budget")] : []),
-    ...(input("profile") ? ["--profile", input("profile")] : []),
-    ...(input("perspective") ? ["--perspective", input("perspective")] : [])
-  ]
-  const bundle = specbundle(["bundle", ...common, ...options, "--parts", "--out", partsDir])
-  if (bundle.status !== 0) fail(`specbundle bundle exited ${bundle.status}`, bundle.status)
+  setOutput("impacted", String(report.impactedSpecs.length))
+  setOutput("report", reportFile)
   setOutput("parts-dir", partsDir)
   setOutput("manifest", path.join(partsDir, "manifest.json"))
 }

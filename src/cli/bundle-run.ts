@@ -13,11 +13,11 @@ import type { PartText, PreparedBundle } from "../services/Bundler.js"
 import { Bundler } from "../services/Bundler.js"
 import type { BundleRequest } from "../services/requests.js"
 import type { BundleArgs } from "./bundle.js"
-import { renderProblems } from "./diagnostics.js"
+import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
-import { ensureDir, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
+import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -149,8 +149,17 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle) =>
     return count
   })
 
+/** A bad `--out` is a parameter problem found before the corpus is read. */
+const checkOut = (args: BundleArgs) =>
+  Effect.gen(function* () {
+    const out = get(args.out)
+    const problem = out === undefined ? null : yield* outDirProblem(out)
+    if (problem !== null) yield* failWithDiagnostics([problem])
+  })
+
 export const runBundle = (args: BundleArgs) =>
-  prepareBundle(args).pipe(
+  checkOut(args).pipe(
+    Effect.zipRight(prepareBundle(args)),
     Effect.flatMap((prepared) => composeAndWrite(args, prepared)),
     Effect.asVoid,
     Effect.withSpan("bundle"),

@@ -4,6 +4,7 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type { ManifestDraft } from "../core/manifest.js"
 import { MANIFEST, manifestText } from "../core/manifest.js"
 import { CliFailure } from "./errors.js"
@@ -34,6 +35,25 @@ export const writeManifest = (dir: string, manifest: ManifestDraft) =>
   Either.match(manifestText(manifest), {
     onLeft: (problem) => Effect.fail(new CliFailure({ line: `could not write ${nodePath.join(dir, MANIFEST)}: ${problem}` })),
     onRight: (text) => writeAtomic(dir, MANIFEST, text)
+  })
+
+/**
+ * `--out` names a folder: the path, or the nearest part of it that exists, must not be a file
+ * (a bad parameter, exit 2, before any work; mkdir alone would only say EEXIST or ENOTDIR).
+ */
+export const outDirProblem = (dir: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const full = nodePath.resolve(dir)
+    for (let at = full; ; at = nodePath.dirname(at)) {
+      const info = yield* fs.stat(at).pipe(Effect.option)
+      if (Option.isSome(info)) {
+        if (info.value.type === "Directory") return null
+        const problem = at === full ? `--out ${dir} is a file, not a folder.` : `--out ${dir}: ${at} is a file, not a folder.`
+        return { scope: "out", problem }
+      }
+      if (nodePath.dirname(at) === at) return null
+    }
   })
 
 export const ensureDir = (dir: string) =>

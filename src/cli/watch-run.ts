@@ -17,6 +17,7 @@ import { failWithDiagnostics } from "./diagnostics.js"
 import { flagExcludes } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { writeErr } from "./output.js"
+import { outDirProblem } from "./out.js"
 import type { WatchArgs } from "./watch.js"
 import { DEFAULT_QUIET_MS } from "./watch.js"
 
@@ -72,6 +73,8 @@ export const runWatch = (args: WatchArgs) =>
   Effect.gen(function* () {
     const root = nodePath.resolve(args.root)
     const problems = problemsOf(args, root)
+    const outProblem = Option.isSome(args.out) ? yield* outDirProblem(args.out.value) : null
+    if (outProblem !== null) problems.push(outProblem)
     if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const quietMs = parseQuietMs(Option.getOrUndefined(args.quietMs)) ?? DEFAULT_QUIET_MS
     const dir = Option.getOrElse(args.out, () => "")

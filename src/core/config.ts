@@ -9,6 +9,7 @@ import type { Perspective } from "./perspective.js"
 import { BUILT_IN_PERSPECTIVES, DIRECTIONS, FLOOR_RUNGS, ORDERS, QUESTION_FILTERS, perspectiveNames } from "./perspective.js"
 import { LAYERS } from "./read/anchors-fields.js"
 import { schemaLine, shapeProblem } from "./schema-line.js"
+import { didYouMean } from "./suggest.js"
 
 export const DEFAULT_TIERS: Readonly<Record<string, number>> = { S: 16_000, M: 64_000, L: 200_000 }
 export const CONFIG_FILE = "specbundle.config.json"
@@ -270,6 +271,18 @@ export const resolveBudget = (budget: number | string | undefined, tiers: Readon
   if (budget === undefined || typeof budget === "number") return budget ?? DEFAULT_BUDGET
   if (Object.hasOwn(tiers, budget)) return tiers[budget]
   return numericText(budget)
+}
+
+/**
+ * A budget text that is neither a tier nor a number: the problem names the tiers it could be
+ * (the defaults, then the configuration's), so `--budget XL` says what exists. Null otherwise.
+ */
+export const budgetTierProblem = (budget: number | string | undefined, tiers: Readonly<Record<string, number>>): string | null => {
+  if (typeof budget !== "string" || typeof resolveBudget(budget, tiers) !== "string") return null
+  const names = Object.keys(tiers)
+  const sameLetters = names.filter((n) => n.toLowerCase() === budget.toLowerCase())
+  const hint = sameLetters.length > 0 ? didYouMean(budget, sameLetters) : didYouMean(budget, names)
+  return `Unknown budget ${JSON.stringify(budget)}: give a positive integer (UTF-16 code units) or a tier: ${names.join(", ")}.${hint}`
 }
 
 /**

@@ -5,6 +5,8 @@ import type { ChangedFile, ChangeStatus } from "./changeset.js"
 import { classifyPath } from "./discover.js"
 import type { AnchorNode, CarrierRead, Claim, Edge, EdgeType, Graph, PackNode, SpecNode } from "./model.js"
 import { byCodeUnits } from "./model.js"
+import type { MemberChange } from "./impact-members.js"
+import { memberChanges } from "./impact-members.js"
 
 export interface ImpactVia {
   readonly id: string
@@ -45,6 +47,8 @@ export interface AtRiskReason {
   readonly edgeType: EdgeType
   readonly to: string
   readonly claim: Claim
+  /** Only on a belongsTo reason of a Pack whose manifest changed: how this member's standing changed. */
+  readonly member?: MemberChange
 }
 
 export type NodeType = "Primitive" | "Pack" | "Anchor" | "CodeNode"
@@ -192,6 +196,29 @@ const lostBindings = (graph: Graph, changed: ReadonlyArray<ChangedFileRow>, oldB
   return [...rows.values()].sort((x, y) => byCodeUnits(x.spec, y.spec) || byCodeUnits(x.anchor, y.anchor) || byCodeUnits(x.file, y.file))
 }
 
+/**
+ * For each impacted Pack the new graph holds: its members' changes against the old manifest (the
+ * old side's read; none for a manifest added in the changeset). A Pack with no old reading of a
+ * modified manifest is left out: every member stays at risk through belongsTo, as before.
+ */
+const packMemberships = (
+  graph: Graph,
+  packIds: ReadonlyArray<string>,
+  oldReads: ReadonlyArray<CarrierRead>,
+  changedFiles: ReadonlyArray<ChangedFileRow>
+): Map<string, Map<string, MemberChange>> => {
+  const oldPacks = new Map(oldReads.flatMap((r) => r.packs.map((p): [string, PackNode] => [p.id, p])))
+  const added = new Set(changedFiles.filter((c) => c.status === "added" || c.status === "untracked").map((c) => c.path))
+  const result = new Map<string, Map<string, MemberChange>>()
+  for (const id of packIds) {
+    const now = graph.packs.get(id)
+    if (now === undefined) continue
+    const before = oldPacks.get(id)?.members ?? (added.has(now.file) ? [] : null)
+    if (before !== null) result.set(id, memberChanges(before, now.members))
+  }
+  return result
+}
+
 export const impactReport = (input: ImpactInput): ImpactReport => {
   const { graph } = input
   const changedFiles = input.changedFiles.map(changedFileRow).sort((a, b) => byCodeUnits(a.path, b.path) || byCodeUnits(a.status, b.status))
@@ -250,20 +277,28 @@ export const impactReport = (input: ImpactInput): ImpactReport => {
   }
 
   // One hop from every impacted (and removed) id, skipping dangling ends, impacted ends, and
-  // nodes whose own file changed (semantics 2.3).
+  // nodes whose own file changed (semantics 2.3). A changed Pack manifest puts at risk only the
+  // members it added, removed or moved, each saying which, not every member through belongsTo.
   const removedIds = new Set([...removed.values(), ...removedPacks.values()].map((r) => r.id))
   const seeds = new Set([...specs.ids(), ...packs.ids(), ...removedIds])
+  const membership = packMemberships(graph, packs.ids(), input.oldReads, changedFiles)
   const risk = new Map<string, { nodeType: NodeType; reasons: Map<string, AtRiskReason> }>()
+  const addRisk = (other: string, reason: AtRiskReason) => {
+    if (seeds.has(other)) return
+    const node = nodeTypeOf(graph, other)
+    if (node === null || changed.has(node.file)) return
+    let row = risk.get(other)
+    if (row === undefined) risk.set(other, (row = { nodeType: node.nodeType, reasons: new Map() }))
+    row.reasons.set(`${reason.from}\0${reason.edgeType}\0${reason.to}`, reason)
+  }
   for (const seed of seeds) {
+    const members = membership.get(seed)
     for (const e of [...(graph.outgoing.get(seed) ?? []), ...(graph.incoming.get(seed) ?? [])]) {
       const other = e.from === seed ? e.to : e.from
-      if (other === seed || seeds.has(other)) continue
-      const node = nodeTypeOf(graph, other)
-      if (node === null || changed.has(node.file)) continue
-      let row = risk.get(other)
-      if (row === undefined) risk.set(other, (row = { nodeType: node.nodeType, reasons: new Map() }))
-      row.reasons.set(`${e.from}\0${e.type}\0${e.to}`, { from: e.from, edgeType: e.type, to: e.to, claim: e.claim })
+      if (other === seed || (members !== undefined && e.type === "belongsTo" && e.to === seed)) continue
+      addRisk(other, { from: e.from, edgeType: e.type, to: e.to, claim: e.claim })
     }
+    for (const [id, member] of members ?? []) addRisk(id, { from: id, edgeType: "belongsTo", to: seed, claim: "declared", member })
   }
   const atRisk: AtRiskRow[] = [...risk.entries()]
     .sort((a, b) => byCodeUnits(a[0], b[0]))

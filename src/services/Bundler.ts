@@ -8,7 +8,7 @@ import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import type { BundleParams, BundleResult, PartsExceeded } from "../core/bundle/index.js"
 import { isDiagnostics } from "../core/bundle/index.js"
-import { numericText, resolveBudget } from "../core/config.js"
+import { budgetTierProblem, numericText, resolveBudget } from "../core/config.js"
 import type { ManifestDraft, PartRecord } from "../core/manifest.js"
 import { graphDigest } from "../core/manifest.js"
 import { factsOf } from "../core/facts.js"
@@ -63,6 +63,10 @@ export const requestProblems = (request: BundleRequest, perspective: string | un
   const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
   const changesets = (request.changeset !== undefined ? 1 : 0) + (request.staged === true ? 1 : 0)
   if (changesets > 1) found.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
+  // Without a scope (a perspective says itself that it needs --pack):
+  if (changesets === 0 && request.pack === undefined && request.specs === undefined && perspective === undefined) {
+    found.push({ scope: "scope", problem: "A bundle takes one scope: give --pack ID, --specs ID,ID,..., --changeset REV or --staged." })
+  }
   if (changesets > 0 && (request.specs !== undefined || (request.pack !== undefined && perspective === undefined))) {
     found.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
   }
@@ -105,6 +109,8 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
         perspective: request.perspective
       }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
       const found = requestProblems(request, settings.perspective)
+      const tier = budgetTierProblem(settings.budget, settings.tiers)
+      if (tier !== null) found.push({ scope: "budget", problem: tier })
       if (found.length > 0) return yield* problems(found)
       /** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
       const chosen = (graph: Graph, perspective: string, impacted?: ReadonlyArray<string>, changeset?: string) => {

@@ -335,6 +335,34 @@ describe("bundle: every bad value is exit 2 with { diagnostics }", () => {
     expectDiagnostics(bundle(root, ["--pack"]), "arguments")
   })
 
+  it("neither scope names the flags that give one", () => {
+    expectDiagnostics(bundle(root, []), "scope", "A bundle takes one scope: give --pack ID, --specs ID,ID,..., --changeset REV or --staged.")
+  })
+
+  it("an unknown tier names the known ones, the configuration's included, and the near one", () => {
+    expectDiagnostics(
+      bundle(root, [...pack, "--budget", "XL"]),
+      "budget",
+      'Unknown budget "XL": give a positive integer (UTF-16 code units) or a tier: S, M, L. Did you mean "L"?'
+    )
+    expectDiagnostics(bundle(root, [...pack, "--budget", "m"]), "budget", /or a tier: S, M, L\. Did you mean "M"\?$/)
+    const configured = bikeDockCopy()
+    fs.writeFileSync(path.join(configured, "specbundle.config.json"), JSON.stringify({ tiers: { XXL: 500000, tiny: 4000 } }))
+    expectDiagnostics(bundle(configured, [...pack, "--budget", "XL"]), "budget", /or a tier: S, M, L, XXL, tiny\./)
+  })
+
+  it("--out naming a file, or a path through a file, is a bad parameter naming the file; nothing is written", () => {
+    const file = path.join(tempDir("specbundle-cli-outfile-"), "taken")
+    fs.writeFileSync(file, "keep")
+    expectDiagnostics(bundle(root, [...pack, "--out", file]), "out", `--out ${file} is a file, not a folder.`)
+    expectDiagnostics(
+      bundle(root, [...pack, "--parts", "--out", path.join(file, "sub")]),
+      "out",
+      `--out ${path.join(file, "sub")}: ${file} is a file, not a folder.`
+    )
+    expect(fs.readFileSync(file, "utf8")).toBe("keep")
+  })
+
   it("the diagnostics value is the only thing on stdout and nothing is composed", () => {
     const r = bundle(root, ["--pack", "pack:nope", "--format", "pretty"])
     expect(r.status).toBe(2)

@@ -120,27 +120,50 @@ describe("impact --format markdown with hostile titles", () => {
 })
 
 describe("impact --format markdown on a large changeset", () => {
-  it("stays under a GitHub comment's size, keeps the first rows whole and says how many it cut", () => {
+  it("stays under a GitHub comment's size, keeps the summary sections ahead of the table, and names what it cut and how to get it whole", () => {
     const repo = makeRepo()
     const n = 600
     const ids = Array.from({ length: n }, (_, i) => `spec:big.s${String(i).padStart(4, "0")}`)
     const write = (suffix: string) =>
       ids.forEach((id, i) => repo.write(`specs/s${i}.sdp.md`, specCarrier(id, `A title long enough | <b>${"w".repeat(120)}</b> ${i}`) + suffix))
     write("")
+    // Outside the change: a Spec that rests on a changed one (at risk), and a Pack whose manifest changes.
+    repo.write("specs/user.sdp.md", specCarrier("spec:other.user", "User", "relations:\n  dependsOn:\n    - spec:big.s0000"))
+    repo.write("specs/big.pack.sdp.md", "---\nid: pack:big\nspecs:\n  - spec:other.user\n---\n# Big\n\nThe big Pack.\n")
     repo.commit("many specs")
     write("\nChanged.\n")
+    repo.write("specs/big.pack.sdp.md", "---\nid: pack:big\nspecs:\n  - spec:other.user\n---\n# Big\n\nThe big Pack, reframed.\n")
+    repo.write("NOTES.md", "Uncovered.\n")
     const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
     expect(r.status, r.stderr).toBe(0)
-    expect(r.stdout.length).toBeLessThanOrEqual(60_000)
-    const rows = tableRows(r.stdout)
+    const md = r.stdout
+    expect(md.length).toBeLessThanOrEqual(60_000)
+    expect(md.split("\n")[0]).toBe(
+      `**specbundle impact** of \`HEAD\`: ${n} impacted Specs · 1 impacted Pack · 0 removed · 0 lost bindings · 1 at risk · 1 uncovered file`
+    )
+    // The summary sections survive, ahead of the table.
+    const table = md.indexOf("| Spec |")
+    for (const kept of ["- `pack:big` Big:", "- `spec:other.user` (Primitive): `spec:other.user` dependsOn `spec:big.s0000`", "- [NOTES.md](NOTES.md)"]) {
+      expect(md.indexOf(kept), kept).toBeGreaterThan(0)
+      expect(md.indexOf(kept), kept).toBeLessThan(table)
+    }
+    const rows = tableRows(md)
     expect(rows.length).toBeGreaterThan(25)
     expect(rows.length).toBeLessThan(n)
     expect(rows.map((row) => row[0].text)).toEqual(ids.slice(0, rows.length))
-    const note = /_Cut to stay under 60000 characters: (\d+) more rows not shown\./.exec(r.stdout)
-    // Every impacted Spec and changed file is either a row or counted as cut.
-    const items = allTokens(lex(r.stdout)).filter((t) => t.type === "list_item").length
-    expect(Number(note![1]) + rows.length + items).toBe(2 * n)
-    expect(r.stdout.split("<details>").length).toBe(r.stdout.split("</details>").length)
+    const note =
+      /\n_Cut to stay under 60000 characters; not shown: (\d+) of 600 impacted Specs, (\d+) of 602 changed files\. The whole report: `specbundle impact --changeset HEAD --format json` \(or `--format text`\)\._\n$/.exec(
+        md
+      )
+    expect(note, md.slice(-300)).not.toBeNull()
+    expect(Number(note![1])).toBe(n - rows.length)
+    // Every changed file is either listed or counted as cut (the other items are the three summary rows).
+    const items = allTokens(lex(md)).filter((t) => t.type === "list_item").length
+    expect(Number(note![2]) + items - 3).toBe(n + 2)
+    expect(md.split("<details>").length).toBe(md.split("</details>").length)
+    // The command the note names prints the whole report.
+    const whole = JSON.parse(cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "json"]).stdout)
+    expect(whole.impactedSpecs).toHaveLength(n)
   })
 
   it("refuses --link-base without --format markdown (exit 2, { diagnostics })", () => {

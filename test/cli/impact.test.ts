@@ -46,7 +46,10 @@ const expectReportShape = (report: any) => {
   for (const row of report.lostBindings) expect(Object.keys(row)).toEqual(["spec", "anchor", "claim", "file"])
   for (const row of report.atRisk) {
     expect(Object.keys(row)).toEqual(["id", "nodeType", "reasons"])
-    for (const reason of row.reasons) expect(Object.keys(reason)).toEqual(["from", "edgeType", "to", "claim"])
+    for (const reason of row.reasons) {
+      expect(Object.keys(reason)).toEqual(["from", "edgeType", "to", "claim", ...(reason.member === undefined ? [] : ["member"])])
+      if (reason.member !== undefined) expect(Object.keys(reason.member)).toEqual(["change", "oldPosition", "newPosition"])
+    }
   }
   for (const p of [...report.coverageUnknown, ...report.outsideRoot]) expect(typeof p).toBe("string")
   for (const row of report.unlinked) expect(Object.keys(row)).toEqual(["file", "id"])
@@ -165,12 +168,52 @@ describe("impact on hand-built repositories", () => {
     expect(report.coverageUnknown).toEqual(["README.md"])
     expect(report.unlinked).toEqual([{ file: "src/lonely.ts", id: "impl:pkg.lonely" }])
     expect(report.outsideRoot).toEqual(["other/thing.txt"])
-    expect(report.atRisk.length).toBeGreaterThan(0)
+    // The manifest added spec:pkg.b, impacted itself (its carrier was renamed); spec:pkg.a kept its place.
+    expect(report.atRisk).toEqual([])
 
     // The same report from inside the package with the default root.
     const fromInside = cli(path.join(repo.dir, "pkg"), ["impact", "--changeset", "HEAD~1"])
     expect(fromInside.status).toBe(0)
     expect(fromInside.stdout).toBe(fromTop.stdout)
+  })
+
+  it("a Pack manifest change lists at risk only the members it added, removed or moved, each with its reason", () => {
+    const repo = makeRepo()
+    const letters = ["a", "b", "c", "d", "e", "f"]
+    for (const x of letters) repo.write(`specs/${x}.sdp.md`, specCarrier(`spec:m.${x}`, x.toUpperCase()))
+    const manifest = (members: string, framing: string) => `---\nid: pack:m\nspecs:\n${members}---\n# M\n\n${framing}\n`
+    const list = (xs: string) => [...xs].map((x) => `  - spec:m.${x}\n`).join("")
+    repo.write("specs/m.pack.sdp.md", manifest(list("abcde"), "A pack."))
+    repo.commit("one")
+    // f added at the top, e removed, b moved behind d; the framing edited too.
+    repo.write("specs/m.pack.sdp.md", manifest(list("facdb"), "A pack, reframed."))
+    repo.commit("two")
+
+    const report = json(cli(repo.dir, ["impact", "--changeset", "HEAD~1"]))
+    expectReportShape(report)
+    expect(ids(report.impactedPacks)).toEqual(["pack:m"])
+    expect(report.impactedSpecs).toEqual([])
+    const belongs = (x: string, member: object) => ({ from: `spec:m.${x}`, edgeType: "belongsTo", to: "pack:m", claim: "declared", member })
+    expect(report.atRisk).toEqual([
+      { id: "spec:m.b", nodeType: "Primitive", reasons: [belongs("b", { change: "moved", oldPosition: 2, newPosition: 5 })] },
+      { id: "spec:m.e", nodeType: "Primitive", reasons: [belongs("e", { change: "removed", oldPosition: 5, newPosition: null })] },
+      { id: "spec:m.f", nodeType: "Primitive", reasons: [belongs("f", { change: "added", oldPosition: null, newPosition: 1 })] }
+    ])
+
+    const text = cli(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "text"]).stdout
+    expect(text).toContain("  spec:m.b [Primitive]  spec:m.b belongsTo pack:m (member moved from position 2 to 5)\n")
+    expect(text).toContain("  spec:m.e [Primitive]  spec:m.e belongsTo pack:m (member removed from position 5)\n")
+    expect(text).toContain("  spec:m.f [Primitive]  spec:m.f belongsTo pack:m (member added at position 1)\n")
+    const md = cli(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"]).stdout
+    expect(md).toContain("- `spec:m.b` (Primitive): `spec:m.b` belongsTo `pack:m` (member moved from position 2 to 5)\n")
+    for (const kept of ["spec:m.a", "spec:m.c", "spec:m.d"]) expect(md).not.toContain(`\`${kept}\``)
+
+    // Only the framing changes: the Pack is impacted and no member is at risk.
+    repo.write("specs/m.pack.sdp.md", manifest(list("facdb"), "A pack, reframed again."))
+    repo.commit("three")
+    const framing = json(cli(repo.dir, ["impact", "--changeset", "HEAD~1"]))
+    expect(ids(framing.impactedPacks)).toEqual(["pack:m"])
+    expect(framing.atRisk).toEqual([])
   })
 
   it("A..B reads B's tree (not checked out) and A...B starts at the merge base", () => {

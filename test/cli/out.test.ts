@@ -142,14 +142,15 @@ describe("bundle --out", () => {
     expect(manifestOf(out).builtFrom).toMatchObject({ commit: head, dirty: true })
   })
 
-  it("a run whose folder cannot be created is exit 1 with one line", () => {
+  it("an --out through a file is a bad parameter (exit 2) naming the file, with one line", () => {
     const root = corpus()
     const parent = path.join(tempDir(), "a-file")
     fs.writeFileSync(parent, "not a folder")
-    const r = bundleParts(root, path.join(parent, "out"))
-    expect(r.code).toBe(1)
-    expect(r.lines).toHaveLength(1)
-    expect(r.lines[0]).toContain("could not create")
+    const out = path.join(parent, "out")
+    const r = bundleParts(root, out)
+    expect(r.code).toBe(2)
+    expect(JSON.parse(r.stdout)).toEqual({ diagnostics: [{ scope: "out", problem: `--out ${out}: ${parent} is a file, not a folder.` }] })
+    expect(r.lines).toEqual([`specbundle: out: --out ${out}: ${parent} is a file, not a folder.`])
     expect(fs.readFileSync(parent, "utf8")).toBe("not a folder")
   })
 

@@ -165,7 +165,9 @@ describe("impact markdown: shape", () => {
 describe("impact markdown: the size cap", () => {
   const big = (n: number): ImpactReport => ({
     ...emptyReport(),
+    changedFiles: Array.from({ length: 400 }, (_, i) => ({ path: `specs/big/s${i}.sdp.md`, status: "modified" as const })),
     impactedSpecs: Array.from({ length: n }, (_, i) => specRow(`spec:big.s${String(i).padStart(5, "0")}`, `specs/big/s${i}.sdp.md`)),
+    impactedPacks: Array.from({ length: 3 }, (_, i) => ({ id: `pack:big.p${i}`, reasons: [{ file: `specs/big/p${i}.pack.sdp.md`, via: null }] })),
     atRisk: Array.from({ length: 50 }, (_, i) => ({
       id: `spec:risk.r${i}`,
       nodeType: "Primitive" as const,
@@ -174,26 +176,90 @@ describe("impact markdown: the size cap", () => {
     coverageUnknown: Array.from({ length: 20 }, (_, i) => `docs/notes-${i}.md`)
   })
   const titles = (r: ImpactReport): Array<[string, string]> => r.impactedSpecs.map((s) => [s.id, `A long title | with <b>markup</b> ${"y".repeat(150)}`])
+  const NOTE =
+    /\n_Cut to stay under (\d+) characters; not shown: (.*)\. The whole report: `specbundle impact --changeset origin\/main\.\.\.HEAD --format json` \(or `--format text`\)\._\n$/
+
+  /** The note's "N of M name" entries. */
+  const cutsOf = (md: string): Map<string, [number, number]> => {
+    const note = NOTE.exec(md)
+    expect(note, md.slice(-400)).not.toBeNull()
+    return new Map(
+      note![2].split(", ").map((entry) => {
+        const m = /^(\d+) of (\d+) (.+)$/.exec(entry)!
+        return [m[3], [Number(m[1]), Number(m[2])]]
+      })
+    )
+  }
 
   for (const cap of [DEFAULT_MAX_CHARS, 5_000]) {
-    it(`stays under ${cap} characters, closes what it opened and counts what it cut`, () => {
+    it(`stays under ${cap} characters, closes what it opened and names each section it cut, with its count`, () => {
       const report = big(3_000)
       const md = impactMarkdown(report, factsFor(titles(report)), { maxChars: cap })
       expect(md.length).toBeLessThanOrEqual(cap)
       expect(md.length).toBeLessThan(65_536)
       expect(md.split("<details>").length).toBe(md.split("</details>").length)
+      expect(Number(NOTE.exec(md)![1])).toBe(cap)
+      const cuts = cutsOf(md)
       const shownRows = tableRows(md).length
-      const shownItems = allTokens(lex(md)).filter((t) => t.type === "list_item").length
-      const total = report.impactedSpecs.length + report.atRisk.length + report.coverageUnknown.length
-      const note = /_Cut to stay under (\d+) characters: (\d+) more rows not shown\. The whole report: `specbundle impact --format json`\._\n$/.exec(md)
-      expect(note).not.toBeNull()
-      expect(Number(note![1])).toBe(cap)
-      expect(Number(note![2])).toBe(total - shownRows - shownItems)
       expect(shownRows).toBeGreaterThan(0)
+      expect(cuts.get("impacted Specs")).toEqual([3_000 - shownRows, 3_000])
+      // Every row the report holds is either shown or counted in the note.
+      const shownItems = allTokens(lex(md)).filter((t) => t.type === "list_item").length
+      const total =
+        report.impactedSpecs.length + report.impactedPacks.length + report.atRisk.length + report.coverageUnknown.length + report.changedFiles.length
+      const omitted = [...cuts.values()].reduce((n, [o]) => n + o, 0)
+      expect(omitted).toBe(total - shownRows - shownItems)
       // The rows shown are the report's first ones, in order.
       expect(tableRows(md).map((r) => r[0].text)).toEqual(report.impactedSpecs.slice(0, shownRows).map((s) => s.id))
     })
   }
+
+  it("over the cap keeps the counts, the impacted Packs, the at-risk and the uncovered sections ahead of the table", () => {
+    const report = big(3_000)
+    const md = impactMarkdown(report, factsFor(titles(report)))
+    expect(md.split("\n")[0]).toBe(
+      "**specbundle impact** of `origin/main...HEAD`: 3000 impacted Specs · 3 impacted Packs · 0 removed · 0 lost bindings · 50 at risk · 20 uncovered files"
+    )
+    const table = md.indexOf("| Spec |")
+    for (const head of [
+      "<summary>Impacted Packs (3)</summary>",
+      "<summary>At risk, one hop (50)</summary>",
+      "<summary>Uncovered files: changed, and no Spec speaks for them (20)</summary>"
+    ]) {
+      expect(md.indexOf(head), head).toBeGreaterThan(0)
+      expect(md.indexOf(head), head).toBeLessThan(table)
+    }
+    for (const id of ["pack:big.p0", "pack:big.p2", "spec:risk.r0", "spec:risk.r49"]) expect(md).toContain(`\`${id}\``)
+    for (const file of ["docs/notes-0.md", "docs/notes-19.md"]) expect(md).toContain(`[${file}](${file})`)
+    const cuts = cutsOf(md)
+    expect([...cuts.keys()]).toEqual(["impacted Specs", "changed files"])
+    expect(cuts.get("changed files")![1]).toBe(400)
+  })
+
+  it("a summary section past its share is cut itself, and says so, without starving the table", () => {
+    const report: ImpactReport = {
+      ...big(40),
+      atRisk: Array.from({ length: 5_000 }, (_, i) => ({
+        id: `spec:risk.r${String(i).padStart(4, "0")}`,
+        nodeType: "Primitive" as const,
+        reasons: [{ from: `spec:risk.r${i}`, edgeType: "dependsOn" as const, to: "spec:big.s00000", claim: "declared" as const }]
+      }))
+    }
+    const md = impactMarkdown(report, factsFor(titles(report)))
+    expect(md.length).toBeLessThanOrEqual(DEFAULT_MAX_CHARS)
+    const shownRisk = (md.match(/^- `spec:risk\.r\d+` \(Primitive\)/gm) ?? []).length
+    expect(shownRisk).toBeGreaterThan(0)
+    expect(shownRisk).toBeLessThan(5_000)
+    expect(cutsOf(md).get("at-risk rows")).toEqual([5_000 - shownRisk, 5_000])
+    expect(tableRows(md)).toHaveLength(40)
+    expect(cutsOf(md).has("impacted Specs")).toBe(false)
+  })
+
+  it("names the --staged and --root form of the command", () => {
+    const report: ImpactReport = { ...big(3_000), changeset: "--staged", root: "pkg/a" }
+    const md = impactMarkdown(report, factsFor(titles(report)))
+    expect(md).toContain("The whole report: `specbundle impact --root pkg/a --staged --format json` (or `--format text`)._\n")
+  })
 
   it("adds no note when everything fits", () => {
     const report = big(10)

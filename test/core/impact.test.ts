@@ -4,6 +4,7 @@ import type { ChangedFile } from "../../src/core/changeset.js"
 import { buildGraph } from "../../src/core/graph.js"
 import type { ImpactInput } from "../../src/core/impact.js"
 import { carrierReadsOf, impactReport } from "../../src/core/impact.js"
+import { memberChangeText, memberChanges } from "../../src/core/impact-members.js"
 import type { CarrierRead, Graph } from "../../src/core/model.js"
 import { anchor, graphOf, pack, readsOf, spec } from "../support/nodes.js"
 import { IMPACT_REPORT_KEYS } from "../support/contract.js"
@@ -77,7 +78,7 @@ describe("impactReport: the blast radius of semantics 2.3", () => {
     expect(report.removedSpecs).toEqual([])
   })
 
-  it("a changed Pack manifest impacts the Pack and puts every member at risk through belongsTo", () => {
+  it("a changed Pack manifest with no old reading impacts the Pack and puts every member at risk through belongsTo", () => {
     const graph = graphOf(...billingNodes())
     const report = impactReport(input(graph, modified("specs/billing.pack.sdp.md")))
     expect(report.impactedPacks).toEqual([{ id: "pack:billing-v1", reasons: [{ file: "specs/billing.pack.sdp.md", via: null }] }])
@@ -264,5 +265,110 @@ describe("impactReport: removedPacks and lostBindings (bundle-contract.md sectio
     const before = anchor({ id: "impl:x", file: "src/old.ts", satisfies: ["spec:a", "spec:b"] })
     const report = impactReport(input(graphOf(a, b, now), [{ path: "src/new.ts", status: "renamed", oldPath: "src/old.ts" }], readsOf(before)))
     expect(report.lostBindings).toEqual([{ spec: "spec:b", anchor: "impl:x", claim: "anchored", file: "src/old.ts" }])
+  })
+})
+
+describe("impactReport: a changed Pack manifest puts at risk only the members whose standing changed", () => {
+  const ids = ["a", "b", "c", "d", "e", "f"].map((x) => `spec:m.${x}`)
+  const members = ids.map((id) => spec({ id, file: `specs/m/${id.slice(7)}.sdp.md` }))
+  const FILE = "specs/m.pack.sdp.md"
+  const reportOf = (before: ReadonlyArray<string>, after: ReadonlyArray<string>) => {
+    const now = pack("pack:m", after, { file: FILE })
+    return impactReport(input(graphOf(...members, now), modified(FILE), readsOf(pack("pack:m", before, { file: FILE }))))
+  }
+
+  it("an unchanged member list (the framing edited) puts no member at risk", () => {
+    const report = reportOf(ids, ids)
+    expect(report.impactedPacks.map((p) => p.id)).toEqual(["pack:m"])
+    expect(report.atRisk).toEqual([])
+  })
+
+  it("names the added, the removed and the moved member, each with its reason; the rest stay out", () => {
+    // Old: a b c d e. New: f a c d b (f added at the top, e removed, b moved behind d).
+    const report = reportOf(ids.slice(0, 5), ["spec:m.f", "spec:m.a", "spec:m.c", "spec:m.d", "spec:m.b"])
+    expect(report.atRisk).toEqual([
+      {
+        id: "spec:m.b",
+        nodeType: "Primitive",
+        reasons: [{ from: "spec:m.b", edgeType: "belongsTo", to: "pack:m", claim: "declared", member: { change: "moved", oldPosition: 2, newPosition: 5 } }]
+      },
+      {
+        id: "spec:m.e",
+        nodeType: "Primitive",
+        reasons: [
+          { from: "spec:m.e", edgeType: "belongsTo", to: "pack:m", claim: "declared", member: { change: "removed", oldPosition: 5, newPosition: null } }
+        ]
+      },
+      {
+        id: "spec:m.f",
+        nodeType: "Primitive",
+        reasons: [{ from: "spec:m.f", edgeType: "belongsTo", to: "pack:m", claim: "declared", member: { change: "added", oldPosition: null, newPosition: 1 } }]
+      }
+    ])
+  })
+
+  it("skips a changed member that is impacted itself, and a member the graph lacks", () => {
+    const now = pack("pack:m", ["spec:m.a", "spec:m.b", "spec:m.ghost"], { file: FILE })
+    const old = readsOf(pack("pack:m", ["spec:m.a"], { file: FILE }))
+    const changedB = [...modified(FILE), ...modified("specs/m/b.sdp.md")]
+    const report = impactReport(input(graphOf(...members, now), changedB, old))
+    expect(report.impactedSpecs.map((s) => s.id)).toEqual(["spec:m.b"])
+    expect(report.atRisk.map((r) => r.id)).toEqual([])
+    const added = impactReport(input(graphOf(...members, now), modified(FILE), old))
+    expect(added.atRisk.map((r) => [r.id, r.reasons.map((x) => x.member?.change)])).toEqual([["spec:m.b", ["added"]]])
+  })
+
+  it("a manifest added in the changeset has every member added, in manifest order", () => {
+    const now = pack("pack:m", ["spec:m.b", "spec:m.a"], { file: FILE })
+    const report = impactReport(input(graphOf(...members, now), [{ path: FILE, status: "added" }]))
+    expect(report.atRisk.map((r) => [r.id, r.reasons[0].member])).toEqual([
+      ["spec:m.a", { change: "added", oldPosition: null, newPosition: 2 }],
+      ["spec:m.b", { change: "added", oldPosition: null, newPosition: 1 }]
+    ])
+  })
+
+  it("a renamed manifest compares against the old path's Pack", () => {
+    const now = pack("pack:m", ["spec:m.a", "spec:m.b"], { file: "specs/renamed.pack.sdp.md" })
+    const old = readsOf(pack("pack:m", ["spec:m.b", "spec:m.a"], { file: FILE }))
+    const report = impactReport(input(graphOf(...members, now), [{ path: "specs/renamed.pack.sdp.md", status: "renamed", oldPath: FILE }], old))
+    expect(report.atRisk.map((r) => [r.id, memberChangeText(r.reasons[0].member!)])).toEqual([["spec:m.a", "member moved from position 2 to 1"]])
+  })
+})
+
+describe("memberChanges", () => {
+  it("one member inserted at the top moves nobody after it", () => {
+    const old = Array.from({ length: 150 }, (_, i) => `spec:x.${i}`)
+    expect([...memberChanges(old, ["spec:x.new", ...old])]).toEqual([["spec:x.new", { change: "added", oldPosition: null, newPosition: 1 }]])
+  })
+
+  it("a reversed list keeps one member in place and moves the rest", () => {
+    const changes = memberChanges(["a", "b", "c"], ["c", "b", "a"])
+    expect([...changes.values()].filter((c) => c.change === "moved")).toHaveLength(2)
+    expect(changes.size).toBe(2)
+  })
+
+  it("names each change in words", () => {
+    expect(memberChangeText({ change: "added", oldPosition: null, newPosition: 4 })).toBe("member added at position 4")
+    expect(memberChangeText({ change: "removed", oldPosition: 3, newPosition: null })).toBe("member removed from position 3")
+    expect(memberChangeText({ change: "moved", oldPosition: 3, newPosition: 5 })).toBe("member moved from position 3 to 5")
+  })
+
+  it("the moved, added and removed members rebuild the new order from the old (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 20 }),
+        (a, b) => {
+          const before = a.map(String)
+          const after = b.map(String)
+          const changes = memberChanges(before, after)
+          // The members left unnamed keep their relative order, and every added or removed id is named.
+          const still = after.filter((id) => !changes.has(id))
+          expect(before.filter((id) => still.includes(id))).toEqual(still)
+          for (const id of after) if (!before.includes(id)) expect(changes.get(id)?.change).toBe("added")
+          for (const id of before) if (!after.includes(id)) expect(changes.get(id)?.change).toBe("removed")
+        }
+      )
+    )
   })
 })

@@ -3,6 +3,7 @@
 // clone of a real repository (the bike-dock example, a pull request's branch against origin/main),
 // with a fake `gh` first on PATH that records the API calls and keeps the comments it was given.
 import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { parse } from "yaml"
@@ -25,7 +26,7 @@ const action = parse(fs.readFileSync(path.join(REPO, "action.yml"), "utf8"))
 describe("action.yml", () => {
   it("is a composite action on Node 20 with the issue's inputs and outputs", () => {
     expect(action.runs.using).toBe("composite")
-    for (const name of ["root", "base", "budget", "profile", "perspective", "comment", "artifact"]) expect(Object.keys(action.inputs)).toContain(name)
+    for (const name of ["root", "base", "budget", "profile", "pack", "perspective", "comment", "artifact"]) expect(Object.keys(action.inputs)).toContain(name)
     expect(action.outputs.impacted.value).toBe("${{ steps.run.outputs.impacted }}")
     expect(action.outputs.manifest.value).toBe("${{ steps.run.outputs.manifest }}")
     const setup = action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/setup-node@"))
@@ -49,6 +50,51 @@ describe("action.yml", () => {
     for (const [, output] of Object.entries(action.outputs) as Array<[string, { value: string }]>) {
       expect(written.has(/steps\.run\.outputs\.([a-z-]+)/.exec(output.value)![1])).toBe(true)
     }
+  })
+})
+
+describe("action.yml: the dependency cache", () => {
+  const steps = action.runs.steps as Array<{ name?: string; id?: string; uses?: string; run?: string; with?: Record<string, string> }>
+  const keyStep = steps.find((s) => s.name === "Key specbundle's dependency cache")!
+  const cacheAt = steps.findIndex((s) => s.uses?.startsWith("actions/cache@"))
+
+  /** Runs the key step's own bash as the runner would, for an action folder; returns what it adds to GITHUB_ENV. */
+  const keyFor = (actionPath: string): Record<string, string> => {
+    const envFile = path.join(tempDir("specbundle-action-env-"), "env")
+    const r = spawnSync("bash", ["-c", keyStep.run!], {
+      encoding: "utf8",
+      env: { ...cleanEnv(), GITHUB_ACTION_PATH: actionPath, GITHUB_ENV: envFile, RUNNER_OS: "Linux", RUNNER_ARCH: "X64" }
+    })
+    expect(r.status, r.stderr).toBe(0)
+    return Object.fromEntries(
+      fs
+        .readFileSync(envFile, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])
+    )
+  }
+
+  it("restores the action's node_modules, keyed on package-lock.json, before the step that runs specbundle", () => {
+    expect(cacheAt).toBeGreaterThan(steps.indexOf(keyStep))
+    expect(cacheAt).toBeLessThan(steps.findIndex((s) => s.id === "run"))
+    // The cache's post step (which saves) sees env, not inputs or step outputs, in a composite action.
+    expect(steps[cacheAt].with).toEqual({ path: "${{ env.SPECBUNDLE_MODULES }}", key: "${{ env.SPECBUNDLE_MODULES_KEY }}" })
+    const lock = createHash("sha256")
+      .update(fs.readFileSync(path.join(REPO, "package-lock.json")))
+      .digest("hex")
+    const major = process.versions.node.split(".")[0]
+    expect(keyFor(REPO)).toEqual({
+      SPECBUNDLE_MODULES: path.join(REPO, "node_modules"),
+      SPECBUNDLE_MODULES_KEY: `specbundle-modules-Linux-X64-node${major}-${lock}`
+    })
+    // Another lock file, another key.
+    const other = tempDir("specbundle-action-path-")
+    fs.writeFileSync(
+      path.join(other, "package-lock.json"),
+      fs.readFileSync(path.join(REPO, "package-lock.json"), "utf8").replace('"lockfileVersion"', '"name2": "x", "lockfileVersion"')
+    )
+    expect(keyFor(other).SPECBUNDLE_MODULES_KEY).not.toBe(keyFor(REPO).SPECBUNDLE_MODULES_KEY)
   })
 })
 
@@ -89,18 +135,56 @@ const cleanEnv = (): NodeJS.ProcessEnv => {
   return env
 }
 
-/** A pull request as a job sees it: a clone whose HEAD is the branch, origin/main its base. */
-const pullRequestClone = (): string => {
+/** The pull request's repository: main, and the branch fare-change one commit ahead. */
+const upstreamRepo = (): string => {
   const upstream = tempDir("specbundle-action-up-")
   const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), upstream], { encoding: "utf8", env: cleanEnv() })
   if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
   runGitIn(upstream, ["branch", "-q", "fare-change", "HEAD"])
   runGitIn(upstream, ["reset", "-q", "--hard", "HEAD~1"])
+  return upstream
+}
+
+/** A pull request as a job sees it: a clone whose HEAD is the branch, origin/main its base. */
+const pullRequestClone = (): string => {
+  const upstream = upstreamRepo()
   const clone = path.join(tempDir("specbundle-action-ws-"), "ws")
   runGitIn(path.dirname(clone), ["clone", "-q", upstream, clone])
   runGitIn(clone, ["checkout", "-q", "fare-change"])
   return clone
 }
+
+/** A job's environment with a fake gh first on PATH: the step's env and the runner's files. */
+const jobEnv = (extra: NodeJS.ProcessEnv) => {
+  const ghDir = tempDir("specbundle-fake-gh-")
+  fs.writeFileSync(path.join(ghDir, "gh"), FAKE_GH, { mode: 0o755 })
+  const runner = tempDir("specbundle-runner-")
+  const files = { ghDir, calls: path.join(ghDir, "calls.jsonl"), output: path.join(runner, "output"), summary: path.join(runner, "summary.md") }
+  const env = {
+    ...cleanEnv(),
+    PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
+    FAKE_GH_DIR: ghDir,
+    GITHUB_ACTION_PATH: REPO,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_REPOSITORY: "octo/bikes",
+    GITHUB_BASE_REF: "main",
+    RUNNER_TEMP: runner,
+    PR_NUMBER: "42",
+    GH_TOKEN: "fake-token",
+    ...extra
+  }
+  return { env, files }
+}
+
+const outputsOf = (file: string): Record<string, string> =>
+  Object.fromEntries(
+    fs
+      .readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])
+  )
 
 describe("scripts/action.mjs on a real pull-request clone with a fake gh", () => {
   it("writes the summary, posts one sticky comment then edits it, writes the parts and the outputs", () => {
@@ -257,5 +341,86 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain("::warning title=specbundle::could not post the pull-request comment: HTTP 403: Resource not accessible by integration")
     expect(r.stdout).toMatch(/^manifest=.*manifest\.json$/m)
+  })
+})
+
+describe("scripts/action.mjs: the pack and perspective inputs", () => {
+  it("bundles the members the perspective selects from the pack, and says so in the manifest's scope", () => {
+    const ws = pullRequestClone()
+    const { env, files } = jobEnv({ INPUT_PACK: "pack:rides-v1", INPUT_PERSPECTIVE: "changed", INPUT_BUDGET: "M" })
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain("comment posted on #42")
+    const chosen = spawnSync(process.execPath, [BIN, "perspective", "--pack", "pack:rides-v1", "changed", "--changeset", "origin/main...HEAD"], {
+      cwd: ws,
+      encoding: "utf8",
+      env: cleanEnv()
+    })
+    expect(chosen.status, chosen.stderr).toBe(0)
+    const members = chosen.stdout.trimEnd().split("\n")
+    expect(members).toContain("spec:rides.ride-fare-rule")
+    const manifest = JSON.parse(fs.readFileSync(outputsOf(files.output).manifest, "utf8"))
+    expect(manifest.scope).toEqual({ pack: "pack:rides-v1", members, perspective: "changed", changeset: "origin/main...HEAD" })
+
+    // `pack` alone takes the members the pull request impacts (the built-in `changed`).
+    const alone = jobEnv({ INPUT_PACK: "pack:rides-v1", INPUT_COMMENT: "false" })
+    const a = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: alone.env, encoding: "utf8", timeout: 60_000 })
+    expect(a.status, a.stderr).toBe(0)
+    expect(JSON.parse(fs.readFileSync(outputsOf(alone.files.output).manifest, "utf8")).scope).toEqual(manifest.scope)
+  })
+
+  it("fails early with one line when perspective comes without pack, or the bundle fails: nothing posted or written", () => {
+    const ws = pullRequestClone()
+    const { env, files } = jobEnv({ INPUT_PERSPECTIVE: "changed" })
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status).toBe(2)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "specbundle action: the `perspective` input needs the `pack` input: a perspective chooses among one Pack's members (give `pack: pack:<id>`)"
+    ])
+    for (const file of [files.calls, files.summary, files.output]) expect(fs.existsSync(file), file).toBe(false)
+
+    // A bundle the CLI refuses (an unknown tier) fails the step before the comment is posted.
+    const bad = jobEnv({ INPUT_BUDGET: "XL" })
+    const b = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: bad.env, encoding: "utf8", timeout: 60_000 })
+    expect(b.status).toBe(2)
+    expect(b.stderr).toContain('Unknown budget "XL"')
+    expect(b.stderr.trimEnd().split("\n").at(-1)).toBe("specbundle action: specbundle bundle exited 2")
+    for (const file of [bad.files.calls, bad.files.summary, bad.files.output]) expect(fs.existsSync(file), file).toBe(false)
+  })
+})
+
+describe("scripts/action.mjs on a shallow checkout", () => {
+  it("says to set fetch-depth: 0 when the base is missing, and when the merge base is, posting nothing", () => {
+    const upstream = upstreamRepo()
+    // What actions/checkout does without fetch-depth: 0: the head commit alone.
+    const only = path.join(tempDir("specbundle-action-shallow-"), "ws")
+    runGitIn(path.dirname(only), ["clone", "-q", "--depth", "1", "--branch", "fare-change", `file://${upstream}`, only])
+    expect(runGitIn(only, ["rev-parse", "--is-shallow-repository"]).trim()).toBe("true")
+    const { env, files } = jobEnv({})
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: only, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status).toBe(1)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "specbundle action: the checkout is shallow and has no origin/main: set `fetch-depth: 0` on actions/checkout (or fetch the base: git fetch origin main)"
+    ])
+    for (const file of [files.calls, files.summary, files.output]) expect(fs.existsSync(file), file).toBe(false)
+
+    // Both branches fetched one commit deep: the base is there, the merge base is not.
+    const both = path.join(tempDir("specbundle-action-shallow-"), "ws")
+    runGitIn(path.dirname(both), ["clone", "-q", "--depth", "1", "--no-single-branch", `file://${upstream}`, both])
+    runGitIn(both, ["checkout", "-q", "fare-change"])
+    const second = jobEnv({})
+    const m = spawnSync(process.execPath, [SCRIPT], { cwd: both, env: second.env, encoding: "utf8", timeout: 60_000 })
+    expect(m.status).toBe(1)
+    expect(m.stderr.trimEnd().split("\n")).toEqual([
+      "specbundle action: the checkout is shallow: origin/main and HEAD have no merge base in it; set `fetch-depth: 0` on actions/checkout (or fetch the base: git fetch origin main)"
+    ])
+    expect(fs.existsSync(second.files.calls)).toBe(false)
+
+    // Deepened, the same checkout runs.
+    runGitIn(both, ["fetch", "-q", "--unshallow"])
+    const deep = jobEnv({ INPUT_COMMENT: "false" })
+    const d = spawnSync(process.execPath, [SCRIPT], { cwd: both, env: deep.env, encoding: "utf8", timeout: 60_000 })
+    expect(d.status, d.stderr).toBe(0)
+    expect(outputsOf(deep.files.output).impacted).toBe("2")
   })
 })

@@ -1,9 +1,13 @@
 // The impact report as GitHub-flavoured Markdown for a pull-request comment or a job summary
-// (`specbundle impact --format markdown`): a one-line count summary, a table of the impacted Specs
-// (title, readiness, reasons linking file:line), removed Specs and Packs and lost bindings called
-// out, the longer lists folded in <details>. Corpus text is escaped (markdown-text.ts); the whole
-// text stays under a character cap that a GitHub comment holds, and says what it cut. Pure.
-import type { ImpactReason, ImpactReport } from "../impact.js"
+// (`specbundle impact --format markdown`): a one-line count summary; then the summary sections
+// (removed Specs and Packs, lost bindings, impacted Packs, at risk, uncovered files), each within a
+// share of the cap so they always survive; then the long parts (the impacted Specs' table with
+// title, readiness and reasons linking file:line, and the context lists), folded in <details> and
+// cut last. Corpus text is escaped (markdown-text.ts); the whole text stays under a character cap
+// that a GitHub comment holds, and the cut note names each section it shortened and the command
+// that prints the whole report. Pure.
+import type { AtRiskReason, ImpactReason, ImpactReport } from "../impact.js"
+import { memberChangeText } from "../impact-members.js"
 import type { Rung } from "../model.js"
 import { RUNGS } from "../model.js"
 import { mdCode, mdId, mdText, urlPath } from "./markdown-text.js"
@@ -44,10 +48,13 @@ export interface ImpactMarkdownOptions {
   readonly maxChars?: number
 }
 
+/** Each summary section (removed, lost bindings, Packs, at risk, uncovered) may take this fraction of the cap. */
+export const SUMMARY_SHARE = 12
+
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
-/** Room kept for the closing tags and the note that says what was cut. */
-const RESERVE = 400
+/** Closing tags the last block may still need after the note's room is kept. */
+const CLOSING = 50
 
 /** Rows rendered on demand: `at(i)` for i in [0, count). */
 interface Rows {
@@ -60,46 +67,61 @@ const rowsOf = <T>(items: ReadonlyArray<T>, render: (item: T) => string, from = 
   at: (i) => render(items[from + i])
 })
 
-/** Appends blocks while they fit; counts the rows it had to leave out. */
+/** A section of the report: its name in the cut note, its row count, and the rows it could not show. */
+interface Section {
+  readonly name: string
+  readonly total: number
+  omitted: number
+  /** Characters the section may take (a summary section's share); Infinity for the rest. */
+  readonly limit: number
+  used: number
+}
+
+/**
+ * Appends blocks of rows while they fit under the cap, section by section: a section that cannot
+ * show a row shows none of its later rows (the open rows, then the folded ones), and counts them.
+ */
 class CappedText {
   private readonly parts: string[] = []
   private length = 0
-  omitted = 0
-  constructor(private readonly cap: number) {}
-  get full(): boolean {
-    return this.omitted > 0
+  readonly sections: Section[] = []
+  constructor(private readonly room: number) {}
+  section(name: string, total: number, limit = Number.POSITIVE_INFINITY): Section {
+    const s: Section = { name, total, omitted: 0, limit, used: 0 }
+    this.sections.push(s)
+    return s
   }
-  private fits(text: string, tail: number): boolean {
-    return this.length + text.length + tail <= this.cap - RESERVE
+  private fits(s: Section | null, text: string, tail: number, first: boolean): boolean {
+    if (this.length + text.length + tail > this.room) return false
+    // A summary section always gets its first row; past its share, it folds no more.
+    return s === null || first || s.used + text.length + tail <= s.limit
   }
-  add(text: string): boolean {
-    if (this.full || !this.fits(text, 0)) return false
+  add(text: string): void {
     this.parts.push(text)
     this.length += text.length
-    return true
   }
-  /**
-   * A block of rows between `head` and `tail`, each row rendered only when it is reached (a report
-   * may list tens of thousands); leaves the block out whole when not even one row fits.
-   */
-  block(head: string, rows: Rows, tail: string): void {
+  /** A block of rows between `head` and `tail`, each rendered only when it is reached (a report may list tens of thousands). */
+  block(s: Section, head: string, rows: Rows, tail: string): void {
     if (rows.count === 0) return
-    if (this.full || !this.fits(head + rows.at(0), tail.length)) {
-      this.omitted += rows.count
+    const before = s.used
+    if (s.omitted > 0 || !this.fits(s, head + rows.at(0), tail.length, before === 0)) {
+      s.omitted += rows.count
       return
     }
+    const start = this.length
     this.add(head)
     for (let i = 0; i < rows.count; i++) {
       const row = rows.at(i)
-      if (!this.fits(row, tail.length)) {
-        this.omitted += rows.count - i
+      // The first row was measured with the head above.
+      if (i > 0 && !this.fits(s, row, tail.length, false)) {
+        s.omitted += rows.count - i
         break
       }
-      this.parts.push(row)
-      this.length += row.length
+      this.add(row)
+      s.used = before + this.length - start
     }
-    this.parts.push(tail)
-    this.length += tail.length
+    this.add(tail)
+    s.used = before + this.length - start
   }
   text(): string {
     return this.parts.join("")
@@ -119,7 +141,25 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
     `[${mdText(line === null ? file : `${file}:${line}`, 400)}](${base}${urlPath(prefix + file)}${line === null ? "" : `#L${line}`})`
 
   const { removedPacks, lostBindings } = report
-  const doc = new CappedText(cap)
+  const share = Math.floor(cap / SUMMARY_SHARE)
+  const sections = {
+    removedSpecs: { name: "removed Specs", total: report.removedSpecs.length, limit: share },
+    removedPacks: { name: "removed Packs", total: removedPacks.length, limit: share },
+    lostBindings: { name: "lost bindings", total: lostBindings.length, limit: share },
+    packs: { name: "impacted Packs", total: report.impactedPacks.length, limit: share },
+    atRisk: { name: "at-risk rows", total: report.atRisk.length, limit: share },
+    uncovered: { name: "uncovered files", total: report.coverageUnknown.length, limit: share },
+    specs: { name: "impacted Specs", total: report.impactedSpecs.length, limit: Number.POSITIVE_INFINITY },
+    unlinked: { name: "unlinked code units", total: report.unlinked.length, limit: Number.POSITIVE_INFINITY },
+    outside: { name: "changed files outside the root", total: report.outsideRoot.length, limit: Number.POSITIVE_INFINITY },
+    changed: { name: "changed files", total: report.changedFiles.length, limit: Number.POSITIVE_INFINITY }
+  }
+  const whole = `${mdCode(wholeReportCommand(report))} (or ${mdCode("--format text")})`
+  const note = (cut: ReadonlyArray<{ name: string; total: number; omitted: number }>): string =>
+    `\n_Cut to stay under ${cap} characters; not shown: ${cut.map((c) => `${c.omitted} of ${c.total} ${c.name}`).join(", ")}. The whole report: ${whole}._\n`
+  // The note's room is kept before any row: its longest form has every section cut whole.
+  const reserve = note(Object.values(sections).map((c) => ({ ...c, omitted: c.total }))).length + CLOSING
+  const doc = new CappedText(cap - reserve)
   const summary = [
     plural(report.impactedSpecs.length, "impacted Spec"),
     plural(report.impactedPacks.length, "impacted Pack"),
@@ -152,39 +192,51 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
     const title = s === undefined ? "(not in the corpus)" : mdText(s.title)
     return `| ${mdId(row.id)} | ${title} | ${s === undefined ? "–" : readiness(s)} | ${reasonsCell(row.reasons, s)} |\n`
   }
-  const specs = report.impactedSpecs
-  if (specs.length === 0) doc.add("No Spec is impacted.\n\n")
-  doc.block(TABLE_HEAD, rowsOf(specs, specRow, 0, OPEN_ROWS), "\n")
-  doc.block(`${details(`${specs.length - OPEN_ROWS} more impacted Specs`)}${TABLE_HEAD}`, rowsOf(specs, specRow, OPEN_ROWS), DETAILS_END)
+  const riskReason = (r: AtRiskReason): string =>
+    `${mdId(r.from)} ${r.edgeType} ${mdId(r.to)}${r.member === undefined ? "" : ` (${memberChangeText(r.member)})`}`
 
   /** A called-out list: the first items open under a bold title, the rest folded. */
-  const callout = <T>(title: string, items: ReadonlyArray<T>, render: (item: T) => string) => {
-    doc.block(`**${title} (${items.length})**\n\n`, rowsOf(items, render, 0, OPEN_ITEMS), "\n")
-    doc.block(details(`${items.length - OPEN_ITEMS} more`), rowsOf(items, render, OPEN_ITEMS), DETAILS_END)
+  const callout = <T>(key: keyof typeof sections, title: string, items: ReadonlyArray<T>, render: (item: T) => string) => {
+    const s = doc.section(sections[key].name, items.length, sections[key].limit)
+    doc.block(s, `**${title} (${items.length})**\n\n`, rowsOf(items, render, 0, OPEN_ITEMS), "\n")
+    doc.block(s, details(`${items.length - OPEN_ITEMS} more`), rowsOf(items, render, OPEN_ITEMS), DETAILS_END)
   }
   /** A list folded whole: context a reviewer opens when they want it. */
-  const folded = <T>(title: string, items: ReadonlyArray<T>, render: (item: T) => string) =>
-    doc.block(details(`${title} (${items.length})`), rowsOf(items, render), DETAILS_END)
+  const folded = <T>(key: keyof typeof sections, title: string, items: ReadonlyArray<T>, render: (item: T) => string) =>
+    doc.block(doc.section(sections[key].name, items.length, sections[key].limit), details(`${title} (${items.length})`), rowsOf(items, render), DETAILS_END)
 
-  callout("Removed Specs", report.removedSpecs, (r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`)
-  callout("Removed Packs", removedPacks, (r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`)
-  callout("Lost bindings", lostBindings, (b) => `- ${mdId(b.spec)} lost ${mdId(b.anchor)} (${mdText(b.claim)}) in ${link(b.file, null)}\n`)
-  folded("Impacted Packs", report.impactedPacks, (row) => {
+  // The summary first, each part within its share, so a long table can never push it out.
+  callout("removedSpecs", "Removed Specs", report.removedSpecs, (r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`)
+  callout("removedPacks", "Removed Packs", removedPacks, (r) => `- ${mdId(r.id)}, was in ${link(r.file, null)}\n`)
+  callout("lostBindings", "Lost bindings", lostBindings, (b) => `- ${mdId(b.spec)} lost ${mdId(b.anchor)} (${mdText(b.claim)}) in ${link(b.file, null)}\n`)
+  folded("packs", "Impacted Packs", report.impactedPacks, (row) => {
     const p = facts.packs.get(row.id)
     return `- ${mdId(row.id)}${p?.title === undefined ? "" : ` ${mdText(p.title)}`}: ${firstReasons(row.reasons, (r) => reasonText(r, p)).join(", ")}\n`
   })
+  folded("atRisk", "At risk, one hop", report.atRisk, (a) => `- ${mdId(a.id)} (${a.nodeType}): ${firstReasons(a.reasons, riskReason).join("; ")}\n`)
+  folded("uncovered", "Uncovered files: changed, and no Spec speaks for them", report.coverageUnknown, (f) => `- ${link(f, null)}\n`)
+
+  // Then the long tables: the impacted Specs (the first rows open, the rest folded), then context.
+  const specs = report.impactedSpecs
+  if (specs.length === 0) doc.add("No Spec is impacted.\n\n")
+  const table = doc.section(sections.specs.name, specs.length)
+  doc.block(table, `**Impacted Specs (${specs.length})**\n\n${TABLE_HEAD}`, rowsOf(specs, specRow, 0, OPEN_ROWS), "\n")
+  doc.block(table, `${details(`${specs.length - OPEN_ROWS} more impacted Specs`)}${TABLE_HEAD}`, rowsOf(specs, specRow, OPEN_ROWS), DETAILS_END)
+  folded("unlinked", "Unlinked code units", report.unlinked, (u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`)
+  folded("outside", "Changed files outside the root", report.outsideRoot, (f) => `- ${mdText(f, 400)}\n`)
   folded(
-    "At risk, one hop",
-    report.atRisk,
-    (a) => `- ${mdId(a.id)} (${a.nodeType}): ${firstReasons(a.reasons, (r) => `${mdId(r.from)} ${r.edgeType} ${mdId(r.to)}`).join("; ")}\n`
+    "changed",
+    "Changed files",
+    report.changedFiles,
+    (f) => `- ${f.status}: ${f.oldPath === undefined ? "" : `${mdText(f.oldPath, 400)} → `}${link(f.path, null)}\n`
   )
-  folded("Uncovered files: changed, and no Spec speaks for them", report.coverageUnknown, (f) => `- ${link(f, null)}\n`)
-  folded("Unlinked code units", report.unlinked, (u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`)
-  folded("Changed files outside the root", report.outsideRoot, (f) => `- ${mdText(f, 400)}\n`)
-  folded("Changed files", report.changedFiles, (f) => `- ${f.status}: ${f.oldPath === undefined ? "" : `${mdText(f.oldPath, 400)} → `}${link(f.path, null)}\n`)
-  let text = doc.text().trimEnd() + "\n"
-  if (doc.omitted > 0) {
-    text += `\n_Cut to stay under ${cap} characters: ${plural(doc.omitted, "more row")} not shown. The whole report: \`specbundle impact --format json\`._\n`
-  }
-  return text
+  const cut = doc.sections.filter((s) => s.omitted > 0)
+  return doc.text().trimEnd() + "\n" + (cut.length > 0 ? note(cut) : "")
+}
+
+/** The command that prints the whole report, as the cut note names it. */
+export const wholeReportCommand = (report: ImpactReport): string => {
+  const root = report.root === "." || report.root === "" ? "" : ` --root ${report.root}`
+  const changeset = report.changeset === "--staged" ? "--staged" : `--changeset ${report.changeset}`
+  return `specbundle impact${root} ${changeset} --format json`
 }

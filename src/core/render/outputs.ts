@@ -2,7 +2,8 @@
 // server's tools return and the library can render. Pure: below every entrance, so no entrance
 // imports another.
 import * as nodePath from "node:path"
-import type { ImpactReport } from "../impact.js"
+import type { AtRiskReason, ImpactReport } from "../impact.js"
+import { memberChangeText } from "../impact-members.js"
 import type { Graph } from "../model.js"
 import { byCodeUnits } from "../model.js"
 import { VERSION } from "../version.js"
@@ -19,6 +20,9 @@ export const checkOutput = (graph: Graph, format: "json" | "github" | "sarif", p
   if (format === "github") return findingsGithub(graph.findings, prefix)
   return JSON.stringify(findingsSarif(graph.findings, { version: VERSION }, prefix), null, 2) + "\n"
 }
+
+/** An at-risk reason: the edge, and for a Pack manifest's member why it is listed. */
+export const riskReasonText = (x: AtRiskReason): string => `${x.from} ${x.edgeType} ${x.to}${x.member === undefined ? "" : ` (${memberChangeText(x.member)})`}`
 
 /** The report for people: the counts first, then one section per class, one line per row. */
 export const impactText = (r: ImpactReport): string => {
@@ -59,7 +63,7 @@ export const impactText = (r: ImpactReport): string => {
   )
   section(
     "at risk (one hop)",
-    r.atRisk.map((a) => `${a.id} [${a.nodeType}]  ${a.reasons.map((x) => `${x.from} ${x.edgeType} ${x.to}`).join("; ")}`)
+    r.atRisk.map((a) => `${a.id} [${a.nodeType}]  ${a.reasons.map(riskReasonText).join("; ")}`)
   )
   section("coverage unknown", r.coverageUnknown)
   section(
