@@ -72,8 +72,15 @@ export const hookScript = (name: HookName, root: string, cli: { readonly node: s
 const hooksDir = (git: Git, cwd: string) =>
   Effect.gen(function* () {
     // --git-path honours core.hooksPath.
-    const out = yield* git.attempt(cwd, ["rev-parse", "--git-path", "hooks"])
-    if (out === null) return yield* new CliFailure({ line: `${cwd}: not a git repository (or git is not installed); run hook install inside the repository` })
+    const out = yield* git.run(cwd, ["rev-parse", "--git-path", "hooks"]).pipe(
+      // git refusing the repository (safe.directory) keeps its own line; anything else: not a repository.
+      Effect.mapError((e) =>
+        e._tag === "GitRefusedError"
+          ? new CliFailure({ line: e.message })
+          : new CliFailure({ line: `${cwd}: not a git repository (or git is not installed); run hook install inside the repository` })
+      )
+    )
+    if (out.trim() === "") return yield* new CliFailure({ line: `${cwd}: not a git repository; run hook install inside the repository` })
     return nodePath.resolve(cwd, out.trim())
   })
 
