@@ -138,7 +138,7 @@ describe("signals during bundle", () => {
         const start = Date.now()
         const child = spawn(process.execPath, ["--require", probe, BIN, ...ARGS], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore", "pipe"] })
         let stdout = ""
-        child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
+        child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c))
         ;(child.stdio[3] as NodeJS.ReadableStream).once("data", () => setTimeout(() => child.kill(signal), 50))
         child.on("close", (code, sig) => resolve({ code, signal: sig, stdout, ms: Date.now() - start }))
       })
