@@ -92,15 +92,12 @@ const rootInRepo = (git: Git, cwd: string, root: string) =>
 export const runHook = (args: HookArgs) =>
   Effect.gen(function* () {
     if (args.action === "run") {
-      if (args.hook === "pre-commit")
-        return yield* Effect.flatMap(
-          Effect.promise(() => import("./hook-check.js")),
-          (m) => m.runPreCommit(args.root)
-        )
-      return yield* Effect.flatMap(
-        Effect.promise(() => import("./hook-push.js")),
-        (m) => m.runPrePush(args.root, args.gitArgs)
-      )
+      if (args.hook === "pre-commit") {
+        const check = yield* Effect.promise(() => import("./hook-check.js"))
+        return yield* check.runPreCommit(args.root)
+      }
+      const push = yield* Effect.promise(() => import("./hook-push.js"))
+      return yield* push.runPrePush(args.root, args.gitArgs)
     }
     const cwd = process.cwd()
     if (args.action === "print") {
