@@ -30,6 +30,7 @@ export {
   Git,
   GitFailedError,
   GitMissingError,
+  GitRefusedError,
   InvalidRevisionError,
   NotARepositoryError,
   ShallowCloneError,

@@ -20,6 +20,20 @@
 // Worker threads (src/services/extractAll.ts) start on their own, smaller bundle instead.
 "use strict"
 
+// A signal before the CLI's own handlers are up (compiling and loading the bundle takes up to a
+// second) would kill the process by the signal, which a parent reading the exit status sees
+// differently from the contract's 130/143. These are installed first and hand over by themselves:
+// once the CLI (src/bin.ts) or runMain listens too, they leave the signal to them. What Node does
+// before it runs any JavaScript (its bootstrap) no program can cover.
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143]
+]) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) === 1) process.exit(code)
+  })
+}
+
 /**
  * Whether this Node can run the bundle: it require()s oxc-parser, an ES module, which Node loads
  * that way from 20.19 on (package.json "engines"). Checked before anything else, so an older Node

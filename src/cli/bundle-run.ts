@@ -62,7 +62,7 @@ const show = (compact: string, format: BundleArgs["format"]): string =>
   format === "pretty" ? JSON.stringify(JSON.parse(compact), null, 2) + "\n" : compact + "\n"
 
 /** Writes the parts and the manifest into `dir`; the previous set stays whole until each rename. */
-export const writeOutDir = <E>(dir: string, args: BundleArgs, prepared: PreparedBundle, texts: Stream.Stream<PartText, E>) =>
+export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, prepared: PreparedBundle, texts: Stream.Stream<PartText, E>) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
     yield* ensureDir(dir)

@@ -5,21 +5,15 @@ import * as nodePath from "node:path"
 import { Git } from "../services/git.js"
 import { CliFailure } from "./errors.js"
 import type { HookArgs } from "./hook.js"
+import { hookSnippet, shellQuote } from "./hook-print.js"
 import { writeErr, writeOut } from "./output.js"
 
 export const HOOK_MARKER = "# specbundle-hook"
 
 type HookName = HookArgs["hook"]
 
-const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`)
-
-/** ` --root R` for `hook run`: under "$top" in an installed hook, relative to the top in a printed line. */
-const rootArg = (root: string, underTop: boolean): string =>
-  underTop ? ` --root "$top"${root === "" ? "" : `/${shellQuote(root)}`}` : root === "" ? "" : ` --root ${shellQuote(root)}`
-
-/** The command line for hook managers: no machine paths, `specbundle` from PATH (or node_modules/.bin). */
-export const hookCommandLine = (name: HookName, root: string): string =>
-  `specbundle hook run ${name}${rootArg(root, false)}${name === "pre-push" ? ` "$1"` : ""}`
+/** ` --root R` for `hook run` in an installed hook: under "$top". */
+const rootArg = (root: string): string => ` --root "$top"${root === "" ? "" : `/${shellQuote(root)}`}`
 
 /** What a hook that cannot run did not do. */
 const SKIPPED: Record<HookName, string> = { "pre-commit": "checked nothing", "pre-push": "composed no bundle" }
@@ -50,7 +44,7 @@ export const hookScript = (name: HookName, root: string, cli: { readonly node: s
       `  echo "specbundle: not found on PATH or in node_modules/.bin, so the ${name} hook ${SKIPPED[name]} (install specbundle, or see specbundle hook print ${name})" >&2`,
       `  exit 0`,
       `fi`,
-      `exec specbundle hook run ${name}${rootArg(root, true)} "$@"`,
+      `exec specbundle hook run ${name}${rootArg(root)} "$@"`,
       ``
     ].join("\n")
   }
@@ -64,7 +58,7 @@ export const hookScript = (name: HookName, root: string, cli: { readonly node: s
     // The Node that installed the hook, or the one on PATH after an upgrade moved it.
     `node=${shellQuote(cli.node)}`,
     `[ -x "$node" ] || node=$(command -v node) || { echo "specbundle: node is not on PATH, so the ${name} hook ${SKIPPED[name]}" >&2; exit 0; }`,
-    `exec "$node" "$cli" hook run ${name}${rootArg(root, true)} "$@"`,
+    `exec "$node" "$cli" hook run ${name}${rootArg(root)} "$@"`,
     ``
   ].join("\n")
 }
@@ -72,8 +66,15 @@ export const hookScript = (name: HookName, root: string, cli: { readonly node: s
 const hooksDir = (git: Git, cwd: string) =>
   Effect.gen(function* () {
     // --git-path honours core.hooksPath.
-    const out = yield* git.attempt(cwd, ["rev-parse", "--git-path", "hooks"])
-    if (out === null) return yield* new CliFailure({ line: `${cwd}: not a git repository (or git is not installed); run hook install inside the repository` })
+    const out = yield* git.run(cwd, ["rev-parse", "--git-path", "hooks"]).pipe(
+      // git refusing the repository (safe.directory) keeps its own line; anything else: not a repository.
+      Effect.mapError((e) =>
+        e._tag === "GitRefusedError"
+          ? new CliFailure({ line: e.message })
+          : new CliFailure({ line: `${cwd}: not a git repository (or git is not installed); run hook install inside the repository` })
+      )
+    )
+    if (out.trim() === "") return yield* new CliFailure({ line: `${cwd}: not a git repository; run hook install inside the repository` })
     return nodePath.resolve(cwd, out.trim())
   })
 
@@ -91,14 +92,18 @@ const rootInRepo = (git: Git, cwd: string, root: string) =>
 export const runHook = (args: HookArgs) =>
   Effect.gen(function* () {
     if (args.action === "run") {
-      const check = yield* Effect.promise(() => import("./hook-check.js"))
-      return yield* args.hook === "pre-commit" ? check.runPreCommit(args.root) : check.runPrePush(args.root, args.gitArgs)
+      if (args.hook === "pre-commit") {
+        const check = yield* Effect.promise(() => import("./hook-check.js"))
+        return yield* check.runPreCommit(args.root)
+      }
+      const push = yield* Effect.promise(() => import("./hook-push.js"))
+      return yield* push.runPrePush(args.root, args.gitArgs)
     }
     const cwd = process.cwd()
     if (args.action === "print") {
       const git = yield* Git
       const { rel } = yield* rootInRepo(git, cwd, args.root)
-      return yield* writeOut(`${hookCommandLine(args.hook, rel)}\n`)
+      return yield* writeOut(hookSnippet(args.hook, rel, args.manager))
     }
     const fs = yield* FileSystem.FileSystem
     const git = yield* Git

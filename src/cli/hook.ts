@@ -30,6 +30,12 @@ const hookName = Args.choice(
 // What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
 const gitArgs = Args.text({ name: "GIT_ARG" }).pipe(Args.repeated)
 const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))
+const manager = Options.choice("manager", ["husky", "lefthook", "pre-commit"] as const).pipe(
+  Options.withDescription(
+    "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry."
+  ),
+  Options.withDefault("husky" as const)
+)
 const root = Options.text("root").pipe(
   Options.withPseudoName("DIR"),
   Options.withDescription("The corpus folder the hook reads (default: the repository top)."),
@@ -42,14 +48,15 @@ export interface HookArgs {
   readonly gitArgs: ReadonlyArray<string>
   readonly force: boolean
   readonly root: string
+  readonly manager: "husky" | "lefthook" | "pre-commit"
 }
 
-export const hookCommand = Command.make("hook", { action, hook: hookName, gitArgs, force, root }, (args) =>
+export const hookCommand = Command.make("hook", { action, hook: hookName, gitArgs, force, root, manager }, (args) =>
   Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))
 ).pipe(
   Command.withDescription(
-    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives the hook's command line for hook managers (husky, lefthook, pre-commit), without machine paths. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup)."
+    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives what to commit for a hook manager (--manager husky, lefthook or pre-commit), without machine paths. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup)."
   )
 )
 
-export const hookExamples = ["specbundle hook install pre-commit", "specbundle hook print pre-commit", "specbundle hook uninstall pre-commit"]
+export const hookExamples = ["specbundle hook install pre-commit", "specbundle hook print pre-push --manager lefthook", "specbundle hook uninstall pre-commit"]

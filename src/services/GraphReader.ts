@@ -12,7 +12,8 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
 import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
-import { Git } from "./git.js"
+import type { GitError } from "./git.js"
+import { Git, classify } from "./git.js"
 import { gitObjectId, load } from "./diskRead.js"
 import type { SavedEntry } from "./parseCache.js"
 import { openParseCache } from "./parseCache.js"
@@ -108,15 +109,17 @@ const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
 /**
  * Every path under `root` git does not ignore, from one `git ls-files` (tracked files, and untracked
  * ones its exclude rules let through; git's untracked cache serves the latter): a walked file not
- * listed is ignored. null outside a work tree or without git: nothing is ignored. Asking
- * `git check-ignore` path by path cost seconds on 30,000 files (docs/decisions.md).
+ * listed is ignored. null outside a work tree or without git: nothing is ignored. Any other failure
+ * (git refusing the repository: safe.directory) fails the read: reading on would take in the
+ * ignored files. Asking `git check-ignore` path by path cost seconds on 30,000 files (docs/decisions.md).
  */
-const gitListed = (git: Git, root: string): Effect.Effect<ReadonlySet<string> | null> =>
+const gitListed = (git: Git, root: string): Effect.Effect<ReadonlySet<string> | null, GitError> =>
   // -z: names verbatim, whatever core.quotePath says; paths come relative to the root (cwd).
   git.exec(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).pipe(
-    // 128: not a repository (or a .git folder we may not read): nothing to ignore by.
-    Effect.map((o): ReadonlySet<string> | null => (o.code !== 0 ? null : new Set(o.stdout.toString("utf8").split("\0")))),
-    Effect.orElseSucceed((): ReadonlySet<string> | null => null)
+    Effect.flatMap((o) =>
+      o.code === 0 ? Effect.succeed(new Set(o.stdout.toString("utf8").split("\0"))) : Effect.fail(classify(root, "ls-files", o.stderr || `exit code ${o.code}`))
+    ),
+    Effect.catchTags({ NotARepositoryError: () => Effect.succeed(null), GitMissingError: () => Effect.succeed(null) })
   )
 
 export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {

@@ -7,6 +7,10 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
 import { statSync } from "node:fs"
+import type { GitRefusedError } from "./gitRefusal.js"
+import { refusalOf } from "./gitRefusal.js"
+
+export { GitRefusedError } from "./gitRefusal.js"
 
 export class NotARepositoryError extends Data.TaggedError("NotARepositoryError")<{
   readonly folder: string
@@ -58,7 +62,7 @@ export class InvalidRevisionError extends Data.TaggedError("InvalidRevisionError
   }
 }
 
-export type GitError = NotARepositoryError | UnknownRevisionError | ShallowCloneError | GitMissingError | GitFailedError | UnmergedPathError
+export type GitError = NotARepositoryError | UnknownRevisionError | ShallowCloneError | GitMissingError | GitFailedError | UnmergedPathError | GitRefusedError
 
 /** `<object> SP <type> SP <size> LF <bytes> LF`, or `<name> SP missing LF`. */
 export const parseBatch = (buffer: Buffer): Map<string, Uint8Array> => {
@@ -96,6 +100,9 @@ const firstLine = (text: string): string =>
 /** The tagged error for what git said on stderr. */
 export const classify = (cwd: string, command: string, text: string): GitError => {
   if (/not a git repository/i.test(text)) return new NotARepositoryError({ folder: cwd, reason: "is not inside a git repository" })
+  // Not "not a repository": git saw one and will not work in it (safe.directory).
+  const refused = refusalOf(cwd, text)
+  if (refused !== null) return refused
   return new GitFailedError({ command, detail: firstLine(text) })
 }
 

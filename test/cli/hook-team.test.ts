@@ -1,7 +1,8 @@
 // End to end, as a team uses the hooks (bundle-contract.md section 6): a hook survives specbundle
 // or Node moving (a real `git commit` fires it), a hook folder inside the work tree gets no machine
 // paths, `hook print` feeds a husky hook, and pre-push never blocks a push (a real bare remote, a
-// force push over a tip this clone never fetched, a new branch).
+// force push over a tip this clone never fetched, a new branch). test/cli/hook-push.test.ts: a
+// freshly added remote, skipped pushes; test/cli/hook-managers.test.ts: husky, lefthook, pre-commit.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -157,7 +158,7 @@ describe("pre-push is informational and never blocks a push", () => {
     expect(manifest.parts.length).toBeGreaterThan(0)
   })
 
-  it("a force push over a remote tip this clone never fetched falls back to the merge base with origin/HEAD; the push goes through", () => {
+  it("a force push over a remote tip this clone never fetched composes the commits no remote-tracking ref holds; the push goes through", () => {
     const { alice, bob } = remoteAndClones()
     const base = head(alice)
     // Bob pushes a commit Alice never fetches.
@@ -179,7 +180,7 @@ describe("pre-push is informational and never blocks a push", () => {
     expect(git(alice, "ls-remote", "origin", "refs/heads/main").split("\t")[0]).toBe(head(alice))
   })
 
-  it("a new branch composes from the merge base with origin/HEAD; with no default branch known it is skipped with one line", () => {
+  it("a new branch composes the commits no remote-tracking ref holds (origin/HEAD not needed), and the hook says where it wrote the bundle", () => {
     const { alice } = remoteAndClones()
     const base = head(alice)
     expect(run(alice, ["hook", "install", "pre-push"]).code).toBe(0)
@@ -191,17 +192,20 @@ describe("pre-push is informational and never blocks a push", () => {
     expect(r.status, r.stderr).toBe(0)
     expect(manifestOf(alice).scope.changeset).toBe(`${base}..${head(alice)}`)
     expect(manifestOf(alice).scope.specs).toEqual(["spec:c"])
+    const feature = head(alice)
 
+    // Without a default branch known, a branch of feature composes only its own commit: feature is on origin/feature now.
     git(alice, "remote", "set-head", "origin", "--delete")
     git(alice, "checkout", "-q", "-b", "other")
     fs.writeFileSync(path.join(alice, "specs", "d.sdp.md"), spec("spec:d", "Delta"))
     git(alice, "add", "-A")
     git(alice, "commit", "-q", "-m", "delta")
-    const skipped = gitTry(alice, "push", "-q", "origin", "other")
-    expect(skipped.status, skipped.stderr).toBe(0)
-    const lines = skipped.stderr.trimEnd().split("\n")
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toContain("refs/heads/other")
-    expect(lines[0]).toContain("no bundle composed")
+    const other = gitTry(alice, "push", "-q", "origin", "other")
+    expect(other.status, other.stderr).toBe(0)
+    expect(manifestOf(alice).scope.changeset).toBe(`${feature}..${head(alice)}`)
+    expect(manifestOf(alice).scope.specs).toEqual(["spec:d"])
+    expect(other.stderr.trimEnd().split("\n")).toEqual([
+      `specbundle pre-push: wrote the bundle of refs/heads/other (${feature}..${head(alice)}, 1 part) to ${path.join(alice, ".git", "specbundle", "origin")}`
+    ])
   })
 })

@@ -36,6 +36,8 @@ describe("hook install pre-commit", () => {
     git(dir, "add", "specs/broken.sdp.md")
     const refused = gitTry(dir, "commit", "-q", "-m", "broken")
     expect(refused.status).not.toBe(0)
+    // git adds nothing of its own: the hook's header opens stderr, then the findings.
+    expect(refused.stderr.split("\n")[0]).toBe("specbundle pre-commit: commit refused: 1 refused Spec file (fix it or commit with --no-verify)")
     expect(refused.stderr).toMatch(/specs\/broken\.sdp\.md:\d+: extract\//)
     expect(head(dir)).toBe(before)
 
@@ -147,6 +149,23 @@ describe("pre-commit refuses only what the commit stages", () => {
     expect(refused.stderr).not.toContain("fixtures/bad.sdp.md")
     expect(refused.stderr).toContain("1 carrier elsewhere is refused")
     expect(head(dir)).toBe(before)
+  })
+
+  it("two staged refused carriers: the header counts them, and --no-verify (which it names) commits anyway", () => {
+    const dir = repo()
+    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    fs.writeFileSync(path.join(dir, "specs", "broken2.sdp.md"), BROKEN.replace("spec:broken", "spec:broken2"))
+    git(dir, "add", "-A")
+    const before = head(dir)
+    const refused = gitTry(dir, "commit", "-q", "-m", "two broken")
+    expect(refused.status).not.toBe(0)
+    const lines = refused.stderr.trimEnd().split("\n")
+    expect(lines[0]).toBe("specbundle pre-commit: commit refused: 2 refused Spec files (fix them or commit with --no-verify)")
+    expect(lines.slice(1).every((l) => /^specs\/broken2?\.sdp\.md:\d+: /.test(l))).toBe(true)
+    expect(head(dir)).toBe(before)
+    expect(gitTry(dir, "commit", "-q", "--no-verify", "-m", "anyway").status).toBe(0)
+    expect(head(dir)).not.toBe(before)
   })
 
   it("an intent-to-add carrier (git add -N) does not refuse a commit", () => {

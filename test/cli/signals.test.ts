@@ -124,6 +124,29 @@ describe("signals during bundle", () => {
     expect(shellStatus(r), `code ${r.code}, signal ${r.signal}`).toBe(130)
   }, 120_000)
 
+  it("a signal 50 ms after the process starts running JavaScript, before the CLI's handlers are up, still exits 130 or 143 with nothing on stdout", async () => {
+    // Node's own bootstrap runs no JavaScript (0.04 s idle, up to 0.5 s on a loaded machine), and
+    // a signal then kills any Node program: "start" is when JavaScript first runs, which a preload
+    // reports on fd 3 just before the loader's first line.
+    const probe = path.join(cacheDir, "probe.cjs")
+    fs.writeFileSync(probe, 'require("node:fs").writeSync(3, "js\\n")\n')
+    for (const [signal, code] of [
+      ["SIGINT", 130],
+      ["SIGTERM", 143]
+    ] as const) {
+      const r = await new Promise<Ended>((resolve) => {
+        const start = Date.now()
+        const child = spawn(process.execPath, ["--require", probe, BIN, ...ARGS], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore", "pipe"] })
+        let stdout = ""
+        child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c))
+        ;(child.stdio[3] as NodeJS.ReadableStream).once("data", () => setTimeout(() => child.kill(signal), 50))
+        child.on("close", (code, sig) => resolve({ code, signal: sig, stdout, ms: Date.now() - start }))
+      })
+      expect({ code: r.code, signal: r.signal }, signal).toEqual({ code, signal: null })
+      expect(r.stdout).toBe("")
+    }
+  }, 120_000)
+
   it("a cache folder that cannot be created (XDG_CACHE_HOME=/proc/x) is not used, and the run ends normally", async () => {
     if (process.platform !== "linux") return
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: "/proc/x" }

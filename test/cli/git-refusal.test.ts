@@ -1,0 +1,93 @@
+// git refusing the repository (safe.directory: a checkout owned by another user, common in CI
+// containers) is one stderr line naming git's reason and the fix, exit 1, for every command that
+// asks git: never a silent read of the files git would ignore. A folder outside any repository
+// is still read as a plain folder.
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import { makeRepo, specCarrier, tempDir } from "../support/git.js"
+
+beforeAll(ensureBuilt)
+
+const PACK = "---\nid: pack:p\nspecs:\n  - spec:a\n---\n# P\n"
+const BROKEN = "---\nid: spec:x\nkind: rule\nbroken: [\n---\n# Ignored and broken\n"
+
+/** A corpus whose git-ignored build/ holds a broken carrier: read, it would refuse `check`. */
+const corpus = () => {
+  const repo = makeRepo()
+  repo.write("specs/a.sdp.md", specCarrier("spec:a", "Alpha"))
+  repo.write("specs/p.pack.sdp.md", PACK)
+  repo.write(".gitignore", "build/\n")
+  repo.commit("corpus")
+  repo.write("build/x.sdp.md", BROKEN)
+  return repo
+}
+
+/** git 2.39's ownership check treats the repository as another user's (t/test-lib's switch). */
+const refusedEnv = (): NodeJS.ProcessEnv => ({ ...gitCleanEnv(), GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" })
+
+const refusalLine = (dir: string) =>
+  new RegExp(
+    `^specbundle: git refuses the repository ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: detected dubious ownership .*run: git config --global --add safe\\.directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`
+  )
+
+const COMMANDS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["check"],
+  ["bundle", "--pack", "pack:p"],
+  ["bundle", "--specs", "spec:a"],
+  ["impact", "--changeset", "HEAD"]
+]
+
+describe("git refusing the repository", () => {
+  it("trusted, the ignored carrier is not read: every command succeeds", () => {
+    const { dir } = corpus()
+    for (const args of COMMANDS) {
+      const r = cli(dir, args)
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+      expect(r.stderr).not.toContain("build/x.sdp.md")
+    }
+  })
+
+  it("refused (GIT_TEST_ASSUME_DIFFERENT_OWNER), check, bundle --pack/--specs and impact give one line with git's reason and the fix, exit 1, no output", () => {
+    const { dir } = corpus()
+    for (const args of COMMANDS) {
+      const r = cli(dir, args, { env: refusedEnv() })
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(1)
+      expect(r.stdout).toBe("")
+      const lines = r.stderr.split("\n").filter((l) => l !== "")
+      expect(lines, args.join(" ")).toHaveLength(1)
+      expect(lines[0]).toMatch(refusalLine(dir))
+    }
+  })
+
+  it.runIf(process.getuid?.() === 0)("a repository really owned by another user (chown, as root) is refused the same way", () => {
+    const { dir } = corpus()
+    fs.chownSync(dir, 12345, 12345)
+    fs.chownSync(path.join(dir, ".git"), 12345, 12345)
+    for (const args of COMMANDS) {
+      const r = cli(dir, args)
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(1)
+      expect(r.stderr.split("\n").filter((l) => l !== "")).toEqual([expect.stringMatching(refusalLine(dir))])
+    }
+    // Trusted through safe.directory (a config file of its own), it reads again.
+    const config = path.join(tempDir("specbundle-safe-"), "gitconfig")
+    fs.writeFileSync(config, `[safe]\n\tdirectory = ${dir}\n`)
+    const trusted = cli(dir, ["check"], { env: { ...gitCleanEnv(), GIT_CONFIG_GLOBAL: config } })
+    expect(trusted.status, trusted.stderr).toBe(0)
+  })
+
+  it("a folder outside any repository is still read whole (no git refusal there to report)", () => {
+    const dir = tempDir("specbundle-plain-")
+    fs.mkdirSync(path.join(dir, "specs"))
+    fs.writeFileSync(path.join(dir, "specs", "a.sdp.md"), specCarrier("spec:a", "Alpha"))
+    fs.mkdirSync(path.join(dir, "build"))
+    fs.writeFileSync(path.join(dir, "build", "x.sdp.md"), BROKEN)
+    const env = { ...refusedEnv(), GIT_CEILING_DIRECTORIES: path.dirname(dir) }
+    const r = cli(dir, ["check"], { env })
+    // No git repository: nothing is ignored, so the broken carrier is read and refused.
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/^build\/x\.sdp\.md:\d+: extract\//m)
+    expect(r.stderr).not.toContain("git refuses")
+  })
+})
