@@ -139,7 +139,7 @@ const runBundle = (p: typeof BundleParameters.Type) =>
     const bundler = yield* Bundler
     const prepared = yield* bundler.prepare(bundleRequestOf(p))
     if (p.count === true) {
-      const { of, parts } = yield* bundler.parts(prepared)
+      const { of, parts } = yield* bundler.split(prepared)
       // No split fits the budget: the value that says so, as `--parts` prints it.
       if (of === null)
         return ok(
