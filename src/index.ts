@@ -9,7 +9,7 @@ import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
 
 // Use cases: requests as plain data in, typed values out, ParameterProblems / RunFailure as failures.
 export { Bundler, requestProblems, scopeOf } from "./services/Bundler.js"
-export type { BundleValue, PartText, PreparedBundle } from "./services/Bundler.js"
+export type { BundlePart, BundleValue, PartText, PreparedBundle } from "./services/Bundler.js"
 export { Changes } from "./services/Changes.js"
 export type { ChangesetImpact, ChangesetScope } from "./services/Changes.js"
 export { Corpus, listingOf, summaryOf } from "./services/Corpus.js"

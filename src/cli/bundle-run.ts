@@ -4,13 +4,13 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import type { BudgetExceeded, PartsExceeded } from "../core/bundle/index.js"
 import { isBudgetExceeded, isPartsExceeded } from "../core/bundle/index.js"
 import { hasRefusal } from "../core/graph.js"
+import { exceededLine } from "../core/render/exceeded.js"
 import type { PartRecord } from "../core/manifest.js"
 import { MANIFEST, partFileName, ticket } from "../core/manifest.js"
 import type { PartText, PreparedBundle } from "../services/Bundler.js"
-import { Bundler } from "../services/Bundler.js"
+import { Bundler, partText } from "../services/Bundler.js"
 import type { BundleRequest } from "../services/requests.js"
 import type { BundleArgs } from "./bundle.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
@@ -86,29 +86,6 @@ export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, pre
   })
 
 /**
- * The one stderr line beside a budgetExceeded value (a value, exit 0): what would fit, so an agent
- * loop is not handed an empty context in silence (bundle-contract.md section 1).
- */
-export const exceededLine = (value: BudgetExceeded | PartsExceeded): string => {
-  if ("oversized" in value) {
-    const largest = value.oversized.reduce((m, o) => (o.length > m.length ? o : m), value.oversized[0])
-    return `specbundle: budgetExceeded: ${largest.item} alone needs ${largest.length} code units, over --budget ${value.budget} for one part; --budget ${fittingBudget(largest.length, value.budget)} or more fits`
-  }
-  // protectedLength is already the least budget that returns a bundle (contract section 2).
-  return `specbundle: budgetExceeded: the fully cut bundle needs ${value.protectedLength} code units, over --budget ${value.budget}; --budget ${value.protectedLength} or more fits, or --parts splits it`
-}
-
-/**
- * The least budget a value measured at `length` under `budget` fits: the value quotes its own
- * budget, so its length moves with the budget's digits (a fixed point, reached in a step or two).
- */
-export const fittingBudget = (length: number, budget: number): number => {
-  let n = length
-  for (let i = 0; i < 4; i++) n = length - String(budget).length + String(n).length
-  return n
-}
-
-/**
  * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
  * Succeeds with the number of parts written (1 for a single value).
  */
@@ -119,7 +96,9 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle) =>
     let count = 1
     let exceeded = false
     if (args.parts) {
-      const { parts, exceeded: oversized } = yield* renderProblems(bundler.parts(prepared))
+      const split = yield* renderProblems(bundler.split(prepared))
+      const oversized = split.exceeded
+      const parts = Stream.map(split.parts, partText)
       if (oversized !== null) yield* writeErr(exceededLine(oversized))
       exceeded = oversized !== null
       if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)

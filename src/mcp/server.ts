@@ -16,6 +16,7 @@ import * as NodeFileSystemSync from "../services/NodeFileSystemSync.js"
 import { Bundler } from "../services/Bundler.js"
 import { Changes } from "../services/Changes.js"
 import { Corpus } from "../services/Corpus.js"
+import { screened } from "./lines.js"
 import { tools } from "./tools.js"
 
 import { VERSION } from "../core/version.js"
@@ -42,12 +43,14 @@ const registerTools = Effect.gen(function* () {
 
 const UseCases = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default).pipe(Layer.provide(NodeFileSystemSync.layer))
 
+// A line that is not JSON, or not a request, is answered with a JSON-RPC error and left out
+// (lines.ts): the protocol's own decoder would stop the server on it.
 // A client that writes its requests and closes stdin still gets every answer: the protocol stops
 // the server when its stdin stream ends, so the stream ends only once the calls in flight have
 // answered (and a moment more for their lines to be written).
 const idle = Effect.suspend(() => (inFlight === 0 ? Effect.void : Effect.fail("busy"))).pipe(Effect.retry(Schedule.spaced(Duration.millis(20))))
 const stdin = Stream.concat(
-  NodeStream.stdin,
+  screened(NodeStream.stdin, (answer) => Effect.sync(() => void process.stdout.write(answer))),
   Stream.drain(Stream.fromEffect(Effect.sleep(Duration.millis(50)).pipe(Effect.zipRight(idle), Effect.zipRight(Effect.sleep(Duration.millis(50))))))
 )
 

@@ -6,15 +6,17 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { isBudgetExceeded, isPartsExceeded } from "../core/bundle/index.js"
 import { formatFinding } from "../core/finding-text.js"
+import { exceededLine } from "../core/render/exceeded.js"
 import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../core/render/outputs.js"
 import { Bundler } from "../services/Bundler.js"
 import { Changes, impactProblems } from "../services/Changes.js"
 import { Corpus, summaryOf } from "../services/Corpus.js"
 import type { BundleRequest, Diagnostic } from "../services/requests.js"
+import { decodeArguments } from "./arguments.js"
 import { ParameterProblems, type RunFailure } from "../services/requests.js"
 
 const text = (description: string) => Schema.optional(Schema.String.annotations({ description }))
@@ -82,8 +84,12 @@ export const ListParameters = Schema.Struct({
   )
 })
 
-/** A tool's result: text content, as the CLI prints it. */
-const ok = (out: string) => new McpSchema.CallToolResult({ isError: false, content: [{ type: "text", text: out }] })
+/** A tool's result: text content, as the CLI prints it; `hint`, what the CLI prints beside it on stderr. */
+const ok = (out: string, hint?: string) =>
+  new McpSchema.CallToolResult({
+    isError: false,
+    content: [{ type: "text", text: out }, ...(hint === undefined ? [] : [{ type: "text" as const, text: hint + "\n" }])]
+  })
 
 const fail = (out: string, structured?: unknown) =>
   new McpSchema.CallToolResult({
@@ -101,19 +107,9 @@ const settle = <R>(self: Effect.Effect<McpSchema.CallToolResult, ParameterProble
     Effect.catchAllDefect((d) => Effect.succeed(fail(`specbundle: internal error: ${String((d as Error)?.message ?? d).split("\n")[0]}\n`)))
   )
 
-/** Decodes the arguments; a mistake is a tool error with the `arguments` diagnostic, as the CLI's. */
+/** Decodes the arguments; mistakes are a tool error with one diagnostic per wrong parameter (arguments.ts). */
 const decode = <A, I>(schema: Schema.Schema<A, I>, payload: unknown): Either.Either<A, McpSchema.CallToolResult> =>
-  Schema.decodeUnknownEither(schema, { onExcessProperty: "error" })(payload ?? {}).pipe(
-    // One diagnostic per issue, scoped by the parameter's name (as the CLI scopes by the flag).
-    Either.mapLeft((e) =>
-      diagnosticsResult(
-        ParseResult.ArrayFormatter.formatErrorSync(e).map((i) => ({
-          scope: i.path.length > 0 ? i.path.map(String).join(".") : "arguments",
-          problem: i.message.replace(/\s*\n\s*/g, " ")
-        }))
-      )
-    )
-  )
+  Either.mapLeft(decodeArguments(schema, payload), diagnosticsResult)
 
 const asText = (v: string | number | undefined): string | undefined => (v === undefined ? undefined : String(v))
 
@@ -139,18 +135,20 @@ const runBundle = (p: typeof BundleParameters.Type) =>
     const bundler = yield* Bundler
     const prepared = yield* bundler.prepare(bundleRequestOf(p))
     if (p.count === true) {
-      const { of, parts } = yield* bundler.parts(prepared)
-      // No split fits the budget: the value that says so, as `--parts` prints it.
+      const { of, parts, exceeded } = yield* bundler.split(prepared)
+      // No split fits the budget: the value that says so, as `--parts` prints it, and its hint.
       if (of === null)
         return ok(
           Chunk.toArray(yield* Stream.runCollect(parts))
             .map((t) => t.text + "\n")
-            .join("")
+            .join(""),
+          exceeded === null ? undefined : exceededLine(exceeded)
         )
       return ok(JSON.stringify({ parts: of }) + "\n")
     }
-    const { text: out } = yield* bundler.compose(prepared)
-    return ok(out + "\n")
+    const { value, text: out } = yield* bundler.compose(prepared)
+    // A budgetExceeded value is a result, as the CLI's (exit 0); the hint it prints on stderr comes second.
+    return ok(out + "\n", isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined)
   })
 
 const runImpact = (p: typeof ImpactParameters.Type) =>
@@ -216,7 +214,7 @@ const define = <A, I>(
 export const tools: ReadonlyArray<ToolSpec> = [
   define(
     "bundle",
-    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count).",
+    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count). A budgetExceeded value comes with a second text item: the hint the CLI prints on stderr (the budget that would fit, or count/part to split it).",
     BundleParameters,
     runBundle
   ),

@@ -21,7 +21,7 @@ import { GitDiff } from "./GitDiff.js"
 import type { FileHash } from "./GraphReader.js"
 import { GraphReader } from "./GraphReader.js"
 import type { BundleRequest, Diagnostic } from "./requests.js"
-import { RunFailure, problems } from "./requests.js"
+import { type ParameterProblems, RunFailure, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
 /** A request with its graph read and its parameters settled: what compose, parts and manifest take. */
@@ -54,6 +54,16 @@ export interface PartText {
   readonly text: string
   readonly used: number | null
 }
+
+export const partText = (part: BundlePart): PartText => ({ text: part.text, used: part._tag === "Part" ? part.used : null })
+
+/**
+ * One element of `Bundler.parts`: a part of the split bundle (its compact JSON text, 1-based index,
+ * the count and its `used`), or, when no split fits the budget, the one budgetExceeded value.
+ */
+export type BundlePart =
+  | { readonly _tag: "Part"; readonly index: number; readonly of: number; readonly used: number; readonly text: string }
+  | { readonly _tag: "Exceeded"; readonly value: PartsExceeded; readonly text: string }
 
 /**
  * Problems the composer cannot see: how a request combines scopes and modes. `perspective` is the
@@ -168,21 +178,26 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
     })
 
     /**
-     * Every part in order, each composed when the stream pulls it; `of` is the count (null when no
-     * split fits the budget: the stream then holds the one oversized value, which `exceeded` also gives).
+     * The split: `of` parts (null when no split fits the budget: `parts` then holds the one
+     * oversized value, which `exceeded` also gives), each composed when the stream pulls it. `of`
+     * costs no part composed (the MCP tool's count); the CLI writes `exceeded`'s hint first.
      */
-    const parts = Effect.fn("Bundler.parts")(function* (prepared: PreparedBundle) {
+    const split = Effect.fn("Bundler.split")(function* (prepared: PreparedBundle) {
       const outcome = yield* composer.parts(prepared.graph, prepared.params)
       if (outcome._tag === "Diagnostics") return yield* problems(outcome.value.diagnostics)
       if (outcome._tag === "Oversized") {
-        return { of: null, exceeded: outcome.value as PartsExceeded | null, parts: Stream.make<[PartText]>({ text: outcome.text, used: null }) }
+        const only: BundlePart = { _tag: "Exceeded", value: outcome.value, text: outcome.text }
+        return { of: null, exceeded: outcome.value as PartsExceeded | null, parts: Stream.make(only) }
       }
       return {
         of: outcome.of as number | null,
         exceeded: null as PartsExceeded | null,
-        parts: Stream.map(outcome.parts, (p): PartText => ({ text: p.text, used: p.used }))
+        parts: Stream.map(outcome.parts, (p): BundlePart => ({ _tag: "Part", index: p.index, of: p.of, used: p.used, text: p.text }))
       }
     })
+
+    /** Every part in order, as `bundle --parts` prints them, each composed when the stream pulls it. */
+    const parts = (prepared: PreparedBundle): Stream.Stream<BundlePart, ParameterProblems> => Stream.unwrap(Effect.map(split(prepared), (s) => s.parts))
 
     /** The manifest of a written set of parts: the scope, the parameters and what it was built from. */
     const manifest = Effect.fn("Bundler.manifest")(function* (prepared: PreparedBundle, records: ReadonlyArray<PartRecord>) {
@@ -207,7 +222,7 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
     /** The whole use case for one value: request in, the compact JSON text out. */
     const bundle = (request: BundleRequest) => Effect.flatMap(prepare(request), compose)
 
-    return { prepare, compose, parts, manifest, bundle } as const
+    return { prepare, compose, split, parts, manifest, bundle } as const
   }),
   dependencies: [GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default]
 }) {}

@@ -2,9 +2,10 @@
 // stdio. Each tool's text is compared with what the CLI prints for the same request.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeRepo } from "../support/git.js"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
@@ -137,6 +138,48 @@ describe("specbundle mcp", () => {
     expect(JSON.parse(textOf(unknownRev)).diagnostics[0].scope).toBe("changeset")
   }, 60_000)
 
+  it("one wrong parameter is one diagnostic, in the schema's words, however many union members it missed", async () => {
+    const bad = await call("bundle", { root: 3, budget: true, specs: [1], extra: 1 })
+    expect(bad.isError).toBe(true)
+    const { diagnostics } = JSON.parse(textOf(bad)) as { diagnostics: { scope: string; problem: string }[] }
+    expect(diagnostics.map((d) => d.scope)).toEqual(["root", "specs", "budget", "extra"])
+    expect(diagnostics[0].problem).toBe("Expected a string, got 3.")
+    expect(diagnostics[1].problem).toBe("Expected an array of strings, got [1].")
+    expect(diagnostics[2].problem).toBe("Expected a string or a number, got true.")
+    expect(diagnostics[3].problem).toMatch(/^Unknown parameter; the tool takes root, /)
+    expect(bad.structuredContent).toEqual({ diagnostics })
+    for (const [args, problem] of [
+      [{ what: "x" }, 'Expected "packs" or "specs", got "x".'],
+      [{}, 'Missing: expected "packs" or "specs".']
+    ] as const) {
+      const list = await call("list", args)
+      expect(JSON.parse(textOf(list))).toEqual({ diagnostics: [{ scope: "what", problem }] })
+    }
+    const part = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", part: null })
+    expect(JSON.parse(textOf(part)).diagnostics).toEqual([{ scope: "part", problem: "Expected a string or a number, got null." }])
+  }, 60_000)
+
+  it("a budgetExceeded value comes with the hint the CLI prints on stderr, as a second text item", async () => {
+    for (const [args, flags] of [
+      [{ budget: 300 }, ["--budget", "300"]],
+      [{ budget: "300", count: true }, ["--budget", "300", "--parts"]]
+    ] as const) {
+      const result = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", ...args })
+      const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", ...flags], cwd)
+      expect(cli.status).toBe(0)
+      expect(result.isError).toBe(false)
+      const content = result.content as ReadonlyArray<{ type: string; text: string }>
+      expect(content.map((c) => c.type)).toEqual(["text", "text"])
+      // The value's bytes are the CLI's stdout; the hint is its stderr line, word for word.
+      expect(content[0].text).toBe(cli.stdout)
+      expect(JSON.parse(content[0].text).budgetExceeded).toBe(true)
+      const hint = cli.stderr.split("\n").filter((l) => l.startsWith("specbundle: budgetExceeded: "))
+      expect(hint).toHaveLength(1)
+      expect(content[1].text).toBe(hint[0] + "\n")
+      expect(content[1].text).toMatch(/--budget \d+ or more fits/)
+    }
+  }, 60_000)
+
   it("wrote nothing but the protocol on stdout and no stack on stderr", () => {
     // A stray write would have broken the client's parsing above; stderr stays free of stacks.
     expect(stderr).not.toMatch(/^\s+at /m)
@@ -163,5 +206,35 @@ describe("specbundle mcp", () => {
     expect(answers.map((a) => a.id)).toEqual([0, 1])
     const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd)
     expect(answers[1].result.content[0].text).toBe(cli.stdout)
+  }, 60_000)
+
+  it("answers a line that is not JSON with a parse error and goes on serving the official client", async () => {
+    const server = spawn(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] })
+    let raw = ""
+    server.stdout.on("data", (c: Buffer) => (raw += c.toString("utf8")))
+    const exited = new Promise<number | null>((resolve) => server.on("close", resolve))
+    // A server that stops on the bad line fails the test at once instead of leaving the call waiting.
+    const answered = <T>(call: Promise<T>) => Promise.race([call, exited.then((code) => Promise.reject(new Error(`server exited (${code}) unanswered`)))])
+    // The official client over the spawned server's pipes (it reads stdout, writes stdin), so this
+    // test can write raw lines between its requests.
+    const own = new Client({ name: "specbundle-raw", version: "1.0.0" })
+    own.onerror = () => {} // the error answers carry id null: no request of the client's
+    await own.connect(new StdioServerTransport(server.stdout, server.stdin))
+    server.stdin.write("this is not json\n")
+    server.stdin.write("[]\n")
+    const listed = await answered(own.callTool({ name: "list", arguments: { root: EXAMPLE, what: "packs" } }))
+    expect(textOf(listed)).toBe(runCli(["list", "packs", "--root", EXAMPLE], cwd).stdout)
+    server.stdin.write('{"jsonrpc":"2.0","id":9,"method":\n')
+    const bundled = await answered(own.callTool({ name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1" } }))
+    expect(textOf(bundled)).toBe(runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd).stdout)
+    const lines = raw.split("\n").filter((l) => l !== "")
+    const parseError = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
+    const invalid = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}'
+    expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([parseError, invalid, parseError])
+    // initialize, the two calls and the three error answers: nothing else, nothing lost.
+    expect(lines).toHaveLength(6)
+    await own.close()
+    server.stdin.end()
+    expect(await exited).toBe(0)
   }, 60_000)
 })

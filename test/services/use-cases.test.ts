@@ -74,13 +74,26 @@ describe("Bundler over the example corpus", () => {
     Effect.gen(function* () {
       const bundler = yield* Bundler
       const prepared = yield* bundler.prepare({ root: EXAMPLE, pack: "pack:rides-v1", budget: "4000", parts: true })
-      const { of, parts } = yield* bundler.parts(prepared)
-      const texts = Chunk.toArray(yield* Stream.runCollect(parts))
-      expect(of).toBe(texts.length)
+      const texts = Chunk.toArray(yield* Stream.runCollect(bundler.parts(prepared)))
+      const { of } = yield* bundler.split(prepared)
       expect(texts.length).toBeGreaterThan(1)
+      expect(texts.map((t) => (t._tag === "Part" ? [t.index, t.of] : null))).toEqual(texts.map((_, i) => [i + 1, of]))
       const second = yield* bundler.bundle({ root: EXAMPLE, pack: "pack:rides-v1", budget: "4000", part: "2" })
       expect(second.text).toBe(texts[1].text)
-      expect(texts[1].used).toBe(texts[1].text.length)
+      expect(texts[1]._tag === "Part" && texts[1].used).toBe(texts[1].text.length)
+    }).pipe(Effect.provide(Live))
+  )
+
+  it.effect("parts: a budget no split fits streams the one budgetExceeded value; a wrong scope fails the stream", () =>
+    Effect.gen(function* () {
+      const bundler = yield* Bundler
+      const prepared = yield* bundler.prepare({ root: EXAMPLE, pack: "pack:rides-v1", budget: "300", parts: true })
+      const only = Chunk.toArray(yield* Stream.runCollect(bundler.parts(prepared)))
+      expect(only.map((p) => p._tag)).toEqual(["Exceeded"])
+      expect(only[0]._tag === "Exceeded" && JSON.parse(only[0].text)).toEqual(only[0]._tag === "Exceeded" && only[0].value)
+      const unknown = yield* bundler.prepare({ root: EXAMPLE, pack: "pack:none", parts: true })
+      const failed = yield* Effect.flip(Stream.runDrain(bundler.parts(unknown)))
+      expect(failed.diagnostics.map((d) => d.scope)).toContain("pack")
     }).pipe(Effect.provide(Live))
   )
 
