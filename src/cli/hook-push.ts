@@ -5,8 +5,9 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
-import { Bundler } from "../services/Bundler.js"
+import { Bundler, partText } from "../services/Bundler.js"
 import { Git } from "../services/git.js"
 import { writeOutDir } from "./bundle-run.js"
 import { ServicesLive } from "./live.js"
@@ -60,8 +61,8 @@ const compose = (root: string, range: string, out: string) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
     const prepared = yield* bundler.prepare({ root, changeset: range, parts: true })
-    const { parts, exceeded } = yield* bundler.parts(prepared)
-    const count = yield* writeOutDir(out, { quiet: true }, prepared, parts)
+    const { parts, exceeded } = yield* bundler.split(prepared)
+    const count = yield* writeOutDir(out, { quiet: true }, prepared, Stream.map(parts, partText))
     const refused = new Set(prepared.graph.findings.filter((f) => f.severity === "error").map((f) => f.file)).size
     return { count, refused, exceeded: exceeded !== null }
   })
