@@ -1,0 +1,118 @@
+// Where the sides of a changeset are read from git: a commit's tree or the index, listed under the
+// extraction root and read through one `git cat-file --batch`, and the old side of a few paths.
+// GitDiff (what changed) hands these on as part of its service.
+import * as Effect from "effect/Effect"
+import type { SourceFile } from "../core/discover.js"
+import { parseLsFilesStageZ, parseLsTreeZ, splitZ, underRoot } from "../core/changeset.js"
+import type { GitError } from "./git.js"
+import { type Git, classify, parseBatch } from "./git.js"
+import type { RepoLocation } from "./GitDiff.js"
+
+/** The empty blob's object id, in SHA-1 and SHA-256 repositories. */
+const EMPTY_BLOB_SHA1 = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+const EMPTY_BLOB_SHA256 = "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"
+/** A commit's tree, or the index. */
+export type SideSource = { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" }
+
+const OLD_SIDE_PATHSPECS = 200
+
+/** The side readers over the one Git service. */
+export const sidesOf = (git: Git) => {
+  /** Reads many objects with one `git cat-file --batch` process: object name -> bytes; a missing object is absent. */
+  const readBlobs = (cwd: string, objects: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Uint8Array>, GitError> => {
+    const unique = [...new Set(objects)]
+    if (unique.length === 0) return Effect.succeed(new Map())
+    return git
+      .exec(cwd, ["cat-file", "--batch"], unique.join("\n") + "\n")
+      .pipe(
+        Effect.flatMap((o) =>
+          o.code !== 0
+            ? Effect.fail(classify(cwd, "cat-file", o.stderr || `exit code ${o.code}`))
+            : Effect.try({ try: () => parseBatch(o.stdout), catch: (e) => classify(cwd, "cat-file", String(e)) })
+        )
+      )
+  }
+
+  /** Intent-to-add entries (`git add -N`): the index names them with no content staged. */
+  const intentToAdd = (top: string) =>
+    git.run(top, ["diff", "--name-only", "-z", "--diff-filter=A", "--no-relative", "--no-ext-diff"]).pipe(Effect.map((out) => new Set(splitZ(out))))
+
+  /** The index's staged blobs: merged (stage 0) entries, without intent-to-add placeholders. */
+  const indexEntries = (top: string) =>
+    Effect.gen(function* () {
+      const entries = parseLsFilesStageZ(yield* git.run(top, ["ls-files", "-s", "-z"]))
+      // An intent-to-add entry names the empty blob: without one, asking git (a diff that stats
+      // the whole work tree, ~0.1 s on 30,000 files) can be skipped.
+      if (!entries.some((e) => e.object === EMPTY_BLOB_SHA1 || e.object === EMPTY_BLOB_SHA256)) return entries
+      const placeholders = yield* intentToAdd(top)
+      return placeholders.size === 0 ? entries : entries.filter((e) => !placeholders.has(e.path))
+    })
+
+  /** Blob entries under the root of a commit's tree or of the index, with root-relative paths. */
+  const listEntries = (loc: RepoLocation, source: SideSource) =>
+    Effect.gen(function* () {
+      const entries =
+        source._tag === "Tree"
+          ? parseLsTreeZ(yield* git.run(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", source.commit]))
+          : yield* indexEntries(loc.top)
+      return entries.flatMap((e) => {
+        const path = underRoot(loc.prefix, e.path)
+        return path === null ? [] : [{ path, object: e.object }]
+      })
+    })
+
+  const readEntries = (loc: RepoLocation, entries: ReadonlyArray<{ path: string; object: string }>) =>
+    Effect.map(
+      readBlobs(
+        loc.top,
+        entries.map((e) => e.object)
+      ),
+      (blobs) =>
+        entries.flatMap((e): SourceFile[] => {
+          const bytes = blobs.get(e.object)
+          return bytes === undefined ? [] : [{ path: e.path, bytes }]
+        })
+    )
+
+  /** Files under the root of a commit's tree or of the index that `wanted` accepts, with their bytes. */
+  const readSource = Effect.fn("GitDiff.readSource")(function* (loc: RepoLocation, source: SideSource, wanted: (path: string) => boolean) {
+    const entries = (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
+    return yield* readEntries(loc, entries)
+  })
+
+  /** Entries under the root of a commit's tree or of the index that `wanted` accepts: root-relative path and object id. */
+  const listSource = Effect.fn("GitDiff.listSource")(function* (loc: RepoLocation, source: SideSource, wanted: (path: string) => boolean) {
+    return (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
+  })
+
+  /** The bytes of entries listed by listSource (an object git no longer has is left out). */
+  const readObjects = (loc: RepoLocation, entries: ReadonlyArray<{ readonly path: string; readonly object: string }>) => readEntries(loc, entries)
+
+  /** The old side of root-relative paths at a commit; paths the commit lacks are left out. */
+  const readOld = Effect.fn("GitDiff.readOld")(function* (loc: RepoLocation, commit: string, paths: ReadonlyArray<string>) {
+    if (paths.length === 0) return [] as SourceFile[]
+    const want = new Set(paths)
+    // A few paths (a commit's usual old side): named to ls-tree, not the whole tree listed (30,000 entries, ~0.2 s).
+    const entries =
+      paths.length <= OLD_SIDE_PATHSPECS
+        ? parseLsTreeZ(
+            yield* git.run(loc.top, [
+              "ls-tree",
+              "-r",
+              "-z",
+              "--full-tree",
+              "--end-of-options",
+              commit,
+              "--",
+              ...paths.map((p) => `:(literal)${loc.prefix}${p}`)
+            ])
+          ).flatMap((e) => {
+            const path = underRoot(loc.prefix, e.path)
+            return path === null || !want.has(path) ? [] : [{ path, object: e.object }]
+          })
+        : (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
+    return yield* readEntries(loc, entries)
+  })
+
+  return { readSource, listSource, readObjects, readOld } as const
+}
