@@ -233,8 +233,12 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         if (stale.size > 0) {
           const wanted = options.entries.filter((e) => stale.has(e.path))
           const files = yield* fetch(wanted)
-          const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting }))
-          for (const e of fromIndex) extracted[stale.get(e.path)!] = e
+          const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known }))
+          // A blob's bytes are its object id's by definition: kept under that id, so the next run
+          // trusts the entry without fetching it again (a work tree whose bytes never match the
+          // index's, as with core.autocrlf, would otherwise fetch every blob on every run).
+          const objects = new Map(wanted.map((e) => [e.path, e.object]))
+          for (const e of fromIndex) extracted[stale.get(e.path)!] = e.hash === null ? e : { ...e, stat: null, oid: objects.get(e.path) }
           // A blob git could not give (gone meanwhile) contributes nothing, as when every blob came from git.
           const given = new Set(files.map((f) => f.path))
           for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }

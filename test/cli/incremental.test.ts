@@ -1,0 +1,211 @@
+// Warm runs print what uncached runs print, in real repositories through the built CLI, across
+// what happens to a work tree between commits: edits, branch switches that keep every size,
+// `git stash` and `reset --hard`, a rename, a delete, two runs at once, and a cache file cut short
+// or of another format. And with core.autocrlf, a warm `--staged` run asks git for no blob.
+import { spawn } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import type { Run } from "../support/cli.js"
+import { BIN, cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import type { Repo } from "../support/git.js"
+import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
+
+beforeAll(ensureBuilt)
+
+const PACK = (members: ReadonlyArray<string>) => `---\nid: pack:all\nspecs:\n${members.map((m) => `  - ${m}`).join("\n")}\n---\n# All\n`
+
+/** The environment of a run with the cache folder `cache`, or without any cache. */
+const envOf = (cache: string | undefined, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...gitCleanEnv(), SPECBUNDLE_WORKERS: "0", ...extra }
+  if (cache === undefined) env.SPECBUNDLE_CODE_CACHE = "0"
+  else {
+    env.SPECBUNDLE_CODE_CACHE_DIR = cache
+    delete env.SPECBUNDLE_CODE_CACHE
+  }
+  return env
+}
+
+/** What the hook, the work tree's impact and a whole bundle print (each reads the corpus a way of its own). */
+const COMMANDS = [
+  ["impact", "--staged"],
+  ["impact", "--changeset", "HEAD"],
+  ["bundle", "--pack", "pack:all", "--parts", "--budget", "20000"]
+]
+const runAll = (repo: Repo, cache: string | undefined): Run[] => COMMANDS.map((args) => cli(repo.dir, args, { env: envOf(cache), timeout: 60_000 }))
+
+/** Each command warm (twice: the first may record, the second trusts) prints what it prints without any cache. */
+const expectSameAsUncached = (repo: Repo, cache: string) => {
+  const reference = runAll(repo, undefined)
+  for (const r of reference) expect(r.status, r.stderr).toBe(0)
+  expect(runAll(repo, cache)).toEqual(reference)
+  expect(runAll(repo, cache)).toEqual(reference)
+}
+
+const IDS = ["spec:i.one", "spec:i.two", "spec:i.three"]
+const corpus = (): Repo => {
+  const repo = makeRepo()
+  repo.write("pack.sdp.md", PACK(IDS))
+  repo.write("one.sdp.md", specCarrier("spec:i.one", "One"))
+  repo.write("two.sdp.md", specCarrier("spec:i.two", "Two"))
+  repo.write("three.sdp.md", specCarrier("spec:i.three", "Three"))
+  repo.write("src/one.ts", codeAnchor("impl:i.one", ["spec:i.one"]))
+  repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.two"]))
+  repo.commit("first")
+  return repo
+}
+
+/** Past the racy window (3 s): the next run records stat data it will trust. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 3500))
+
+describe("a warm run prints what an uncached run prints", () => {
+  it("across edits, a branch switch that keeps every size, git stash and reset --hard", async () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    repo.git("checkout", "-q", "-b", "other")
+    // Same sizes on the other branch: stat data alone (size) cannot tell the branches apart.
+    repo.write("one.sdp.md", specCarrier("spec:i.one", "Eno"))
+    repo.write("src/one.ts", codeAnchor("impl:i.eno", ["spec:i.two"]))
+    repo.commit("other")
+    repo.git("checkout", "-q", "main")
+    await settle()
+    expectSameAsUncached(repo, cache)
+    repo.git("checkout", "-q", "other")
+    expectSameAsUncached(repo, cache)
+    await settle()
+    expectSameAsUncached(repo, cache)
+    repo.git("checkout", "-q", "main")
+    expectSameAsUncached(repo, cache)
+    // An edit staged, another not; then stashed away and back, then thrown away.
+    repo.write("two.sdp.md", specCarrier("spec:i.two", "Two, edited"))
+    repo.git("add", "two.sdp.md")
+    repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.three"]))
+    expectSameAsUncached(repo, cache)
+    repo.git("stash", "-q")
+    expectSameAsUncached(repo, cache)
+    repo.git("stash", "pop", "-q", "--index")
+    expectSameAsUncached(repo, cache)
+    repo.git("reset", "-q", "--hard")
+    expectSameAsUncached(repo, cache)
+  }, 240_000)
+
+  it("after a rename and a delete, staged or not", () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    expectSameAsUncached(repo, cache)
+    repo.git("mv", "one.sdp.md", "renamed.sdp.md")
+    repo.git("mv", "src/one.ts", "src/renamed.ts")
+    expectSameAsUncached(repo, cache)
+    repo.git("rm", "-q", "three.sdp.md")
+    expectSameAsUncached(repo, cache)
+    repo.remove("src/two.ts")
+    expectSameAsUncached(repo, cache)
+    repo.commit("renamed and deleted")
+    expectSameAsUncached(repo, cache)
+  }, 240_000)
+
+  it("two runs at once leave a cache the next runs use", async () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    const reference = runAll(repo, undefined)
+    const spawned = (args: ReadonlyArray<string>) =>
+      new Promise<Run>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { cwd: repo.dir, env: envOf(cache) })
+        let stdout = ""
+        let stderr = ""
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
+        child.on("close", (status) => resolve({ status, stdout, stderr }))
+      })
+    for (const [i, args] of COMMANDS.entries()) {
+      const both = await Promise.all([spawned(args), spawned(args)])
+      expect(both).toEqual([reference[i], reference[i]])
+    }
+    expect(runAll(repo, cache)).toEqual(reference)
+    // No temp file is left behind by either writer.
+    expect(fs.readdirSync(cache).filter((n) => n.endsWith(".tmp"))).toEqual([])
+  }, 240_000)
+
+  it("a cache file cut short, or of another format with a valid checksum, is ignored and rewritten", () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    const reference = runAll(repo, undefined)
+    expect(runAll(repo, cache)).toEqual(reference)
+    const shards = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
+    expect(shards().length).toBeGreaterThan(0)
+    const sealed = (text: string) => {
+      const data = Buffer.from(text, "utf8")
+      return Buffer.concat([data, createHash("sha256").update(data).digest()])
+    }
+    const damage = [
+      (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2)),
+      (bytes: Buffer) => bytes.subarray(0, bytes.length - 1),
+      // Another format's file, whole and sealed, whose entries would hide every Spec if read.
+      (bytes: Buffer) => {
+        const value = JSON.parse(bytes.subarray(0, -32).toString("utf8")) as { entries: Array<[string, unknown, unknown, unknown, object | null]> }
+        const hidden = value.entries.map(([p, stat, hash, oid, read]) => [p, stat, hash, oid, read === null ? null : { ...read, specs: [] }])
+        return sealed(JSON.stringify({ format: 2, entries: hidden }))
+      }
+    ]
+    for (const cut of damage) {
+      const written = new Map(shards().map((n) => [n, fs.readFileSync(path.join(cache, n))]))
+      for (const [name, bytes] of written) fs.writeFileSync(path.join(cache, name), cut(bytes), { mode: 0o600 })
+      expect(runAll(repo, cache)).toEqual(reference)
+      // Rewritten whole: the next run reads them back.
+      for (const name of shards()) expect(fs.readFileSync(path.join(cache, name)).equals(cut(written.get(name) ?? Buffer.alloc(0)))).toBe(false)
+      expect(runAll(repo, cache)).toEqual(reference)
+    }
+  }, 240_000)
+})
+
+/** The git commands a run started, from GIT_TRACE (one "trace: built-in: git …" line each). */
+const gitCalls = (trace: string): string[] =>
+  fs.existsSync(trace)
+    ? fs
+        .readFileSync(trace, "utf8")
+        .split("\n")
+        .flatMap((l) => /trace: built-in: git (.*)$/.exec(l)?.[1] ?? [])
+    : []
+
+describe("core.autocrlf: results read from blobs are kept by object id", () => {
+  it("the second --staged run asks git for no blob and prints what an uncached run prints", () => {
+    const repo = makeRepo()
+    repo.git("config", "core.autocrlf", "true")
+    repo.write("pack.sdp.md", PACK(IDS))
+    for (const [i, id] of IDS.entries()) repo.write(`s${i}.sdp.md`, specCarrier(id, `Spec ${i}`))
+    repo.write("src/one.ts", codeAnchor("impl:i.one", ["spec:i.one"]))
+    repo.commit("first")
+    // Checked out again: CRLF on disk, LF in the index, git sees no change.
+    for (const f of ["pack.sdp.md", "s0.sdp.md", "s1.sdp.md", "s2.sdp.md", "src/one.ts"]) repo.remove(f)
+    repo.git("checkout", "--", ".")
+    expect(fs.readFileSync(path.join(repo.dir, "s0.sdp.md"), "utf8")).toContain("\r\n")
+    // A new file staged: no old side to read from git.
+    repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.two"]))
+    repo.git("add", "src/two.ts")
+    const cache = tempDir("specbundle-inc-cache-")
+    const args = ["impact", "--staged", "--strict"]
+    const reference = cli(repo.dir, args, { env: envOf(undefined) })
+    expect(reference.status, reference.stderr).toBe(0)
+    expect(reference.stdout).toContain("spec:i.two")
+    const traced = () => {
+      const trace = path.join(tempDir("specbundle-inc-trace-"), "trace")
+      const run = cli(repo.dir, args, { env: envOf(cache, { GIT_TRACE: trace }) })
+      return { run, calls: gitCalls(trace) }
+    }
+    const first = traced()
+    expect(first.run).toEqual(reference)
+    // The first run fetched the blobs the work tree's CRLF bytes could not stand in for.
+    expect(first.calls.filter((c) => c.startsWith("cat-file"))).not.toEqual([])
+    const second = traced()
+    expect(second.run).toEqual(reference)
+    expect(second.calls.length).toBeGreaterThan(0)
+    expect(second.calls.filter((c) => c.startsWith("cat-file"))).toEqual([])
+    // A Spec staged with other bytes: that one blob only, and the output still the uncached one's.
+    repo.write("s1.sdp.md", specCarrier("spec:i.two", "Spec 1, staged"))
+    repo.git("add", "s1.sdp.md")
+    const after = cli(repo.dir, args, { env: envOf(undefined) })
+    expect(traced().run).toEqual(after)
+    expect(traced().run).toEqual(after)
+  }, 120_000)
+})
