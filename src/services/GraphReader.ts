@@ -13,7 +13,7 @@ import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFi
 import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
 import { Git } from "./git.js"
-import { gitObjectId, load } from "./diskRead.js"
+import { asIndexObject, load } from "./diskRead.js"
 import type { SavedEntry } from "./parseCache.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
@@ -263,7 +263,8 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         for (const e of entries) {
           const file = load({ path: e.path, absolute: prefix + e.path, object: e.object })
           // load's bytes live in a scratch buffer until the next read: copied.
-          if ("bytes" in file && gitObjectId(file.bytes, e.object) === e.object) held.push({ path: e.path, bytes: Buffer.from(file.bytes) })
+          const blob = "bytes" in file ? asIndexObject(file.bytes, e.object) : undefined
+          if (blob !== undefined) held.push({ path: e.path, bytes: Buffer.from(blob) })
           else missing.push(e)
         }
         return missing.length === 0 ? held : [...held, ...(yield* fetch(missing))]

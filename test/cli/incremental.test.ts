@@ -168,44 +168,63 @@ const gitCalls = (trace: string): string[] =>
         .flatMap((l) => /trace: built-in: git (.*)$/.exec(l)?.[1] ?? [])
     : []
 
-describe("core.autocrlf: results read from blobs are kept by object id", () => {
-  it("the second --staged run asks git for no blob and prints what an uncached run prints", () => {
-    const repo = makeRepo()
-    repo.git("config", "core.autocrlf", "true")
-    repo.write("pack.sdp.md", PACK(IDS))
-    for (const [i, id] of IDS.entries()) repo.write(`s${i}.sdp.md`, specCarrier(id, `Spec ${i}`))
-    repo.write("src/one.ts", codeAnchor("impl:i.one", ["spec:i.one"]))
-    repo.commit("first")
-    // Checked out again: CRLF on disk, LF in the index, git sees no change.
-    for (const f of ["pack.sdp.md", "s0.sdp.md", "s1.sdp.md", "s2.sdp.md", "src/one.ts"]) repo.remove(f)
+/** A repository whose index holds the corpus and a package.json, and a staged new code file. */
+const stagedCorpus = (setup: (repo: Repo) => void): Repo => {
+  const repo = makeRepo()
+  setup(repo)
+  repo.write("package.json", `{"name":"demo","private":true}\n`)
+  repo.write("pack.sdp.md", PACK(IDS))
+  for (const [i, id] of IDS.entries()) repo.write(`s${i}.sdp.md`, specCarrier(id, `Spec ${i}`))
+  repo.write("src/one.ts", codeAnchor("impl:i.one", ["spec:i.one"]))
+  repo.commit("first")
+  repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.two"]))
+  repo.git("add", "src/two.ts")
+  return repo
+}
+
+const HOOK = ["impact", "--staged", "--strict"]
+
+/** A `--staged` run with the cache folder and the git commands it started. */
+const traced = (repo: Repo, cache: string) => {
+  const trace = path.join(tempDir("specbundle-inc-trace-"), "trace")
+  const run = cli(repo.dir, HOOK, { env: envOf(cache, { GIT_TRACE: trace }) })
+  return { run, blobReads: gitCalls(trace).filter((c) => c.startsWith("cat-file")), calls: gitCalls(trace).length }
+}
+
+describe("--staged asks git for blobs only where the work tree cannot give them, once", () => {
+  it("core.autocrlf: CRLF files on disk stand in for the index's LF blobs (their twin has the object id): no blob read, cold or warm", () => {
+    const repo = stagedCorpus((r) => r.git("config", "core.autocrlf", "true"))
+    // Written out again: CRLF on disk, LF in the index, git sees no change.
+    for (const f of ["package.json", "pack.sdp.md", "s0.sdp.md", "s1.sdp.md", "s2.sdp.md", "src/one.ts", "src/two.ts"]) repo.remove(f)
     repo.git("checkout", "--", ".")
     expect(fs.readFileSync(path.join(repo.dir, "s0.sdp.md"), "utf8")).toContain("\r\n")
-    // A new file staged: no old side to read from git.
-    repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.two"]))
-    repo.git("add", "src/two.ts")
-    const cache = tempDir("specbundle-inc-cache-")
-    const args = ["impact", "--staged", "--strict"]
-    const reference = cli(repo.dir, args, { env: envOf(undefined) })
+    expect(fs.readFileSync(path.join(repo.dir, "package.json"), "utf8")).toContain("\r\n")
+    const reference = cli(repo.dir, HOOK, { env: envOf(undefined) })
     expect(reference.status, reference.stderr).toBe(0)
     expect(reference.stdout).toContain("spec:i.two")
-    const traced = () => {
-      const trace = path.join(tempDir("specbundle-inc-trace-"), "trace")
-      const run = cli(repo.dir, args, { env: envOf(cache, { GIT_TRACE: trace }) })
-      return { run, calls: gitCalls(trace) }
+    const cache = tempDir("specbundle-inc-cache-")
+    for (let i = 0; i < 2; i++) {
+      const run = traced(repo, cache)
+      expect(run.run).toEqual(reference)
+      expect(run.calls).toBeGreaterThan(0)
+      expect(run.blobReads).toEqual([])
     }
-    const first = traced()
-    expect(first.run).toEqual(reference)
-    // The first run fetched the blobs the work tree's CRLF bytes could not stand in for.
-    expect(first.calls.filter((c) => c.startsWith("cat-file"))).not.toEqual([])
-    const second = traced()
-    expect(second.run).toEqual(reference)
-    expect(second.calls.length).toBeGreaterThan(0)
-    expect(second.calls.filter((c) => c.startsWith("cat-file"))).toEqual([])
-    // A Spec staged with other bytes: that one blob only, and the output still the uncached one's.
+  }, 120_000)
+
+  it("a file changed again after staging: its blob is read once, then its result is kept by object id", () => {
+    const repo = stagedCorpus(() => {})
     repo.write("s1.sdp.md", specCarrier("spec:i.two", "Spec 1, staged"))
     repo.git("add", "s1.sdp.md")
-    const after = cli(repo.dir, args, { env: envOf(undefined) })
-    expect(traced().run).toEqual(after)
-    expect(traced().run).toEqual(after)
+    repo.write("s1.sdp.md", specCarrier("spec:i.two", "Spec 1, not staged"))
+    const reference = cli(repo.dir, HOOK, { env: envOf(undefined) })
+    expect(reference.status, reference.stderr).toBe(0)
+    const cache = tempDir("specbundle-inc-cache-")
+    const first = traced(repo, cache)
+    expect(first.run).toEqual(reference)
+    expect(first.blobReads).not.toEqual([])
+    const second = traced(repo, cache)
+    expect(second.run).toEqual(reference)
+    // The old side of the staged Spec comes from git (a changed file's), not the new side's blob.
+    expect(second.blobReads.length).toBeLessThan(first.blobReads.length)
   }, 120_000)
 })
