@@ -33,14 +33,25 @@ const COMMANDS = [
   ["impact", "--changeset", "HEAD"],
   ["bundle", "--pack", "pack:all", "--parts", "--budget", "20000"]
 ]
-const runAll = (repo: Repo, cache: string | undefined): Run[] => COMMANDS.map((args) => cli(repo.dir, args, { env: envOf(cache), timeout: 60_000 }))
+/**
+ * The commands' runs, one after another; the event loop gets a turn between them, so the test
+ * runner's own messages are not held up for the whole of a long test (its RPC times out at 60 s).
+ */
+const runAll = async (repo: Repo, cache: string | undefined): Promise<Run[]> => {
+  const runs: Run[] = []
+  for (const args of COMMANDS) {
+    runs.push(cli(repo.dir, args, { env: envOf(cache), timeout: 60_000 }))
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  return runs
+}
 
 /** Each command warm (twice: the first may record, the second trusts) prints what it prints without any cache. */
-const expectSameAsUncached = (repo: Repo, cache: string) => {
-  const reference = runAll(repo, undefined)
+const expectSameAsUncached = async (repo: Repo, cache: string) => {
+  const reference = await runAll(repo, undefined)
   for (const r of reference) expect(r.status, r.stderr).toBe(0)
-  expect(runAll(repo, cache)).toEqual(reference)
-  expect(runAll(repo, cache)).toEqual(reference)
+  expect(await runAll(repo, cache)).toEqual(reference)
+  expect(await runAll(repo, cache)).toEqual(reference)
 }
 
 const IDS = ["spec:i.one", "spec:i.two", "spec:i.three"]
@@ -70,45 +81,45 @@ describe("a warm run prints what an uncached run prints", () => {
     repo.commit("other")
     repo.git("checkout", "-q", "main")
     await settle()
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.git("checkout", "-q", "other")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     await settle()
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.git("checkout", "-q", "main")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     // An edit staged, another not; then stashed away and back, then thrown away.
     repo.write("two.sdp.md", specCarrier("spec:i.two", "Two, edited"))
     repo.git("add", "two.sdp.md")
     repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.three"]))
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.git("stash", "-q")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.git("stash", "pop", "-q", "--index")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.git("reset", "-q", "--hard")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
   }, 240_000)
 
-  it("after a rename and a delete, staged or not", () => {
+  it("after a rename and a delete, staged or not", async () => {
     const repo = corpus()
     const cache = tempDir("specbundle-inc-cache-")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.git("mv", "one.sdp.md", "renamed.sdp.md")
     repo.git("mv", "src/one.ts", "src/renamed.ts")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.git("rm", "-q", "three.sdp.md")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.remove("src/two.ts")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
     repo.commit("renamed and deleted")
-    expectSameAsUncached(repo, cache)
+    await expectSameAsUncached(repo, cache)
   }, 240_000)
 
   it("two runs at once leave a cache the next runs use", async () => {
     const repo = corpus()
     const cache = tempDir("specbundle-inc-cache-")
-    const reference = runAll(repo, undefined)
+    const reference = await runAll(repo, undefined)
     const spawned = (args: ReadonlyArray<string>) =>
       new Promise<Run>((resolve) => {
         const child = spawn(process.execPath, [BIN, ...args], { cwd: repo.dir, env: envOf(cache) })
@@ -122,16 +133,16 @@ describe("a warm run prints what an uncached run prints", () => {
       const both = await Promise.all([spawned(args), spawned(args)])
       expect(both).toEqual([reference[i], reference[i]])
     }
-    expect(runAll(repo, cache)).toEqual(reference)
+    expect(await runAll(repo, cache)).toEqual(reference)
     // No temp file is left behind by either writer.
     expect(fs.readdirSync(cache).filter((n) => n.endsWith(".tmp"))).toEqual([])
   }, 240_000)
 
-  it("a cache file cut short, or of another format with a valid checksum, is ignored and rewritten", () => {
+  it("a cache file cut short, or of another format with a valid checksum, is ignored and rewritten", async () => {
     const repo = corpus()
     const cache = tempDir("specbundle-inc-cache-")
-    const reference = runAll(repo, undefined)
-    expect(runAll(repo, cache)).toEqual(reference)
+    const reference = await runAll(repo, undefined)
+    expect(await runAll(repo, cache)).toEqual(reference)
     const shards = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
     expect(shards().length).toBeGreaterThan(0)
     const sealed = (text: string) => {
@@ -151,10 +162,10 @@ describe("a warm run prints what an uncached run prints", () => {
     for (const cut of damage) {
       const written = new Map(shards().map((n) => [n, fs.readFileSync(path.join(cache, n))]))
       for (const [name, bytes] of written) fs.writeFileSync(path.join(cache, name), cut(bytes), { mode: 0o600 })
-      expect(runAll(repo, cache)).toEqual(reference)
+      expect(await runAll(repo, cache)).toEqual(reference)
       // Rewritten whole: the next run reads them back.
       for (const name of shards()) expect(fs.readFileSync(path.join(cache, name)).equals(cut(written.get(name) ?? Buffer.alloc(0)))).toBe(false)
-      expect(runAll(repo, cache)).toEqual(reference)
+      expect(await runAll(repo, cache)).toEqual(reference)
     }
   }, 240_000)
 })
