@@ -14,7 +14,7 @@ import type { Extracted } from "./extractAll.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
 import type { GitError } from "./git.js"
 import { Git, classify } from "./git.js"
-import { gitObjectId, load } from "./diskRead.js"
+import { asIndexObject, load } from "./diskRead.js"
 import type { SavedEntry } from "./parseCache.js"
 import { openParseCache } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
@@ -236,8 +236,12 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         if (stale.size > 0) {
           const wanted = options.entries.filter((e) => stale.has(e.path))
           const files = yield* fetch(wanted)
-          const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting }))
-          for (const e of fromIndex) extracted[stale.get(e.path)!] = e
+          const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known }))
+          // A blob's bytes are its object id's by definition: kept under that id, so the next run
+          // trusts the entry without fetching it again (a work tree whose bytes never match the
+          // index's, as with core.autocrlf, would otherwise fetch every blob on every run).
+          const objects = new Map(wanted.map((e) => [e.path, e.object]))
+          for (const e of fromIndex) extracted[stale.get(e.path)!] = e.hash === null ? e : { ...e, stat: null, oid: objects.get(e.path) }
           // A blob git could not give (gone meanwhile) contributes nothing, as when every blob came from git.
           const given = new Set(files.map((f) => f.path))
           for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
@@ -262,7 +266,8 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         for (const e of entries) {
           const file = load({ path: e.path, absolute: prefix + e.path, object: e.object })
           // load's bytes live in a scratch buffer until the next read: copied.
-          if ("bytes" in file && gitObjectId(file.bytes, e.object) === e.object) held.push({ path: e.path, bytes: Buffer.from(file.bytes) })
+          const blob = "bytes" in file ? asIndexObject(file.bytes, e.object) : undefined
+          if (blob !== undefined) held.push({ path: e.path, bytes: Buffer.from(blob) })
           else missing.push(e)
         }
         return missing.length === 0 ? held : [...held, ...(yield* fetch(missing))]

@@ -16,6 +16,26 @@ export const gitObjectId = (bytes: Uint8Array, like: string): string =>
     .update(bytes)
     .digest("hex")
 
+/** The bytes with every CRLF turned to LF (what git's check-in makes of a file under core.autocrlf or eol=crlf). */
+const crlfToLf = (bytes: Uint8Array): Buffer => {
+  const out = Buffer.allocUnsafe(bytes.length)
+  let size = 0
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 13 || bytes[i + 1] !== 10) out[size++] = bytes[i]
+  return out.subarray(0, size)
+}
+
+/**
+ * The index object's bytes from a work tree file that should hold them: the file's own bytes when
+ * they are that object, else its CRLF-to-LF twin when that is (core.autocrlf, eol=crlf: checkout
+ * writes the blob's LF text with CRLF), else undefined. The object id proves either is the blob.
+ */
+export const asIndexObject = (bytes: Uint8Array, object: string): Uint8Array | undefined => {
+  if (gitObjectId(bytes, object) === object) return bytes
+  if (bytes.indexOf(13) < 0) return undefined
+  const lf = crlfToLf(bytes)
+  return lf.length < bytes.length && gitObjectId(lf, object) === object ? lf : undefined
+}
+
 /** Stat data strong enough to trust a cache entry by (size, mtime and ctime in fractional milliseconds, inode: ctime too, as git's index keeps). */
 export const statOf = (absolute: string): { key: string; newest: number } | undefined => {
   try {

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os"
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, sha256 } from "../core/discover.js"
-import { RACY_MS, gitObjectId, load, statOf } from "./diskRead.js"
+import { RACY_MS, asIndexObject, load, statOf } from "./diskRead.js"
 import type { AnchorParser } from "../core/read/anchors.js"
 import type { ExtractOptions } from "../core/extract.js"
 import { loadOxcRaw, rawParser } from "./oxcRaw.js"
@@ -125,12 +125,14 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
     }
     let oid: string | undefined
     if (object !== undefined) {
-      // Whatever the cache says, the work tree's bytes stand in for the index's only when they are the same object.
-      oid = gitObjectId(file.bytes, object)
-      if (oid !== object) {
+      // Whatever the cache says, the work tree's bytes stand in for the index's only when they are the same object (or its CRLF twin is).
+      const blob = asIndexObject(file.bytes, object)
+      if (blob === undefined) {
         results.push({ path: input.path, read: null, hash: null, stale: true })
         continue
       }
+      oid = object
+      if (blob !== file.bytes) file = { path: file.path, bytes: blob }
     }
     const hash = sha256(file.bytes)
     // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).

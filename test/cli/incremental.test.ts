@@ -1,0 +1,241 @@
+// Warm runs print what uncached runs print, in real repositories through the built CLI, across
+// what happens to a work tree between commits: edits, branch switches that keep every size,
+// `git stash` and `reset --hard`, a rename, a delete, two runs at once, and a cache file cut short
+// or of another format. And with core.autocrlf, a warm `--staged` run asks git for no blob.
+import { spawn } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import type { Run } from "../support/cli.js"
+import { BIN, cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import type { Repo } from "../support/git.js"
+import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
+
+beforeAll(ensureBuilt)
+
+const PACK = (members: ReadonlyArray<string>) => `---\nid: pack:all\nspecs:\n${members.map((m) => `  - ${m}`).join("\n")}\n---\n# All\n`
+
+/** The environment of a run with the cache folder `cache`, or without any cache. */
+const envOf = (cache: string | undefined, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...gitCleanEnv(), SPECBUNDLE_WORKERS: "0", ...extra }
+  if (cache === undefined) env.SPECBUNDLE_CODE_CACHE = "0"
+  else {
+    env.SPECBUNDLE_CODE_CACHE_DIR = cache
+    delete env.SPECBUNDLE_CODE_CACHE
+  }
+  return env
+}
+
+/** What the hook, the work tree's impact and a whole bundle print (each reads the corpus a way of its own). */
+const COMMANDS = [
+  ["impact", "--staged"],
+  ["impact", "--changeset", "HEAD"],
+  ["bundle", "--pack", "pack:all", "--parts", "--budget", "20000"]
+]
+/**
+ * The commands' runs, one after another; the event loop gets a turn between them, so the test
+ * runner's own messages are not held up for the whole of a long test (its RPC times out at 60 s).
+ */
+const runAll = async (repo: Repo, cache: string | undefined): Promise<Run[]> => {
+  const runs: Run[] = []
+  for (const args of COMMANDS) {
+    runs.push(cli(repo.dir, args, { env: envOf(cache), timeout: 60_000 }))
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  return runs
+}
+
+/** Each command warm (twice: the first may record, the second trusts) prints what it prints without any cache. */
+const expectSameAsUncached = async (repo: Repo, cache: string) => {
+  const reference = await runAll(repo, undefined)
+  for (const r of reference) expect(r.status, r.stderr).toBe(0)
+  expect(await runAll(repo, cache)).toEqual(reference)
+  expect(await runAll(repo, cache)).toEqual(reference)
+}
+
+const IDS = ["spec:i.one", "spec:i.two", "spec:i.three"]
+const corpus = (): Repo => {
+  const repo = makeRepo()
+  repo.write("pack.sdp.md", PACK(IDS))
+  repo.write("one.sdp.md", specCarrier("spec:i.one", "One"))
+  repo.write("two.sdp.md", specCarrier("spec:i.two", "Two"))
+  repo.write("three.sdp.md", specCarrier("spec:i.three", "Three"))
+  repo.write("src/one.ts", codeAnchor("impl:i.one", ["spec:i.one"]))
+  repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.two"]))
+  repo.commit("first")
+  return repo
+}
+
+/** Past the racy window (3 s): the next run records stat data it will trust. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 3500))
+
+describe("a warm run prints what an uncached run prints", () => {
+  it("across edits, a branch switch that keeps every size, git stash and reset --hard", async () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    repo.git("checkout", "-q", "-b", "other")
+    // Same sizes on the other branch: stat data alone (size) cannot tell the branches apart.
+    repo.write("one.sdp.md", specCarrier("spec:i.one", "Eno"))
+    repo.write("src/one.ts", codeAnchor("impl:i.eno", ["spec:i.two"]))
+    repo.commit("other")
+    repo.git("checkout", "-q", "main")
+    await settle()
+    await expectSameAsUncached(repo, cache)
+    repo.git("checkout", "-q", "other")
+    await expectSameAsUncached(repo, cache)
+    await settle()
+    await expectSameAsUncached(repo, cache)
+    repo.git("checkout", "-q", "main")
+    await expectSameAsUncached(repo, cache)
+    // An edit staged, another not; then stashed away and back, then thrown away.
+    repo.write("two.sdp.md", specCarrier("spec:i.two", "Two, edited"))
+    repo.git("add", "two.sdp.md")
+    repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.three"]))
+    await expectSameAsUncached(repo, cache)
+    repo.git("stash", "-q")
+    await expectSameAsUncached(repo, cache)
+    repo.git("stash", "pop", "-q", "--index")
+    await expectSameAsUncached(repo, cache)
+    repo.git("reset", "-q", "--hard")
+    await expectSameAsUncached(repo, cache)
+  }, 240_000)
+
+  it("after a rename and a delete, staged or not", async () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    await expectSameAsUncached(repo, cache)
+    repo.git("mv", "one.sdp.md", "renamed.sdp.md")
+    repo.git("mv", "src/one.ts", "src/renamed.ts")
+    await expectSameAsUncached(repo, cache)
+    repo.git("rm", "-q", "three.sdp.md")
+    await expectSameAsUncached(repo, cache)
+    repo.remove("src/two.ts")
+    await expectSameAsUncached(repo, cache)
+    repo.commit("renamed and deleted")
+    await expectSameAsUncached(repo, cache)
+  }, 240_000)
+
+  it("two runs at once leave a cache the next runs use", async () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    const reference = await runAll(repo, undefined)
+    const spawned = (args: ReadonlyArray<string>) =>
+      new Promise<Run>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { cwd: repo.dir, env: envOf(cache) })
+        let stdout = ""
+        let stderr = ""
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")))
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")))
+        child.on("close", (status) => resolve({ status, stdout, stderr }))
+      })
+    for (const [i, args] of COMMANDS.entries()) {
+      const both = await Promise.all([spawned(args), spawned(args)])
+      expect(both).toEqual([reference[i], reference[i]])
+    }
+    expect(await runAll(repo, cache)).toEqual(reference)
+    // No temp file is left behind by either writer.
+    expect(fs.readdirSync(cache).filter((n) => n.endsWith(".tmp"))).toEqual([])
+  }, 240_000)
+
+  it("a cache file cut short, or of another format with a valid checksum, is ignored and rewritten", async () => {
+    const repo = corpus()
+    const cache = tempDir("specbundle-inc-cache-")
+    const reference = await runAll(repo, undefined)
+    expect(await runAll(repo, cache)).toEqual(reference)
+    const shards = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
+    expect(shards().length).toBeGreaterThan(0)
+    const sealed = (text: string) => {
+      const data = Buffer.from(text, "utf8")
+      return Buffer.concat([data, createHash("sha256").update(data).digest()])
+    }
+    const damage = [
+      (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2)),
+      (bytes: Buffer) => bytes.subarray(0, bytes.length - 1),
+      // Another format's file, whole and sealed, whose entries would hide every Spec if read.
+      (bytes: Buffer) => {
+        const value = JSON.parse(bytes.subarray(0, -32).toString("utf8")) as { entries: Array<[string, unknown, unknown, unknown, object | null]> }
+        const hidden = value.entries.map(([p, stat, hash, oid, read]) => [p, stat, hash, oid, read === null ? null : { ...read, specs: [] }])
+        return sealed(JSON.stringify({ format: 2, entries: hidden }))
+      }
+    ]
+    for (const cut of damage) {
+      const written = new Map(shards().map((n) => [n, fs.readFileSync(path.join(cache, n))]))
+      for (const [name, bytes] of written) fs.writeFileSync(path.join(cache, name), cut(bytes), { mode: 0o600 })
+      expect(await runAll(repo, cache)).toEqual(reference)
+      // Rewritten whole: the next run reads them back.
+      for (const name of shards()) expect(fs.readFileSync(path.join(cache, name)).equals(cut(written.get(name) ?? Buffer.alloc(0)))).toBe(false)
+      expect(await runAll(repo, cache)).toEqual(reference)
+    }
+  }, 240_000)
+})
+
+/** The git commands a run started, from GIT_TRACE (one "trace: built-in: git …" line each). */
+const gitCalls = (trace: string): string[] =>
+  fs.existsSync(trace)
+    ? fs
+        .readFileSync(trace, "utf8")
+        .split("\n")
+        .flatMap((l) => /trace: built-in: git (.*)$/.exec(l)?.[1] ?? [])
+    : []
+
+/** A repository whose index holds the corpus and a package.json, and a staged new code file. */
+const stagedCorpus = (setup: (repo: Repo) => void): Repo => {
+  const repo = makeRepo()
+  setup(repo)
+  repo.write("package.json", `{"name":"demo","private":true}\n`)
+  repo.write("pack.sdp.md", PACK(IDS))
+  for (const [i, id] of IDS.entries()) repo.write(`s${i}.sdp.md`, specCarrier(id, `Spec ${i}`))
+  repo.write("src/one.ts", codeAnchor("impl:i.one", ["spec:i.one"]))
+  repo.commit("first")
+  repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.two"]))
+  repo.git("add", "src/two.ts")
+  return repo
+}
+
+const HOOK = ["impact", "--staged", "--strict"]
+
+/** A `--staged` run with the cache folder and the git commands it started. */
+const traced = (repo: Repo, cache: string) => {
+  const trace = path.join(tempDir("specbundle-inc-trace-"), "trace")
+  const run = cli(repo.dir, HOOK, { env: envOf(cache, { GIT_TRACE: trace }) })
+  return { run, blobReads: gitCalls(trace).filter((c) => c.startsWith("cat-file")), calls: gitCalls(trace).length }
+}
+
+describe("--staged asks git for blobs only where the work tree cannot give them, once", () => {
+  it("core.autocrlf: CRLF files on disk stand in for the index's LF blobs (their twin has the object id): no blob read, cold or warm", () => {
+    const repo = stagedCorpus((r) => r.git("config", "core.autocrlf", "true"))
+    // Written out again: CRLF on disk, LF in the index, git sees no change.
+    for (const f of ["package.json", "pack.sdp.md", "s0.sdp.md", "s1.sdp.md", "s2.sdp.md", "src/one.ts", "src/two.ts"]) repo.remove(f)
+    repo.git("checkout", "--", ".")
+    expect(fs.readFileSync(path.join(repo.dir, "s0.sdp.md"), "utf8")).toContain("\r\n")
+    expect(fs.readFileSync(path.join(repo.dir, "package.json"), "utf8")).toContain("\r\n")
+    const reference = cli(repo.dir, HOOK, { env: envOf(undefined) })
+    expect(reference.status, reference.stderr).toBe(0)
+    expect(reference.stdout).toContain("spec:i.two")
+    const cache = tempDir("specbundle-inc-cache-")
+    for (let i = 0; i < 2; i++) {
+      const run = traced(repo, cache)
+      expect(run.run).toEqual(reference)
+      expect(run.calls).toBeGreaterThan(0)
+      expect(run.blobReads).toEqual([])
+    }
+  }, 120_000)
+
+  it("a file changed again after staging: its blob is read once, then its result is kept by object id", () => {
+    const repo = stagedCorpus(() => {})
+    repo.write("s1.sdp.md", specCarrier("spec:i.two", "Spec 1, staged"))
+    repo.git("add", "s1.sdp.md")
+    repo.write("s1.sdp.md", specCarrier("spec:i.two", "Spec 1, not staged"))
+    const reference = cli(repo.dir, HOOK, { env: envOf(undefined) })
+    expect(reference.status, reference.stderr).toBe(0)
+    const cache = tempDir("specbundle-inc-cache-")
+    const first = traced(repo, cache)
+    expect(first.run).toEqual(reference)
+    expect(first.blobReads).not.toEqual([])
+    const second = traced(repo, cache)
+    expect(second.run).toEqual(reference)
+    // The old side of the staged Spec comes from git (a changed file's), not the new side's blob.
+    expect(second.blobReads.length).toBeLessThan(first.blobReads.length)
+  }, 120_000)
+})
