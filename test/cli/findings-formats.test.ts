@@ -167,6 +167,22 @@ describe("bundle --findings github", () => {
   })
 })
 
+describe("a real file whose name holds % and ,", () => {
+  it("check --format github and bundle --findings github escape it in file= byte for byte", () => {
+    const root = tempDir("specbundle-findings-name-")
+    copyInto(BIKE_DOCK, root)
+    writeFiles(root, { "specs/100%,done.sdp.md": "---\nid: [unclosed\n---\n# x\n" })
+    const check = run(root, ["check", "--format", "github"])
+    expect(check.status).toBe(1)
+    const escaped = "file=specs/100%25%2Cdone.sdp.md,line="
+    expect(check.stdout.split("\n").filter((l) => l.includes(escaped))).toHaveLength(1)
+    const bundle = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
+    expect(bundle.status).toBe(0)
+    expect(bundle.stderr.split("\n").filter((l) => l.startsWith("::error ") && l.includes(escaped))).toHaveLength(1)
+    expect(bundle.stderr).not.toContain("100%,done")
+  })
+})
+
 describe("--findings github under the finding cap", () => {
   it("annotates every refused carrier and the first other findings, and makes the tally a notice; --verbose annotates all", () => {
     const root = tempDir("specbundle-findings-cap-")
