@@ -8,7 +8,7 @@
 // repository's node_modules linked in for the build), so the repository's package.json and bin/
 // never change while other test files run the CLI. The install uses npm's cache first
 // (--prefer-offline: `npm ci` filled it) and reaches the registry only for what the cache lacks.
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -31,10 +31,20 @@ const npmFreeEnv = (): NodeJS.ProcessEnv =>
     Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i.test(k) && k !== "INIT_CWD")
   )
 
-const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => {
-  const r = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 540_000, env: npmFreeEnv() })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+/**
+ * Runs a command to its end without blocking the event loop (npm pack, install and publish take
+ * minutes on a loaded machine; a blocked test worker misses vitest's own messages).
+ */
+const sh = (command: string, args: ReadonlyArray<string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: npmFreeEnv(), timeout: 540_000 })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
+    child.on("error", reject)
+    child.on("close", (status) => resolve({ status, stdout, stderr }))
+  })
 
 /** Bytes on disk under dir (file sizes; links not followed) and the packages in it. */
 const measure = (dir: string): { bytes: number; packages: number } => {
@@ -64,14 +74,14 @@ const readmeProgram = (): string => {
 }
 
 /** A project folder as `npm init -y` makes it, with the tarball installed by `npm install` (plus flags). */
-const installAlone = (tarball: string, flags: ReadonlyArray<string> = []) => {
+const installAlone = async (tarball: string, flags: ReadonlyArray<string> = []) => {
   const project = tempDir("specbundle-pack-user-")
-  const init = sh("npm", ["init", "-y"], project)
+  const init = await sh("npm", ["init", "-y"], project)
   expect(init.status, init.stderr).toBe(0)
   const copy = path.join(project, path.basename(tarball))
   fs.copyFileSync(tarball, copy)
   const started = performance.now()
-  const install = sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...flags, `./${path.basename(tarball)}`], project)
+  const install = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...flags, `./${path.basename(tarball)}`], project)
   const seconds = (performance.now() - started) / 1000
   expect(install.status, install.stderr).toBe(0)
   const modules = path.join(project, "node_modules")
@@ -86,7 +96,7 @@ let work = ""
 let tarball = ""
 let packedFiles: string[] = []
 
-beforeAll(() => {
+beforeAll(async () => {
   // Pack from a copy of the working tree.
   work = tempDir("specbundle-pack-src-")
   fs.cpSync(REPO, work, {
@@ -99,7 +109,7 @@ beforeAll(() => {
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(work, "node_modules"))
   const before = fs.readFileSync(path.join(work, "package.json"), "utf8")
   const out = tempDir("specbundle-pack-out-")
-  const pack = sh("npm", ["pack", "--json", "--pack-destination", out], work)
+  const pack = await sh("npm", ["pack", "--json", "--pack-destination", out], work)
   expect(pack.status, pack.stderr).toBe(0)
   const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
   packedFiles = packed!.files.map((f) => f.path).sort()
@@ -109,7 +119,7 @@ beforeAll(() => {
 }, 600_000)
 
 describe("the packed package", () => {
-  it("holds the CLI, the library, the schema, README and LICENSE, and a manifest without scripts whose peers npm installs", () => {
+  it("holds the CLI, the library, the schema, README and LICENSE, and a manifest without scripts whose peers npm installs", async () => {
     // The library's declarations (dist/types/, built by prepack) are many; the rest is this list.
     const types = packedFiles.filter((f) => f.startsWith("dist/types/"))
     expect(types).toContain("dist/types/index.d.ts")
@@ -126,7 +136,7 @@ describe("the packed package", () => {
       "package.json",
       "schema/specbundle.config.schema.json"
     ])
-    const manifest = JSON.parse(sh("tar", ["-xzOf", tarball, "package/package.json"], REPO).stdout) as Record<string, unknown>
+    const manifest = JSON.parse((await sh("tar", ["-xzOf", tarball, "package/package.json"], REPO)).stdout) as Record<string, unknown>
     // No scripts (so nothing to build or approve at install) and one runtime dependency.
     expect(manifest.scripts).toBeUndefined()
     expect(manifest.devDependencies).toBeUndefined()
@@ -138,15 +148,15 @@ describe("the packed package", () => {
     for (const key of ["repository", "homepage", "bugs", "keywords", "engines", "files"]) expect(manifest[key], key).toBeDefined()
   })
 
-  it("installed alone: npx specbundle runs, a plain ES-module import of the library works, and the README's program type-checks and runs", () => {
-    const { project, modules, install } = installAlone(tarball)
+  it("installed alone: npx specbundle runs, a plain ES-module import of the library works, and the README's program type-checks and runs", async () => {
+    const { project, modules, install } = await installAlone(tarball)
     for (const name of ["oxc-parser", "effect", "@effect/platform"]) expect(fs.existsSync(path.join(modules, name, "package.json")), name).toBe(true)
     expect(fs.existsSync(path.join(modules, "@effect", "platform-node"))).toBe(false)
     // The one install-script note a plain install may print: msgpackr's optional native helper,
     // which @effect/platform's msgpackr does without; none of ours.
     for (const line of install.stderr.split("\n").filter((l) => /^npm warn install-scripts +\S+@/.test(l))) expect(line).toContain("msgpackr-extract@")
 
-    const version = sh("npx", ["--no", "--", "specbundle", "--version"], project)
+    const version = await sh("npx", ["--no", "--", "specbundle", "--version"], project)
     expect(version.status, version.stderr).toBe(0)
     expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).version)
 
@@ -204,7 +214,7 @@ describe("the packed package", () => {
     // oxc-parser resolved from the user's node_modules.
     fs.cpSync(BIKE_DOCK, path.join(project, "corpus"), { recursive: true })
     const args = ["bundle", "--root", "corpus", "--pack", "pack:rides-v1"]
-    const installed = sh("npx", ["--no", "--", "specbundle", ...args], project)
+    const installed = await sh("npx", ["--no", "--", "specbundle", ...args], project)
     expect(installed.status, installed.stderr).toBe(0)
     expect(installed.stderr).toBe("")
     const built = spawnSync(process.execPath, [BIN, ...args], { cwd: project, encoding: "utf8" })
@@ -213,16 +223,16 @@ describe("the packed package", () => {
     expect(installed.stdout).toContain('"file":"src/rides/unlock.ts"')
   }, 300_000)
 
-  it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script", () => {
-    const { project, modules, install, packages } = installAlone(tarball, ["--omit=peer"])
+  it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script", async () => {
+    const { project, modules, install, packages } = await installAlone(tarball, ["--omit=peer"])
     expect(install.stderr).not.toContain("install-scripts")
     expect(fs.existsSync(path.join(modules, "effect"))).toBe(false)
     expect(packages).toBeLessThanOrEqual(4)
-    const version = sh("npx", ["--no", "--", "specbundle", "--version"], project)
+    const version = await sh("npx", ["--no", "--", "specbundle", "--version"], project)
     expect(version.status, version.stderr).toBe(0)
   }, 300_000)
 
-  it("prepublishOnly refuses, in one line, a package whose tarball lacks the schema", () => {
+  it("prepublishOnly refuses, in one line, a package whose tarball lacks the schema", async () => {
     // The built copy with `files` missing schema (and no prepack, so the dry run is quick).
     const broken = tempDir("specbundle-pack-broken-")
     for (const f of ["bin", "dist", "scripts", "LICENSE", "README.md"]) fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
@@ -232,19 +242,19 @@ describe("the packed package", () => {
     fs.mkdirSync(path.join(broken, "schema"))
     fs.copyFileSync(path.join(work, "schema", "specbundle.config.schema.json"), path.join(broken, "schema", "specbundle.config.schema.json"))
     fs.writeFileSync(path.join(broken, "package.json"), JSON.stringify(manifest, null, 2))
-    const refused = sh(process.execPath, ["scripts/check-pack.mjs"], broken)
+    const refused = await sh(process.execPath, ["scripts/check-pack.mjs"], broken)
     expect(refused.status).toBe(1)
     expect(refused.stderr.trimEnd().split("\n")).toEqual([
       'check-pack: the tarball lacks schema/specbundle.config.schema.json: refusing to publish (check "files" in package.json and run npm run build)'
     ])
     // The same folder with schema listed passes.
     fs.writeFileSync(path.join(broken, "package.json"), JSON.stringify({ ...manifest, files: [...manifest.files, "schema"] }, null, 2))
-    const accepted = sh(process.execPath, ["scripts/check-pack.mjs"], broken)
+    const accepted = await sh(process.execPath, ["scripts/check-pack.mjs"], broken)
     expect(accepted.status, accepted.stderr).toBe(0)
   }, 120_000)
 
-  it("npm publish --dry-run succeeds (prepublishOnly included; nothing is published)", () => {
-    const publish = sh("npm", ["publish", "--dry-run"], work)
+  it("npm publish --dry-run succeeds (prepublishOnly included; nothing is published)", async () => {
+    const publish = await sh("npm", ["publish", "--dry-run"], work)
     expect(publish.status, publish.stderr).toBe(0)
     expect(publish.stdout).toContain("prepublishOnly")
     expect(publish.stderr).toContain("(dry-run)")
