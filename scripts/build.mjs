@@ -41,8 +41,10 @@ await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 // The MCP server (src/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
 // bundle and `--help` carry none of @effect/ai and @effect/rpc.
 await build({ ...options, entryPoints: ["src/mcp/main.ts"], outfile: MCP })
-// The library (src/index.ts): one ES module. effect and @effect/* stay external, shared with the
-// host program (peerDependencies); the rest is inlined. Its declarations: `npm run build:types`.
+// The library (src/index.ts): one ES module. effect and @effect/platform stay external, shared with
+// the host program (peerDependencies, which npm installs); the rest is inlined, @effect/platform-node's
+// NodeFileSystem included, so a plain install needs no third peer (docs/decisions.md, "The published
+// package"). Its declarations: `npm run build:types`.
 await build({
   ...options,
   entryPoints: ["src/index.ts"],
@@ -50,7 +52,7 @@ await build({
   format: "esm",
   minify: false,
   supported: {},
-  external: [...options.external, "effect", "@effect/*"],
+  external: [...options.external, "effect", "@effect/platform"],
   // Inlined CommonJS packages call require() for Node's built-ins: give the module one.
   banner: { js: 'import { createRequire as __specbundleRequire } from "node:module"\nconst require = __specbundleRequire(import.meta.url)' }
 })

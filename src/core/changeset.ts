@@ -164,7 +164,9 @@ export interface RebasedChanges {
 
 /**
  * Moves repository paths under the root. A rename across the root's edge becomes an add (moved in)
- * or a delete (moved out) as seen from the root, with the far path listed as outside.
+ * or a delete (moved out) as seen from the root, with the far path listed as outside. A path
+ * outside the root in a folder the reader skips (`.github/`, `node_modules/`, `dist/`, ...) is not
+ * listed: it would be no corpus file under any root, as dropSkippedFolders drops it inside.
  */
 export const rebaseChanges = (prefix: string, changes: ReadonlyArray<RepoChange>): RebasedChanges => {
   const files: ChangedFile[] = []
@@ -172,8 +174,8 @@ export const rebaseChanges = (prefix: string, changes: ReadonlyArray<RepoChange>
   for (const c of changes) {
     const path = underRoot(prefix, c.path)
     const old = c.oldPath === undefined ? null : underRoot(prefix, c.oldPath)
-    if (path === null) outside.add(c.path)
-    if (c.oldPath !== undefined && old === null) outside.add(c.oldPath)
+    if (path === null && !inSkippedFolder(c.path)) outside.add(c.path)
+    if (c.oldPath !== undefined && old === null && !inSkippedFolder(c.oldPath)) outside.add(c.oldPath)
     if (c.status === "renamed") {
       if (path !== null && old !== null) files.push({ path, status: "renamed", oldPath: old })
       else if (path !== null) files.push({ path, status: "added" })

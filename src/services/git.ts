@@ -1,6 +1,7 @@
 // Running git: the tagged errors, and the Git service, the one way specbundle runs git. Each call is
-// a spawned `git -c core.quotePath=false ...` with the fiber's AbortSignal (interruption kills the
-// child), optional stdin and stdout as bytes. GitDiff, the reader's ignore check, the manifest's
+// `git -c core.quotePath=false ...` through simple-git's raw() with the fiber's AbortSignal
+// (interruption kills the child); the one call that feeds stdin (`cat-file --batch`) is a spawned
+// process behind the same `exec`. GitDiff, the reader's ignore check, the manifest's
 // repository state and `hook install` all go through it, so their types say they need it and a
 // test can put a double in its place.
 import * as Data from "effect/Data"
@@ -89,7 +90,7 @@ export interface GitOutput {
 }
 
 /** Options for every call: names verbatim (no C-quoting), whatever the user's configuration. */
-const CONFIG = ["-c", "core.quotePath=false"]
+const CONFIG = ["core.quotePath=false"]
 
 const firstLine = (text: string): string =>
   text
@@ -114,29 +115,94 @@ const isFolder = (path: string): boolean => {
   }
 }
 
-/** Runs git once; fails only when it cannot start (no git, no such folder). */
+const importSimpleGit = () => import("simple-git")
+/** simple-git, loaded by the first git call: `--help` and runs that never ask git do not evaluate it. */
+let simpleGitModule: ReturnType<typeof importSimpleGit> | undefined
+const loadSimpleGit = () => (simpleGitModule ??= importSimpleGit())
+
+/** A non-zero exit as simple-git's GitError, with what the caller needs to tell failures apart. */
+interface ExitError extends Error {
+  readonly exitCode: number
+  readonly stdout: Buffer
+  readonly stderr: string
+}
+const isExitError = (e: unknown): e is ExitError => e instanceof Error && typeof (e as Partial<ExitError>).exitCode === "number"
+
+const EMPTY = Buffer.alloc(0)
+
+/** git as simple-git runs it in `cwd`; interruption aborts the call (simple-git's `abort` kills the child). */
+const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError | ExitError> =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const sg = await loadSimpleGit()
+      const git = sg.simpleGit({
+        baseDir: cwd,
+        abort: signal,
+        config: CONFIG,
+        // Every non-zero exit is an error carrying its code and both streams (simple-git's own
+        // errors fire only when stderr is not empty, and mix stdout into the message).
+        errors: (error, result) =>
+          result.exitCode === 0 || error instanceof sg.GitPluginError
+            ? error
+            : Object.assign(new sg.GitError(undefined, Buffer.concat(result.stdErr).toString("utf8")), {
+                exitCode: result.exitCode,
+                stdout: Buffer.concat(result.stdOut),
+                stderr: Buffer.concat(result.stdErr).toString("utf8")
+              })
+      })
+      // simple-git waits 50 ms more after a git that printed nothing (its completion plugin, for
+      // streams whose last data came after "close"); an empty chunk at stdout's end says it all
+      // arrived, so a silent `ls-files -u` or `rev-parse --verify --quiet` costs no pause.
+      git.outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", EMPTY)))
+      return git.raw([...args])
+    },
+    catch: (e): GitError | ExitError => {
+      if (isExitError(e)) {
+        // spawn's own failure (no git on PATH) comes back as a negative exit with the error's stack.
+        if (e.exitCode < 0 && /ENOENT/.test(e.stderr)) return new GitMissingError()
+        return e
+      }
+      return new GitFailedError({ command: args[0] ?? "", detail: e instanceof Error ? e.message : String(e) })
+    }
+  })
+
+/**
+ * Runs git once; fails only when it cannot start (no git, no such folder). Through simple-git, or,
+ * with `input` for its stdin (`cat-file --batch`), a spawned process (withInput).
+ */
 const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.Effect<GitOutput, GitError> =>
   Effect.suspend(() =>
-    // spawn reports a missing cwd as a missing program: tell the two apart first.
+    // A missing cwd would read as a missing program: tell the two apart first.
     !isFolder(cwd)
       ? Effect.fail(new NotARepositoryError({ folder: cwd, reason: "does not exist" }))
-      : Effect.async<GitOutput, GitError>((resume, signal) => {
-          const child = spawn("git", [...CONFIG, ...args], { cwd, signal, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] })
-          const out: Buffer[] = []
-          const err: Buffer[] = []
-          child.stdout!.on("data", (c: Buffer) => out.push(c))
-          child.stderr!.on("data", (c: Buffer) => err.push(c))
-          child.on("error", (e: NodeJS.ErrnoException) => {
-            if (signal.aborted) return
-            resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
-          })
-          child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
-          if (input !== undefined && child.stdin !== null) {
-            child.stdin.on("error", () => undefined)
-            child.stdin.end(input)
-          }
-        })
+      : input !== undefined
+        ? withInput(cwd, args, input)
+        : raw(cwd, args).pipe(
+            Effect.map((stdout): GitOutput => ({ code: 0, stdout: Buffer.from(stdout, "utf8"), stderr: "" })),
+            Effect.catchIf(isExitError, (e) => Effect.succeed<GitOutput>({ code: e.exitCode, stdout: e.stdout, stderr: e.stderr }))
+          )
   )
+
+/**
+ * git with `input` on its stdin (`cat-file --batch`), stdout as bytes: a spawned process, since
+ * simple-git 3 never writes to a child's stdin (docs/decisions.md, "git through simple-git").
+ * The fiber's AbortSignal kills the child on interruption.
+ */
+const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Effect.Effect<GitOutput, GitError> =>
+  Effect.async<GitOutput, GitError>((resume, signal) => {
+    const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, signal, stdio: ["pipe", "pipe", "pipe"] })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on("data", (c: Buffer) => out.push(c))
+    child.stderr.on("data", (c: Buffer) => err.push(c))
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      if (signal.aborted) return
+      resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
+    })
+    child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
+    child.stdin.on("error", () => undefined)
+    child.stdin.end(input)
+  })
 
 /**
  * Runs one git command and gives its stdout as UTF-8. A non-zero exit with a message on stderr is
@@ -144,8 +210,14 @@ const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.
  * ancestor) gives the (empty) stdout, which the caller reads as "no such thing".
  */
 const run = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError> =>
-  Effect.flatMap(exec(cwd, args), (o) =>
-    o.code !== 0 && o.stderr.trim() !== "" ? Effect.fail(classify(cwd, args[0] ?? "", o.stderr)) : Effect.succeed(o.stdout.toString("utf8"))
+  Effect.suspend(() =>
+    !isFolder(cwd)
+      ? Effect.fail(new NotARepositoryError({ folder: cwd, reason: "does not exist" }))
+      : raw(cwd, args).pipe(
+          Effect.catchIf(isExitError, (e) =>
+            e.stderr.trim() !== "" ? Effect.fail(classify(cwd, args[0] ?? "", e.stderr)) : Effect.succeed(e.stdout.toString("utf8"))
+          )
+        )
   )
 
 /** stdout of a command that succeeded, or null for any failure (no repository, no git). */

@@ -167,8 +167,24 @@ describe("bundle --findings github", () => {
   })
 })
 
+describe("a real file whose name holds % and ,", () => {
+  it("check --format github and bundle --findings github escape it in file= byte for byte", () => {
+    const root = tempDir("specbundle-findings-name-")
+    copyInto(BIKE_DOCK, root)
+    writeFiles(root, { "specs/100%,done.sdp.md": "---\nid: [unclosed\n---\n# x\n" })
+    const check = run(root, ["check", "--format", "github"])
+    expect(check.status).toBe(1)
+    const escaped = "file=specs/100%25%2Cdone.sdp.md,line="
+    expect(check.stdout.split("\n").filter((l) => l.includes(escaped))).toHaveLength(1)
+    const bundle = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
+    expect(bundle.status).toBe(0)
+    expect(bundle.stderr.split("\n").filter((l) => l.startsWith("::error ") && l.includes(escaped))).toHaveLength(1)
+    expect(bundle.stderr).not.toContain("100%,done")
+  })
+})
+
 describe("--findings github under the finding cap", () => {
-  it("annotates the first findings and makes the tally a notice; --verbose annotates all", () => {
+  it("annotates every refused carrier and the first other findings, and makes the tally a notice; --verbose annotates all", () => {
     const root = tempDir("specbundle-findings-cap-")
     copyInto(BIKE_DOCK, root)
     const bad = Object.fromEntries(
@@ -177,9 +193,12 @@ describe("--findings github under the finding cap", () => {
         `---\nid: spec:bad.b${i}\nkind: glossary\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Bad\n`
       ])
     )
-    writeFiles(root, bad)
-    const total = (JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]).length
-    expect(total).toBeGreaterThan(10)
+    // Warnings that sort before the refusals: a plain cap would annotate only these.
+    const typed = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`specs/a/t${String(i).padStart(2, "0")}.sdp.ts`, "export const x = 1\n"]))
+    writeFiles(root, { ...bad, ...typed })
+    const list = JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]
+    const refused = [...new Set(list.filter((f) => f.severity === "error").map((f) => f.file))]
+    expect(refused).toHaveLength(12)
     const capped = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
     expect(capped.status).toBe(0)
     const parsed = capped.stderr
@@ -187,16 +206,18 @@ describe("--findings github under the finding cap", () => {
       .split("\n")
       .filter((l) => l.startsWith("::"))
       .map(parseCommand)
-    expect(parsed.slice(0, -1).map((p) => p.command)).toEqual(Array(10).fill("error"))
+    const annotated = parsed.slice(0, -1)
+    expect([...new Set(annotated.filter((p) => p.command === "error").map((p) => p.properties.file))]).toEqual(refused)
+    expect(annotated.length).toBe(12)
     expect(parsed.at(-1)!.command).toBe("notice")
-    expect(parsed.at(-1)!.data).toContain(`${total - 10} more findings`)
+    expect(parsed.at(-1)!.data).toContain(`${list.length - 12} more findings`)
     const all = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github", "--verbose"])
     expect(
       all.stderr
         .trimEnd()
         .split("\n")
-        .filter((l) => l.startsWith("::error")).length
-    ).toBe(total)
+        .filter((l) => l.startsWith("::")).length
+    ).toBe(list.length)
   })
 })
 

@@ -221,21 +221,25 @@ describe("corpus findings on stderr are capped", () => {
   let root = ""
   beforeAll(() => {
     root = corpus()
-    for (let i = 1; i <= 25; i++) fs.writeFileSync(path.join(root, "specs", `broken-${String(i).padStart(2, "0")}.sdp.md`), "---\nid: [unclosed\n---\n# x\n")
+    // 5 refused carriers and 20 warnings (.sdp.ts carriers are named, not read).
+    for (let i = 1; i <= 5; i++) fs.writeFileSync(path.join(root, "specs", `broken-${String(i).padStart(2, "0")}.sdp.md`), "---\nid: [unclosed\n---\n# x\n")
+    for (let i = 1; i <= 20; i++) fs.writeFileSync(path.join(root, "specs", `typed-${String(i).padStart(2, "0")}.sdp.ts`), "export const x = 1\n")
   })
-  const findingLines = (stderr: string) => nonEmptyLines(stderr).filter((l) => /^specs\/broken-\d+\.sdp\.md:\d+: /.test(l))
+  const findingLines = (stderr: string) => nonEmptyLines(stderr).filter((l) => /^specs\/(broken|typed)-\d+\.sdp\.(md|ts):\d+: /.test(l))
+  const refusedLines = (stderr: string) => nonEmptyLines(stderr).filter((l) => /^specs\/broken-\d+\.sdp\.md:\d+: /.test(l))
 
-  it("bundle shows 10, then one tally line naming check and --verbose", () => {
+  it("bundle shows 10 (every refused carrier among them), then one tally line naming check and --verbose", () => {
     const r = runCli(["bundle", "--pack", "pack:rides-v1"], root)
     expect(r.status).toBe(0)
     const lines = nonEmptyLines(r.stderr)
     expect(findingLines(r.stderr)).toHaveLength(10)
+    expect(refusedLines(r.stderr)).toHaveLength(5)
     expect(lines).toHaveLength(11)
     expect(lines[10]).toBe("... and 15 more findings: specbundle check lists them all (or add --verbose)")
   })
 
-  it("--quiet is capped too; --verbose and check list all", () => {
-    expect(nonEmptyLines(runCli(["bundle", "--pack", "pack:rides-v1", "--quiet"], root).stderr)).toHaveLength(11)
+  it("--quiet shows only the refusals; --verbose and check list all", () => {
+    expect(nonEmptyLines(runCli(["bundle", "--pack", "pack:rides-v1", "--quiet"], root).stderr)).toEqual(refusedLines(runCli(["check"], root).stderr))
     expect(findingLines(runCli(["bundle", "--pack", "pack:rides-v1", "--verbose"], root).stderr)).toHaveLength(25)
     const check = runCli(["check"], root)
     expect(check.status).toBe(1)
@@ -243,12 +247,13 @@ describe("corpus findings on stderr are capped", () => {
     expect(check.stderr).not.toContain("more findings")
   })
 
-  it("impact is capped the same way", () => {
+  it("impact names every refused carrier past the cap, with no tally when nothing else is hidden", () => {
     const repo = history()
     for (let i = 1; i <= 12; i++) fs.writeFileSync(path.join(repo, "specs", `broken-${i}.sdp.md`), "---\nid: [unclosed\n---\n# x\n")
     const r = runCli(["impact", "--changeset", "HEAD~1"], repo)
     expect(r.status).toBe(0)
-    expect(nonEmptyLines(r.stderr).at(-1)).toBe("... and 2 more findings: specbundle check lists them all (or add --verbose)")
+    expect(refusedLines(r.stderr)).toHaveLength(12)
+    expect(r.stderr).not.toContain("more findings")
   })
 })
 

@@ -1,20 +1,24 @@
 // The packed form as a user gets it: `npm pack` (prepack builds and strips the manifest), the tarball
-// installed into an empty project, `npx specbundle bundle …` run there on a copy of the bike-dock
-// example, its stdout byte-identical to the repository's own built CLI.
+// installed ALONE into an empty project (`npm init -y && npm install ./specbundle-0.1.0.tgz`), where
+// `npx specbundle` runs, the library imports with no package added by hand (npm installs the peers)
+// and the README's library program type-checks and runs; `--omit=peer` for the CLI alone; the
+// prepublishOnly check; `npm publish --dry-run` (never a real publish).
 //
-// SLOW (10-60 s): a real npm pack and npm install. It packs from a copy of the working tree (the
+// SLOW (1-8 min on a loaded machine): real npm pack, npm install and npm publish --dry-run. It packs from a copy of the working tree (the
 // repository's node_modules linked in for the build), so the repository's package.json and bin/
 // never change while other test files run the CLI. The install uses npm's cache first
 // (--prefer-offline: `npm ci` filled it) and reaches the registry only for what the cache lacks.
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
+import { repoAt } from "../support/git.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { tempDir } from "../support/tmp.js"
 
 const REPO = path.join(import.meta.dirname, "..", "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
+const TSC = path.join(REPO, "node_modules", "typescript", "bin", "tsc")
 /** Never copied: the repository's install, its history, the build's outputs and scratch files. */
 const SKIP = new Set(["node_modules", ".git", ".scratch", "tmp"])
 
@@ -27,10 +31,20 @@ const npmFreeEnv = (): NodeJS.ProcessEnv =>
     Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i.test(k) && k !== "INIT_CWD")
   )
 
-const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => {
-  const r = spawnSync(command, args, { cwd, encoding: "utf8", timeout: 240_000, env: npmFreeEnv() })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+/**
+ * Runs a command to its end without blocking the event loop (npm pack, install and publish take
+ * minutes on a loaded machine; a blocked test worker misses vitest's own messages).
+ */
+const sh = (command: string, args: ReadonlyArray<string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: npmFreeEnv(), timeout: 540_000 })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
+    child.on("error", reject)
+    child.on("close", (status) => resolve({ status, stdout, stderr }))
+  })
 
 /** Bytes on disk under dir (file sizes; links not followed) and the packages in it. */
 const measure = (dir: string): { bytes: number; packages: number } => {
@@ -50,29 +64,67 @@ const measure = (dir: string): { bytes: number; packages: number } => {
   return { bytes, packages }
 }
 
+/** The README's library program: the TypeScript block of "From a program: the library". */
+const readmeProgram = (): string => {
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8")
+  const section = readme.slice(readme.indexOf("### From a program: the library"))
+  const block = /```ts\n([\s\S]*?)```/.exec(section)
+  expect(block, "README has a ts block under From a program: the library").not.toBeNull()
+  return block![1]!
+}
+
+/** A project folder as `npm init -y` makes it, with the tarball installed by `npm install` (plus flags). */
+const installAlone = async (tarball: string, flags: ReadonlyArray<string> = []) => {
+  const project = tempDir("specbundle-pack-user-")
+  const init = await sh("npm", ["init", "-y"], project)
+  expect(init.status, init.stderr).toBe(0)
+  const copy = path.join(project, path.basename(tarball))
+  fs.copyFileSync(tarball, copy)
+  const started = performance.now()
+  const install = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...flags, `./${path.basename(tarball)}`], project)
+  const seconds = (performance.now() - started) / 1000
+  expect(install.status, install.stderr).toBe(0)
+  const modules = path.join(project, "node_modules")
+  const { bytes, packages } = measure(modules)
+  console.log(
+    `package install ${flags.join(" ") || "(plain)"}: ${packages} packages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in node_modules, ${seconds.toFixed(1)} s`
+  )
+  return { project, modules, install, packages }
+}
+
+let work = ""
+let tarball = ""
+let packedFiles: string[] = []
+
+beforeAll(async () => {
+  // Pack from a copy of the working tree.
+  work = tempDir("specbundle-pack-src-")
+  fs.cpSync(REPO, work, {
+    recursive: true,
+    filter: (from) => {
+      const rel = path.relative(REPO, from)
+      return rel === "" || !SKIP.has(rel.split(path.sep)[0]!)
+    }
+  })
+  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(work, "node_modules"))
+  const before = fs.readFileSync(path.join(work, "package.json"), "utf8")
+  const out = tempDir("specbundle-pack-out-")
+  const pack = await sh("npm", ["pack", "--json", "--pack-destination", out], work)
+  expect(pack.status, pack.stderr).toBe(0)
+  const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
+  packedFiles = packed!.files.map((f) => f.path).sort()
+  tarball = path.join(out, packed!.filename)
+  // postpack put the manifest back byte for byte.
+  expect(fs.readFileSync(path.join(work, "package.json"), "utf8")).toBe(before)
+}, 600_000)
+
 describe("the packed package", () => {
-  it("installs into an empty project with oxc-parser its one dependency, and `npx specbundle bundle` prints the built CLI's bytes (slow: npm pack + npm install)", () => {
-    // 1. Pack from a copy of the working tree.
-    const work = tempDir("specbundle-pack-src-")
-    fs.cpSync(REPO, work, {
-      recursive: true,
-      filter: (from) => {
-        const rel = path.relative(REPO, from)
-        return rel === "" || !SKIP.has(rel.split(path.sep)[0]!)
-      }
-    })
-    fs.symlinkSync(path.join(REPO, "node_modules"), path.join(work, "node_modules"))
-    const before = fs.readFileSync(path.join(work, "package.json"), "utf8")
-    const out = tempDir("specbundle-pack-out-")
-    const pack = sh("npm", ["pack", "--json", "--pack-destination", out], work)
-    expect(pack.status, pack.stderr).toBe(0)
-    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
-    const files = packed!.files.map((f) => f.path).sort()
+  it("holds the CLI, the library, the schema, README and LICENSE, and a manifest without scripts whose peers npm installs", async () => {
     // The library's declarations (dist/types/, built by prepack) are many; the rest is this list.
-    const types = files.filter((f) => f.startsWith("dist/types/"))
+    const types = packedFiles.filter((f) => f.startsWith("dist/types/"))
     expect(types).toContain("dist/types/index.d.ts")
     for (const f of types) expect(f).toMatch(/\.d\.ts$/)
-    expect(files.filter((f) => !f.startsWith("dist/types/"))).toEqual([
+    expect(packedFiles.filter((f) => !f.startsWith("dist/types/"))).toEqual([
       "LICENSE",
       "README.md",
       "bin/package.json",
@@ -84,40 +136,127 @@ describe("the packed package", () => {
       "package.json",
       "schema/specbundle.config.schema.json"
     ])
-    // postpack put the manifest back byte for byte.
-    expect(fs.readFileSync(path.join(work, "package.json"), "utf8")).toBe(before)
-    const tarball = path.join(out, packed!.filename)
-    const listed = sh("tar", ["-xzOf", tarball, "package/package.json"], out)
-    const manifest = JSON.parse(listed.stdout) as Record<string, unknown>
+    const manifest = JSON.parse((await sh("tar", ["-xzOf", tarball, "package/package.json"], REPO)).stdout) as Record<string, unknown>
     // No scripts (so nothing to build or approve at install) and one runtime dependency.
     expect(manifest.scripts).toBeUndefined()
     expect(manifest.devDependencies).toBeUndefined()
+    expect(manifest.private).toBeUndefined()
     expect(Object.keys(manifest.dependencies as object)).toEqual(["oxc-parser"])
+    // effect and @effect/platform: peers that npm installs (none optional); platform-node is inlined.
+    expect(Object.keys(manifest.peerDependencies as object).sort()).toEqual(["@effect/platform", "effect"])
+    expect(manifest.peerDependenciesMeta).toBeUndefined()
+    for (const key of ["repository", "homepage", "bugs", "keywords", "engines", "files"]) expect(manifest[key], key).toBeDefined()
+  })
 
-    // 2. Install the tarball into an empty project.
-    const project = tempDir("specbundle-pack-user-")
-    fs.writeFileSync(path.join(project, "package.json"), `${JSON.stringify({ name: "user-project", version: "1.0.0", private: true })}\n`)
-    const started = performance.now()
-    const install = sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], project)
-    const seconds = (performance.now() - started) / 1000
-    expect(install.status, install.stderr).toBe(0)
-    expect(install.stderr).not.toContain("install-scripts")
-    const modules = path.join(project, "node_modules")
-    const { bytes, packages } = measure(modules)
-    console.log(`package install: ${packages} packages, ${(bytes / 1024 / 1024).toFixed(1)} MiB in node_modules, ${seconds.toFixed(1)} s`)
-    expect(fs.existsSync(path.join(modules, "oxc-parser", "package.json"))).toBe(true)
-    expect(fs.existsSync(path.join(modules, "effect"))).toBe(false)
+  it("installed alone: npx specbundle runs, a plain ES-module import of the library works, and the README's program type-checks and runs", async () => {
+    const { project, modules, install } = await installAlone(tarball)
+    for (const name of ["oxc-parser", "effect", "@effect/platform"]) expect(fs.existsSync(path.join(modules, name, "package.json")), name).toBe(true)
+    expect(fs.existsSync(path.join(modules, "@effect", "platform-node"))).toBe(false)
+    // The one install-script note a plain install may print: msgpackr's optional native helper,
+    // which @effect/platform's msgpackr does without; none of ours.
+    for (const line of install.stderr.split("\n").filter((l) => /^npm warn install-scripts +\S+@/.test(l))) expect(line).toContain("msgpackr-extract@")
 
-    // 3. Run it there on a corpus; compare with the repository's build.
+    const version = await sh("npx", ["--no", "--", "specbundle", "--version"], project)
+    expect(version.status, version.stderr).toBe(0)
+    expect(version.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).version)
+
+    // A plain ES-module import, from the project folder, of what the README names.
+    const imported = spawnSync(
+      process.execPath,
+      ["--input-type=module", "-e", 'import * as m from "specbundle"; console.log([typeof m.layerNode, typeof m.Bundler, typeof m.composeBundle].join(" "))'],
+      { cwd: project, encoding: "utf8" }
+    )
+    expect(imported.stderr).toBe("")
+    expect(imported.stdout).toBe("object function function\n")
+
+    // A corpus repository for the program: origin/main one commit behind HEAD.
+    const repo = repoAt(path.join(project, "specs-repo"))
+    fs.cpSync(BIKE_DOCK, repo.dir, { recursive: true })
+    repo.git("init", "-q", "-b", "main")
+    const base = repo.commit("base")
+    repo.git("update-ref", "refs/remotes/origin/main", base)
+    const spec = "specs/rides/ride-fare-rule.sdp.md"
+    fs.appendFileSync(path.join(repo.dir, spec), "- A ride longer than a day costs at most 2,000 cents.\n")
+    repo.commit("change")
+
+    // The README's program as written: type-checked with tsc, compiled, run. tsc and Node's types are
+    // the program's own dev tools (the library's declarations name Buffer): taken from this
+    // repository through typeRoots, so the project's node_modules stay as npm installed them.
+    fs.writeFileSync(path.join(project, "main.ts"), readmeProgram())
+    const pkg = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"))
+    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ ...pkg, type: "module" }, null, 2))
+    const tsconfig = {
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        typeRoots: [path.join(REPO, "node_modules", "@types")],
+        types: ["node"],
+        outDir: "out"
+      },
+      files: ["main.ts"]
+    }
+    fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig))
+    const tsc = spawnSync(process.execPath, [TSC, "-p", "."], { cwd: project, encoding: "utf8" })
+    expect(tsc.status, tsc.stdout).toBe(0)
+    const ran = spawnSync(process.execPath, ["out/main.js"], { cwd: project, encoding: "utf8", timeout: 60_000 })
+    expect(ran.status, ran.stderr).toBe(0)
+    const cli = spawnSync(process.execPath, [BIN, "bundle", "--root", "specs-repo", "--changeset", "origin/main...HEAD", "--budget", "M"], {
+      cwd: project,
+      encoding: "utf8"
+    })
+    expect(cli.status, cli.stderr).toBe(0)
+    expect(ran.stdout).toBe(cli.stdout)
+    expect(JSON.parse(ran.stdout).scope.specs).toContain("spec:rides.ride-fare-rule")
+
+    // `npx specbundle bundle` there gives the repository's build's bytes; anchored code was read, so
+    // oxc-parser resolved from the user's node_modules.
     fs.cpSync(BIKE_DOCK, path.join(project, "corpus"), { recursive: true })
     const args = ["bundle", "--root", "corpus", "--pack", "pack:rides-v1"]
-    const installed = sh("npx", ["--no", "--", "specbundle", ...args], project)
+    const installed = await sh("npx", ["--no", "--", "specbundle", ...args], project)
     expect(installed.status, installed.stderr).toBe(0)
     expect(installed.stderr).toBe("")
     const built = spawnSync(process.execPath, [BIN, ...args], { cwd: project, encoding: "utf8" })
     expect(built.status).toBe(0)
     expect(installed.stdout).toBe(built.stdout)
-    // The anchored code was read, so oxc-parser resolved from the user's node_modules.
     expect(installed.stdout).toContain('"file":"src/rides/unlock.ts"')
   }, 300_000)
+
+  it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script", async () => {
+    const { project, modules, install, packages } = await installAlone(tarball, ["--omit=peer"])
+    expect(install.stderr).not.toContain("install-scripts")
+    expect(fs.existsSync(path.join(modules, "effect"))).toBe(false)
+    expect(packages).toBeLessThanOrEqual(4)
+    const version = await sh("npx", ["--no", "--", "specbundle", "--version"], project)
+    expect(version.status, version.stderr).toBe(0)
+  }, 300_000)
+
+  it("prepublishOnly refuses, in one line, a package whose tarball lacks the schema", async () => {
+    // The built copy with `files` missing schema (and no prepack, so the dry run is quick).
+    const broken = tempDir("specbundle-pack-broken-")
+    for (const f of ["bin", "dist", "scripts", "LICENSE", "README.md"]) fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
+    const manifest = JSON.parse(fs.readFileSync(path.join(work, "package.json"), "utf8"))
+    manifest.files = manifest.files.filter((f: string) => f !== "schema")
+    manifest.scripts = { prepublishOnly: manifest.scripts.prepublishOnly }
+    fs.mkdirSync(path.join(broken, "schema"))
+    fs.copyFileSync(path.join(work, "schema", "specbundle.config.schema.json"), path.join(broken, "schema", "specbundle.config.schema.json"))
+    fs.writeFileSync(path.join(broken, "package.json"), JSON.stringify(manifest, null, 2))
+    const refused = await sh(process.execPath, ["scripts/check-pack.mjs"], broken)
+    expect(refused.status).toBe(1)
+    expect(refused.stderr.trimEnd().split("\n")).toEqual([
+      'check-pack: the tarball lacks schema/specbundle.config.schema.json: refusing to publish (check "files" in package.json and run npm run build)'
+    ])
+    // The same folder with schema listed passes.
+    fs.writeFileSync(path.join(broken, "package.json"), JSON.stringify({ ...manifest, files: [...manifest.files, "schema"] }, null, 2))
+    const accepted = await sh(process.execPath, ["scripts/check-pack.mjs"], broken)
+    expect(accepted.status, accepted.stderr).toBe(0)
+  }, 120_000)
+
+  it("npm publish --dry-run succeeds (prepublishOnly included; nothing is published)", async () => {
+    const publish = await sh("npm", ["publish", "--dry-run"], work)
+    expect(publish.status, publish.stderr).toBe(0)
+    expect(publish.stdout).toContain("prepublishOnly")
+    expect(publish.stderr).toContain("(dry-run)")
+  }, 600_000)
 })

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Two builds of the CLI side by side: each scenario runs the old and the new build in alternating
+// order, N rounds (one warm-up each first), with `node -e 0` in the same rounds; prints the medians
+// and the median of the per-round new/old ratios, which a machine shared with other work disturbs
+// far less than any absolute time.
+//
+//   node scripts/bench-compare.mjs OLD_CLI [NEW_CLI] [--runs N]
+//   (OLD_CLI: a copy of an earlier bin/specbundle.js with its bin/ folder, e.g. .scratch/before/bin/specbundle.js)
+import { mkdtempSync } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { corpus, gitHosted } from "./bench-corpus.mjs"
+import { measure, median } from "./bench-run.mjs"
+
+const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+const argv = process.argv.slice(2)
+const runsAt = argv.indexOf("--runs")
+const RUNS = runsAt >= 0 ? Number(argv[runsAt + 1]) : 9
+const clis = argv.filter((a, i) => !a.startsWith("--") && (runsAt < 0 || i !== runsAt + 1))
+if (clis.length < 1) {
+  process.stderr.write("bench-compare: usage: node scripts/bench-compare.mjs OLD_CLI [NEW_CLI] [--runs N]\n")
+  process.exit(2)
+}
+const OLD = path.resolve(clis[0])
+const NEW = path.resolve(clis[1] ?? path.join(REPO, "bin", "specbundle.js"))
+const NODE = process.execPath
+
+const example = gitHosted(path.join(REPO, "examples", "bike-dock"), path.join(mkdtempSync(path.join(os.tmpdir(), "specbundle-compare-")), "bike-dock"))
+const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
+const small = gitHosted(c200.dir)
+const scenarios = [
+  ["--help", ["--help"]],
+  ["pre-commit hook, examples/bike-dock in git", ["impact", "--root", example, "--staged", "--strict", "--quiet"]],
+  ["bundle --changeset HEAD~1, examples/bike-dock in git", ["bundle", "--root", example, "--changeset", "HEAD~1"]],
+  ["pre-commit hook, git-hosted 200 Specs, 400 TS files", ["impact", "--root", small, "--staged", "--strict", "--quiet"]],
+  ["bundle --changeset HEAD~1 --parts, 200 Specs", ["bundle", "--root", small, "--changeset", "HEAD~1", "--parts", "--budget", "50000"]]
+]
+
+const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`)
+console.log(`| scenario | node -e 0 | old | new | new/old (median of ${RUNS} paired rounds) |`)
+console.log("|---|---|---|---|---|")
+for (const [name, args] of scenarios) {
+  for (const cli of [OLD, NEW]) {
+    const warm = measure(NODE, [cli, ...args], { cwd: REPO, captureErr: true })
+    if (warm.status !== 0 && warm.status !== 1) throw new Error(`${name}: exit ${warm.status}: ${warm.stderr.slice(0, 200)}`)
+  }
+  const base = []
+  const old = []
+  const neu = []
+  const ratios = []
+  for (let i = 0; i < RUNS; i++) {
+    base.push(measure(NODE, ["-e", "0"], { cwd: REPO }).ms)
+    // Alternate which build goes first, so neither always runs on a warmer machine.
+    const pair = i % 2 === 0 ? [OLD, NEW] : [NEW, OLD]
+    const t = Object.fromEntries(pair.map((cli) => [cli, measure(NODE, [cli, ...args], { cwd: REPO }).ms]))
+    old.push(t[OLD])
+    neu.push(t[NEW])
+    ratios.push(t[NEW] / t[OLD])
+  }
+  console.log(`| ${name} | ${fmt(median(base))} | ${fmt(median(old))} | ${fmt(median(neu))} | ${median(ratios).toFixed(2)}x |`)
+}
