@@ -69,7 +69,7 @@ const corpus = (specs: number, tsFiles: number): string => {
 const ARGS = ["bundle", "--root", ".", "--changeset", "HEAD", "--budget", "9000"]
 /** Without the parse cache (SPECBUNDLE_CODE_CACHE=0 turns both caches off): a warm run starts no workers. */
 const envWith = (workers: string | undefined): NodeJS.ProcessEnv => {
-  const env = { ...gitCleanEnv(), SPECBUNDLE_CODE_CACHE: "0" }
+  const env: NodeJS.ProcessEnv = { ...gitCleanEnv(), SPECBUNDLE_CODE_CACHE: "0" }
   delete env.SPECBUNDLE_WORKERS
   return workers === undefined ? env : { ...env, SPECBUNDLE_WORKERS: workers }
 }
