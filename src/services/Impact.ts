@@ -93,7 +93,7 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
       return { read, selfHosting }
     })
 
-    /** The old side's files at the old commit (git's work: runs while the new side is read). */
+    /** The old side's files at the old commit (git's work: done before the new side is read, see run). */
     const oldFiles = Effect.fn("Impact.oldFiles")(function* (diff: DiffResult, exclude: ReadonlyArray<string>) {
       const paths = oldSidePaths(diff, exclude)
       if (diff.oldCommit === null || paths.length === 0) return [] as ReadonlyArray<SourceFile>
@@ -102,9 +102,11 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
 
     const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
       const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
-      const [{ read: fresh, selfHosting }, old] = yield* Effect.all([newSide(diff, options.exclude), oldFiles(diff, options.exclude)], {
-        concurrency: "unbounded"
-      })
+      // The old side's git first: once the new side's worker threads load oxc-parser (a large corpus,
+      // SPECBUNDLE_WORKERS), each reserves ~6 GiB of address space and Linux may refuse to fork git
+      // (spawn ENOMEM: issue 29, docs/decisions.md).
+      const old = yield* oldFiles(diff, options.exclude)
+      const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude)
       const oldReads = old.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old, { selfHosting })).graph)
       const report = impactReport({
         changeset: options.label ?? changesetText(options.changeset),

@@ -63,9 +63,15 @@ const needsParser = (options: ExtractAllOptions): boolean => options.known === u
 const loadExtract = () => import("../core/extract.js")
 
 let workerScript: string | undefined
-/** Called by the bundled entry: worker threads may run this file. */
-export const enableWorkers = (script: string | undefined): void => {
+/**
+ * How long the main thread, with nothing left to parse, waits without a word from any worker
+ * before it parses what the workers hold itself (a worker that never answers cannot stall a run).
+ */
+let silentMs = 20_000
+/** Called by the bundled entry: worker threads may run this file (tests may shorten the wait for a silent worker). */
+export const enableWorkers = (script: string | undefined, options: { readonly silentMs?: number } = {}): void => {
   workerScript = script
+  silentMs = options.silentMs ?? 20_000
 }
 
 /** Below this many files, starting a worker costs more than it saves (the bench's smallest scale corpus has 7,500). */
@@ -175,7 +181,8 @@ interface Chunk {
 interface Job {
   readonly options: ExtractAllOptions
 }
-type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> }
+/** A chunk to parse, or the end: the worker closes its port and its thread ends by itself. */
+type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly close: true }
 type FromWorker = { readonly id: number; readonly results: Extracted[] }
 
 /** Most worker threads SPECBUNDLE_WORKERS may ask for. */
@@ -209,6 +216,7 @@ class Helper {
   private readonly worker: Worker
   readonly inFlight = new Map<number, Chunk>()
   failed = false
+  exited = false
 
   constructor(
     script: string,
@@ -218,7 +226,6 @@ class Helper {
     private readonly lost: (chunks: Chunk[]) => void
   ) {
     this.worker = new Worker(script, { workerData: { specbundleExtract: { options } satisfies Job } })
-    this.worker.unref()
     this.worker.on("message", (m: FromWorker) => {
       const chunk = this.inFlight.get(m.id)
       if (chunk === undefined) return
@@ -226,16 +233,24 @@ class Helper {
       this.done(chunk, m.results)
       this.feed()
     })
-    const fail = () => {
-      if (this.failed) return
-      this.failed = true
-      // Whatever it held is parsed on the main thread instead: a worker fault loses nothing.
-      const held = [...this.inFlight.values()]
-      this.inFlight.clear()
-      this.lost(held)
-    }
+    const fail = () => this.giveUp()
     this.worker.once("error", fail)
-    this.worker.once("exit", fail)
+    this.worker.once("exit", () => {
+      this.exited = true
+      fail()
+    })
+    // After the listeners: adding a "message" listener refs the worker's port again, and a pool
+    // a failed read never finished (a git that could not start) then kept the process alive.
+    this.worker.unref()
+  }
+
+  /** Whatever it held is parsed on the main thread instead: a worker fault loses nothing. */
+  giveUp(): void {
+    if (this.failed) return
+    this.failed = true
+    const held = [...this.inFlight.values()]
+    this.inFlight.clear()
+    this.lost(held)
   }
 
   private nextId = 0
@@ -254,9 +269,23 @@ class Helper {
     this.worker.ref()
   }
 
-  close(): void {
+  /**
+   * Asks the thread to end; resolves once it is gone, its parser's reserved memory with it. Not
+   * terminate(): a worker cut off inside require() of oxc-parser (an ES module) aborts the whole
+   * process on Node 20 ("IsGraphAsync must be used on an instantiated module"); a message is
+   * taken only between tasks.
+   */
+  close(): Promise<void> {
     this.failed = true
-    void this.worker.terminate()
+    if (this.exited) return Promise.resolve()
+    const gone = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()))
+    this.worker.postMessage({ close: true } satisfies ToWorker)
+    return gone
+  }
+
+  /** The last resort for a thread that does not end when asked (stuck in a loop). */
+  kill(): void {
+    if (!this.exited) void this.worker.terminate()
   }
 }
 
@@ -278,6 +307,8 @@ export class ExtractSession {
   private stored = 0
   private readonly helpers: Helper[] = []
   private wake: (() => void) | undefined
+  /** When a worker last brought results (Date.now()), or this thread last parsed a chunk. */
+  private heard = 0
   /** How many chunks worker threads parsed (for tests and measurements). */
   remoteChunks = 0
 
@@ -375,6 +406,7 @@ export class ExtractSession {
   private store(chunk: Chunk, results: ReadonlyArray<Extracted>, remote: boolean): void {
     chunk.slots.forEach((slot, i) => (this.results[slot] = results[i]))
     this.stored += chunk.slots.length
+    this.heard = Date.now()
     if (remote) this.remoteChunks++
     this.wake?.()
   }
@@ -388,6 +420,7 @@ export class ExtractSession {
   /** Parses what the workers have not taken, waits for theirs, and returns the results in `add` order. */
   async finish(): Promise<Extracted[]> {
     // Unreferenced until now, so a read that fails before finish cannot leave the process waiting on them.
+    this.heard = Date.now()
     for (const h of this.helpers) {
       h.ref()
       h.feed()
@@ -403,11 +436,23 @@ export class ExtractSession {
         }
         // Every chunk of a failed worker was queued again, so nothing can be owed by one.
         if (this.stored === this.results.length || this.helpers.every((h) => h.failed)) break
+        const silence = setTimeout(() => this.wake?.(), silentMs)
         await new Promise<void>((resolve) => (this.wake = resolve))
+        clearTimeout(silence)
         this.wake = undefined
+        // Not a word from any worker for that long: what they hold comes back to this thread.
+        if (Date.now() - this.heard >= silentMs) for (const h of this.helpers) if (h.inFlight.size > 0) h.giveUp()
       }
     } finally {
-      for (const h of this.helpers) h.close()
+      // Each thread that loaded oxc-parser reserves ~6 GiB of address space, which Linux counts
+      // again when the main thread forks git: waited for, so the next git call can start.
+      // A thread that does not end when asked is waited for as long as a silent worker, then cut off.
+      const ends = Promise.all(this.helpers.map((h) => h.close()))
+      await new Promise<unknown>((resolve) => {
+        const bound = setTimeout(resolve, silentMs)
+        void ends.then(() => resolve(clearTimeout(bound)))
+      })
+      for (const h of this.helpers) h.kill()
     }
     return this.results.map((r, slot) => {
       if (r === undefined) throw new Error(`extract: no result for file ${slot}`)
@@ -431,6 +476,7 @@ export const runExtractWorker = (): boolean => {
   // The first chunk comes once the main thread has listed the corpus: load oxc-parser meanwhile.
   if (needsParser(job.options)) void loadParser()
   port.on("message", (m: ToWorker) => {
+    if ("close" in m) return port.close()
     void extractInThread(m.files, job.options).then((results) => port.postMessage({ id: m.id, results } satisfies FromWorker))
   })
   return true

@@ -117,6 +117,18 @@ describe("ExtractSession", () => {
     expect(remote).toBe(0)
     expect(results).toEqual(expected)
   }, 60_000)
+
+  it("parses on the main thread what a worker that never answers holds, and ends that thread (issue 29)", async () => {
+    const expected = await extractInThread(files, OPTIONS)
+    // Takes every chunk and the request to end, answers nothing.
+    const silent = path.join(root, "silent.cjs")
+    fs.writeFileSync(silent, "require('node:worker_threads').parentPort.on('message', () => {})\n")
+    enableWorkers(silent, { silentMs: 300 })
+    process.env.SPECBUNDLE_WORKERS = "2"
+    const { results, remote } = await viaSession()
+    expect(remote).toBe(0)
+    expect(results).toEqual(expected)
+  }, 60_000)
 })
 
 describe("the CLI with workers", () => {
