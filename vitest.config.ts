@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 // Tests are laid out like the code (README, "Contributing"): one vitest project per folder.
@@ -13,9 +12,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // At least two files at once: vitest's default (cores - 1) is one fork on a 2-core machine,
-    // while most end-to-end time is a test waiting on a CLI or git subprocess (docs/decisions.md).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [project("core"), project("services"), project("cli"), project("entrances"), project("scripts")]
   }
 })

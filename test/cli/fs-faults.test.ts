@@ -74,11 +74,12 @@ describe("--out into an unwritable place", () => {
     root = corpus()
   })
 
-  it("a folder whose parent is a regular file: exit 1, one stderr line naming the path, no stack", () => {
+  // A path through a file is a wrong --out (exit 2, checked before the corpus is read: issue 27).
+  it("a folder whose parent is a regular file: exit 2, one stderr line naming the path, no stack", () => {
     fs.writeFileSync(path.join(root, "plain-file"), "not a folder\n")
     const out = path.join(root, "plain-file", "bundle")
     const r = runCli(["bundle", "--root", root, "--pack", PACK, "--out", out], root)
-    expect(r.status).toBe(1)
+    expect(r.status).toBe(2)
     expect(stackLines(r.stderr)).toEqual([])
     const lines = nonEmptyLines(r.stderr)
     expect(lines).toHaveLength(1)
