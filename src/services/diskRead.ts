@@ -5,7 +5,7 @@ import { closeSync, constants, lstatSync, openSync, readFileSync, readSync } fro
 import type { SourceFile } from "../core/discover.js"
 import { unreadableFile } from "../core/discover.js"
 import { reasonOf } from "./errno.js"
-import type { Extracted, FileOnDisk } from "./extractAll.js"
+import type { Extracted, FileOnDisk } from "./extractInThread.js"
 
 const NOFOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
 

@@ -5,62 +5,10 @@
 // (a few anchors) are cheap to send back, Specs (whole texts) mostly stay on the main thread.
 // Workers run their own bundle (src/worker.ts; bin.ts hands its path in); tests run in-thread unless forced.
 import { availableParallelism } from "node:os"
-import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { SourceFile } from "../core/discover.js"
-import { classifyPath, fileFinding, sha256 } from "../core/discover.js"
-import { RACY_MS, asIndexObject, load, statOf } from "./diskRead.js"
-import type { AnchorParser } from "../core/read/anchors.js"
-import type { ExtractOptions } from "../core/extract.js"
-import { loadOxcRaw, rawParser } from "./oxcRaw.js"
-import type { CarrierRead } from "../core/model.js"
-import type { KnownReads } from "./parseCache.js"
-
-export interface ExtractAllOptions {
-  readonly selfHosting: boolean
-  /**
-   * What files gave in an earlier run (parseCache.ts): trusted on the same stat data (the work
-   * tree) or object id (the index), else reused for the same path and bytes. When set, every work
-   * tree file is stat'ed for the next run.
-   */
-  readonly known?: KnownReads
-  /** Date.now() before the first file was stat'ed: stat data this recent is not kept (racy). */
-  readonly since?: number
-}
-
-/** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable). */
-export interface Extracted {
-  readonly path: string
-  readonly read: CarrierRead | null
-  readonly hash: string | null
-  /** The stat data the parse cache may trust next time (null: too recent; absent: no cache). */
-  readonly stat?: string | null
-  /** The git object id of the bytes, when the file was checked against one. */
-  readonly oid?: string
-  /** The bytes on disk are not the object the caller expected (`FileOnDisk.object`): read it from there. */
-  readonly stale?: true
-}
-
-/** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
-export interface FileOnDisk {
-  readonly path: string
-  readonly absolute: string
-  /** The git object these bytes should be (the index read): other bytes give a `stale` result. */
-  readonly object?: string
-}
-
-type Input = SourceFile | FileOnDisk
-
-let parser: Promise<AnchorParser> | undefined
-/** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
-const loadParser = (): Promise<AnchorParser> =>
-  (parser ??= Promise.all([import("oxc-parser"), loadOxcRaw()]).then(([oxc, raw]) => {
-    const outline = rawParser(raw)
-    return outline === null ? { parse: oxc.parseSync } : { parse: oxc.parseSync, outline }
-  }))
-/** Whether a run will surely parse code: nothing from an earlier run to reuse (a first run, or no cache). */
-const needsParser = (options: ExtractAllOptions): boolean => options.known === undefined || options.known.size === 0
-/** The parsers (yaml, @cucumber/gherkin) load on first read, not at start-up (`--help` needs none). */
-const loadExtract = () => import("../core/extract.js")
+import type { ExtractAllOptions, Extracted, Input } from "./extractInThread.js"
+import { extractInThread, loadParser, needsParser } from "./extractInThread.js"
+import { type Chunk, Helper } from "./workerThread.js"
 
 let workerScript: string | undefined
 /**
@@ -86,105 +34,6 @@ const MAX_CHUNK_BYTES = 2 * 1024 * 1024
 const MAX_OWN_CHUNK_BYTES = 128 * 1024
 const UNREAD_BYTES = 4 * 1024
 
-/**
- * Parses files in this thread, in order, each as soon as it is read (straight from the scratch
- * buffer); a parser exception becomes a finding for its file.
- */
-export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
-  const { extractFile, mayHoldAnchorBytes } = await loadExtract()
-  let extractOptions: ExtractOptions = options
-  const results: Extracted[] = []
-  const known = options.known
-  const safeBefore = known === undefined ? undefined : (options.since ?? 0) - RACY_MS
-  for (const input of inputs) {
-    const onDisk = "absolute" in input
-    const code = classifyPath(input.path) === "anchor-candidate"
-    const object = onDisk ? input.object : undefined
-    let stat: string | null | undefined
-    let entry = known?.get(input.path)
-    let trusted: boolean
-    if (object !== undefined && known !== undefined) {
-      // The index read: the index names each file's object id, so an entry recorded for the same
-      // object id is what those very bytes gave (content-addressed, no stat data involved), and the
-      // file is not read at all. Any other is read from the work tree and checked below.
-      stat = null
-      trusted = entry !== undefined && entry.oid === object
-    } else {
-      // The work tree: stat data first, as git's index does; a match skips the read and the parse.
-      if (onDisk && safeBefore !== undefined) {
-        const s = statOf(input.absolute)
-        stat = s !== undefined && s.newest < safeBefore ? s.key : null
-        if (entry !== undefined && (s === undefined || entry.stat !== s.key)) entry = entry.stat === null ? entry : { ...entry, stat: null }
-      }
-      trusted = stat !== undefined && entry !== undefined && entry.stat !== null
-    }
-    if (trusted) {
-      // Neither read nor parsed: what these very bytes gave last time.
-      results.push({ path: input.path, read: entry!.read, hash: entry!.hash, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }) })
-      continue
-    }
-    let file = onDisk ? load(input) : input
-    if (!("bytes" in file)) {
-      // Unreadable where the index says what the file holds: read the index's blob instead.
-      results.push(object !== undefined ? { path: input.path, read: null, hash: null, stale: true } : file)
-      continue
-    }
-    let oid: string | undefined
-    if (object !== undefined) {
-      // Whatever the cache says, the work tree's bytes stand in for the index's only when they are the same object (or its CRLF twin is).
-      const blob = asIndexObject(file.bytes, object)
-      if (blob === undefined) {
-        results.push({ path: input.path, read: null, hash: null, stale: true })
-        continue
-      }
-      oid = object
-      if (blob !== file.bytes) file = { path: file.path, bytes: blob }
-    }
-    const hash = sha256(file.bytes)
-    // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).
-    if (oid === undefined && entry !== undefined && entry.oid !== null && entry.hash === hash) oid = entry.oid
-    const extra = { ...(stat === undefined ? {} : { stat }), ...(oid === undefined ? {} : { oid }) }
-    // An earlier run parsed these very bytes at this path (the stat data changed, the bytes did not).
-    if (entry !== undefined && entry.hash === hash) {
-      results.push({ path: file.path, read: entry.read, hash, ...extra })
-      continue
-    }
-    // What extractFile would read as nothing: a code file without an anchor marker.
-    if (code && !mayHoldAnchorBytes(file.bytes, options)) {
-      results.push({ path: file.path, read: null, hash, ...extra })
-      continue
-    }
-    // A code file with a marker: oxc-parser loads on the first. Another chunk may read into the
-    // scratch buffer while this one waits, so the bytes are copied first.
-    if (code && extractOptions.parser === undefined) {
-      file = { path: file.path, bytes: Buffer.from(file.bytes) }
-      extractOptions = { ...options, parser: await loadParser() }
-    }
-    let read: CarrierRead | null
-    try {
-      read = extractFile(file, extractOptions)
-    } catch (e) {
-      // A parser bug must not take the healthy rest of the corpus down with it.
-      read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
-    }
-    results.push({ path: file.path, read, hash, ...extra })
-  }
-  return results
-}
-
-interface Chunk {
-  /** Where each file's result goes in the session's result array. */
-  readonly slots: number[]
-  readonly files: Input[]
-}
-
-interface Job {
-  readonly options: ExtractAllOptions
-}
-/** A chunk to parse, or the end: the worker closes its port and its thread ends by itself. */
-type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly close: true }
-type FromWorker = { readonly id: number; readonly results: Extracted[] }
-
 /** Most worker threads SPECBUNDLE_WORKERS may ask for. */
 export const MAX_WORKERS = 16
 
@@ -209,84 +58,6 @@ const workerCount = (files: number, warm: boolean): number => {
   const forced = forcedWorkers(process.env.SPECBUNDLE_WORKERS)
   if (typeof forced === "number") return forced
   return files < PARALLEL_FILES || warm ? 0 : Math.min(availableParallelism(), 4) - 1
-}
-
-/** One worker thread: at most two chunks in flight, so it never waits for the next one. */
-class Helper {
-  private readonly worker: Worker
-  readonly inFlight = new Map<number, Chunk>()
-  failed = false
-  exited = false
-
-  constructor(
-    script: string,
-    options: ExtractAllOptions,
-    private readonly take: () => Chunk | undefined,
-    private readonly done: (chunk: Chunk, results: Extracted[]) => void,
-    private readonly lost: (chunks: Chunk[]) => void
-  ) {
-    this.worker = new Worker(script, { workerData: { specbundleExtract: { options } satisfies Job } })
-    this.worker.on("message", (m: FromWorker) => {
-      const chunk = this.inFlight.get(m.id)
-      if (chunk === undefined) return
-      this.inFlight.delete(m.id)
-      this.done(chunk, m.results)
-      this.feed()
-    })
-    const fail = () => this.giveUp()
-    this.worker.once("error", fail)
-    this.worker.once("exit", () => {
-      this.exited = true
-      fail()
-    })
-    // After the listeners: adding a "message" listener refs the worker's port again, and a pool
-    // a failed read never finished (a git that could not start) then kept the process alive.
-    this.worker.unref()
-  }
-
-  /** Whatever it held is parsed on the main thread instead: a worker fault loses nothing. */
-  giveUp(): void {
-    if (this.failed) return
-    this.failed = true
-    const held = [...this.inFlight.values()]
-    this.inFlight.clear()
-    this.lost(held)
-  }
-
-  private nextId = 0
-  /** Sends chunks until two are in flight or the queue is empty. */
-  feed(): void {
-    while (!this.failed && this.inFlight.size < 2) {
-      const chunk = this.take()
-      if (chunk === undefined) return
-      const id = this.nextId++
-      this.inFlight.set(id, chunk)
-      this.worker.postMessage({ id, files: chunk.files } satisfies ToWorker)
-    }
-  }
-
-  ref(): void {
-    this.worker.ref()
-  }
-
-  /**
-   * Asks the thread to end; resolves once it is gone, its parser's reserved memory with it. Not
-   * terminate(): a worker cut off inside require() of oxc-parser (an ES module) aborts the whole
-   * process on Node 20 ("IsGraphAsync must be used on an instantiated module"); a message is
-   * taken only between tasks.
-   */
-  close(): Promise<void> {
-    this.failed = true
-    if (this.exited) return Promise.resolve()
-    const gone = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()))
-    this.worker.postMessage({ close: true } satisfies ToWorker)
-    return gone
-  }
-
-  /** The last resort for a thread that does not end when asked (stuck in a loop). */
-  kill(): void {
-    if (!this.exited) void this.worker.terminate()
-  }
 }
 
 /**
@@ -466,18 +237,4 @@ export const extractAll = (files: ReadonlyArray<SourceFile>, options: ExtractAll
   const session = new ExtractSession(files.length, options)
   for (const f of files) session.add(f)
   return session.finish()
-}
-
-/** The worker side: true when this thread was started to parse (then it answers until terminated). */
-export const runExtractWorker = (): boolean => {
-  const job = (workerData as { specbundleExtract?: Job } | null)?.specbundleExtract
-  if (parentPort === null || job === undefined) return false
-  const port = parentPort
-  // The first chunk comes once the main thread has listed the corpus: load oxc-parser meanwhile.
-  if (needsParser(job.options)) void loadParser()
-  port.on("message", (m: ToWorker) => {
-    if ("close" in m) return port.close()
-    void extractInThread(m.files, job.options).then((results) => port.postMessage({ id: m.id, results } satisfies FromWorker))
-  })
-  return true
 }

@@ -1,0 +1,145 @@
+// Parsing files in this thread: what one file gives (its contribution and hash), read from disk or
+// held in memory, each parsed as soon as it is read. The pool (extractAll.ts) runs this in every
+// thread it starts, the main one included; a small corpus runs it alone.
+import type { SourceFile } from "../core/discover.js"
+import { classifyPath, fileFinding, sha256 } from "../core/discover.js"
+import type { ExtractOptions } from "../core/extract.js"
+import type { CarrierRead } from "../core/model.js"
+import type { AnchorParser } from "../core/read/anchors.js"
+import { RACY_MS, asIndexObject, load, statOf } from "./diskRead.js"
+import { loadOxcRaw, rawParser } from "./oxcRaw.js"
+import type { KnownReads } from "./parseCache.js"
+
+export interface ExtractAllOptions {
+  readonly selfHosting: boolean
+  /**
+   * What files gave in an earlier run (parseCache.ts): trusted on the same stat data (the work
+   * tree) or object id (the index), else reused for the same path and bytes. When set, every work
+   * tree file is stat'ed for the next run.
+   */
+  readonly known?: KnownReads
+  /** Date.now() before the first file was stat'ed: stat data this recent is not kept (racy). */
+  readonly since?: number
+}
+
+/** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable). */
+export interface Extracted {
+  readonly path: string
+  readonly read: CarrierRead | null
+  readonly hash: string | null
+  /** The stat data the parse cache may trust next time (null: too recent; absent: no cache). */
+  readonly stat?: string | null
+  /** The git object id of the bytes, when the file was checked against one. */
+  readonly oid?: string
+  /** The bytes on disk are not the object the caller expected (`FileOnDisk.object`): read it from there. */
+  readonly stale?: true
+}
+
+/** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
+export interface FileOnDisk {
+  readonly path: string
+  readonly absolute: string
+  /** The git object these bytes should be (the index read): other bytes give a `stale` result. */
+  readonly object?: string
+}
+
+/** A file held in memory (read from git) or still on disk. */
+export type Input = SourceFile | FileOnDisk
+
+let parser: Promise<AnchorParser> | undefined
+/** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
+export const loadParser = (): Promise<AnchorParser> =>
+  (parser ??= Promise.all([import("oxc-parser"), loadOxcRaw()]).then(([oxc, raw]) => {
+    const outline = rawParser(raw)
+    return outline === null ? { parse: oxc.parseSync } : { parse: oxc.parseSync, outline }
+  }))
+/** Whether a run will surely parse code: nothing from an earlier run to reuse (a first run, or no cache). */
+export const needsParser = (options: ExtractAllOptions): boolean => options.known === undefined || options.known.size === 0
+/** The parsers (yaml, @cucumber/gherkin) load on first read, not at start-up (`--help` needs none). */
+const loadExtract = () => import("../core/extract.js")
+
+/**
+ * Parses files in this thread, in order, each as soon as it is read (straight from the scratch
+ * buffer); a parser exception becomes a finding for its file.
+ */
+export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
+  const { extractFile, mayHoldAnchorBytes } = await loadExtract()
+  let extractOptions: ExtractOptions = options
+  const results: Extracted[] = []
+  const known = options.known
+  const safeBefore = known === undefined ? undefined : (options.since ?? 0) - RACY_MS
+  for (const input of inputs) {
+    const onDisk = "absolute" in input
+    const code = classifyPath(input.path) === "anchor-candidate"
+    const object = onDisk ? input.object : undefined
+    let stat: string | null | undefined
+    let entry = known?.get(input.path)
+    let trusted: boolean
+    if (object !== undefined && known !== undefined) {
+      // The index read: the index names each file's object id, so an entry recorded for the same
+      // object id is what those very bytes gave (content-addressed, no stat data involved), and the
+      // file is not read at all. Any other is read from the work tree and checked below.
+      stat = null
+      trusted = entry !== undefined && entry.oid === object
+    } else {
+      // The work tree: stat data first, as git's index does; a match skips the read and the parse.
+      if (onDisk && safeBefore !== undefined) {
+        const s = statOf(input.absolute)
+        stat = s !== undefined && s.newest < safeBefore ? s.key : null
+        if (entry !== undefined && (s === undefined || entry.stat !== s.key)) entry = entry.stat === null ? entry : { ...entry, stat: null }
+      }
+      trusted = stat !== undefined && entry !== undefined && entry.stat !== null
+    }
+    if (trusted) {
+      // Neither read nor parsed: what these very bytes gave last time.
+      results.push({ path: input.path, read: entry!.read, hash: entry!.hash, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }) })
+      continue
+    }
+    let file = onDisk ? load(input) : input
+    if (!("bytes" in file)) {
+      // Unreadable where the index says what the file holds: read the index's blob instead.
+      results.push(object !== undefined ? { path: input.path, read: null, hash: null, stale: true } : file)
+      continue
+    }
+    let oid: string | undefined
+    if (object !== undefined) {
+      // Whatever the cache says, the work tree's bytes stand in for the index's only when they are the same object (or its CRLF twin is).
+      const blob = asIndexObject(file.bytes, object)
+      if (blob === undefined) {
+        results.push({ path: input.path, read: null, hash: null, stale: true })
+        continue
+      }
+      oid = object
+      if (blob !== file.bytes) file = { path: file.path, bytes: blob }
+    }
+    const hash = sha256(file.bytes)
+    // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).
+    if (oid === undefined && entry !== undefined && entry.oid !== null && entry.hash === hash) oid = entry.oid
+    const extra = { ...(stat === undefined ? {} : { stat }), ...(oid === undefined ? {} : { oid }) }
+    // An earlier run parsed these very bytes at this path (the stat data changed, the bytes did not).
+    if (entry !== undefined && entry.hash === hash) {
+      results.push({ path: file.path, read: entry.read, hash, ...extra })
+      continue
+    }
+    // What extractFile would read as nothing: a code file without an anchor marker.
+    if (code && !mayHoldAnchorBytes(file.bytes, options)) {
+      results.push({ path: file.path, read: null, hash, ...extra })
+      continue
+    }
+    // A code file with a marker: oxc-parser loads on the first. Another chunk may read into the
+    // scratch buffer while this one waits, so the bytes are copied first.
+    if (code && extractOptions.parser === undefined) {
+      file = { path: file.path, bytes: Buffer.from(file.bytes) }
+      extractOptions = { ...options, parser: await loadParser() }
+    }
+    let read: CarrierRead | null
+    try {
+      read = extractFile(file, extractOptions)
+    } catch (e) {
+      // A parser bug must not take the healthy rest of the corpus down with it.
+      read = fileFinding(file.path, "read/internal-error", `the reader failed on this file: ${String(e).split("\n")[0]}`)
+    }
+    results.push({ path: file.path, read, hash, ...extra })
+  }
+  return results
+}
