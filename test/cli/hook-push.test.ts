@@ -6,9 +6,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { created, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
-
-const FIXTURE = "---\nid: spec:fixture\nkind: rule\nbroken: [\n---\n# A deliberately broken fixture\n"
+import { commitBrokenFixture, created, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
 
 /** An empty bare repository in a temp folder, added to `dir` as `name` with `git remote add`. */
 const addRemote = (dir: string, name: string): string => {
@@ -34,10 +32,7 @@ describe("pre-push on a freshly added remote", () => {
   it("a first push says there is no base; a new branch then composes its own commits, in one line naming the folder and tallying refusals", () => {
     const dir = repo()
     // A broken carrier committed earlier: its findings must not show on every push.
-    fs.mkdirSync(path.join(dir, "fixtures"))
-    fs.writeFileSync(path.join(dir, "fixtures", "bad.sdp.md"), FIXTURE)
-    git(dir, "add", "-A")
-    git(dir, "commit", "-q", "-m", "fixture")
+    commitBrokenFixture(dir)
     expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
     addRemote(dir, "fresh")
 

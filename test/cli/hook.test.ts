@@ -7,7 +7,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { BROKEN, CLI, created, env, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
+import { BROKEN, CLI, commitBrokenFixture, created, env, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
 
 const FOREIGN = "#!/bin/sh\n# someone else's hook\nexit 0\n"
 
@@ -122,16 +122,11 @@ describe("hook install pre-commit", () => {
   })
 })
 
-const BROKEN_ELSEWHERE = "---\nid: spec:fixture\nkind: rule\nbroken: [\n---\n# A deliberately broken fixture\n"
-
 describe("pre-commit refuses only what the commit stages", () => {
   it("a carrier refused elsewhere is one tally line and lets the commit through; a staged refused carrier blocks it", () => {
     const dir = repo()
     // A broken carrier committed earlier (before the hook): it must not lock the team out.
-    fs.mkdirSync(path.join(dir, "fixtures"))
-    fs.writeFileSync(path.join(dir, "fixtures", "bad.sdp.md"), BROKEN_ELSEWHERE)
-    git(dir, "add", "-A")
-    git(dir, "commit", "-q", "-m", "fixtures")
+    commitBrokenFixture(dir)
     expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
 
     fs.writeFileSync(path.join(dir, "README.md"), "# readme\n")

@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { repoAt, runGitIn } from "../support/git.js"
-import { BIN, ensureBuilt, REPO, type Run } from "../support/cli.js"
+import { BIN, ensureBuilt, REPO, type Run, runAsync } from "../support/cli.js"
 import { copyInto, tempDir } from "../support/tmp.js"
 
 const CORPUS = path.join(REPO, "test", "fixtures", "perspectives")
@@ -18,16 +18,7 @@ const PACK = "pack:lens-v1"
 beforeAll(ensureBuilt)
 
 /** The CLI as a child process; asynchronous, so the test worker stays responsive while it runs. */
-const run = (cwd: string, args: ReadonlyArray<string>): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
-    child.on("error", reject)
-    child.on("close", (status) => resolve({ status, stdout, stderr }))
-  })
+const run = (cwd: string, args: ReadonlyArray<string>): Promise<Run> => runAsync(process.execPath, [BIN, ...args], { cwd, timeout: 30_000 })
 
 const corpus = (config?: unknown): string => {
   const root = tempDir("specbundle-cli-perspective-")

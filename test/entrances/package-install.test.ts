@@ -8,10 +8,11 @@
 // repository's node_modules linked in for the build), so the repository's package.json and bin/
 // never change while other test files run the CLI. The install uses npm's cache first
 // (--prefer-offline: `npm ci` filled it) and reaches the registry only for what the cache lacks.
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { runAsync } from "../support/cli.js"
 import { repoAt } from "../support/git.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { tempDir } from "../support/tmp.js"
@@ -35,16 +36,7 @@ const npmFreeEnv = (): NodeJS.ProcessEnv =>
  * Runs a command to its end without blocking the event loop (npm pack, install and publish take
  * minutes on a loaded machine; a blocked test worker misses vitest's own messages).
  */
-const sh = (command: string, args: ReadonlyArray<string>, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: npmFreeEnv(), timeout: 540_000 })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
-    child.on("error", reject)
-    child.on("close", (status) => resolve({ status, stdout, stderr }))
-  })
+const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => runAsync(command, args, { cwd, env: npmFreeEnv(), timeout: 540_000 })
 
 /** Bytes on disk under dir (file sizes; links not followed) and the packages in it. */
 const measure = (dir: string): { bytes: number; packages: number } => {

@@ -1,6 +1,6 @@
 // Shared pieces of the end-to-end tests that run the BUILT CLI (bin/specbundle.js) as a subprocess:
 // where it is, building it once when it is missing, a git-free environment, and one synchronous run.
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -43,3 +43,22 @@ export const cli = (cwd: string, args: ReadonlyArray<string>, options: CliOption
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: options.timeout ?? 30_000, env: options.env ?? gitCleanEnv() })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
+
+/**
+ * Runs a command to its end without blocking the event loop (a blocked test worker misses vitest's
+ * own messages, whose deadline is 60 s): its exit status and both streams, stdin closed.
+ */
+export const runAsync = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly timeout: number }
+): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], timeout: options.timeout })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
+    child.on("error", reject)
+    child.on("close", (status) => resolve({ status, stdout, stderr }))
+  })

@@ -33,6 +33,17 @@ export const run = (cwd: string, args: ReadonlyArray<string>) => {
 export const spec = (id: string, title: string): string => `---\nid: ${id}\nkind: behavior\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# ${title}\n`
 export const BROKEN = "---\nid: spec:broken\nkind: rule\nbroken: [\n---\n# Broken\n"
 
+/**
+ * Commits a broken carrier, `fixtures/bad.sdp.md`, before any hook is installed: a refusal the
+ * team already lives with, which a hook must not print on every commit or push.
+ */
+export const commitBrokenFixture = (dir: string): void => {
+  fs.mkdirSync(path.join(dir, "fixtures"))
+  fs.writeFileSync(path.join(dir, "fixtures", "bad.sdp.md"), "---\nid: spec:fixture\nkind: rule\nbroken: [\n---\n# A deliberately broken fixture\n")
+  git(dir, "add", "-A")
+  git(dir, "commit", "-q", "-m", "fixtures")
+}
+
 export const repo = (): string => {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-cli-hook-")))
   created.push(dir)
