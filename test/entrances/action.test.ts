@@ -23,6 +23,14 @@ beforeAll(() => {
 
 const action = parse(fs.readFileSync(path.join(REPO, "action.yml"), "utf8"))
 
+/** The calls the fake gh recorded, in order: one JSON object a line. */
+const ghCalls = (ghDir: string): Array<{ method: string; endpoint: string; token?: string; body?: unknown }> =>
+  fs
+    .readFileSync(path.join(ghDir, "calls.jsonl"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+
 describe("action.yml", () => {
   it("is a composite action on Node 20 with the issue's inputs and outputs", () => {
     expect(action.runs.using).toBe("composite")
@@ -254,11 +262,7 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     comments = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
     expect(comments).toHaveLength(1)
     expect(comments[0].body.startsWith(`${marker}\n**specbundle impact** of \`origin/main...HEAD\`: 3 impacted Specs`)).toBe(true)
-    const calls = fs
-      .readFileSync(path.join(ghDir, "calls.jsonl"), "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l))
+    const calls = ghCalls(ghDir)
     expect(calls.map((c) => `${c.method} ${c.endpoint}`)).toEqual([
       "GET repos/octo/bikes/issues/42/comments?per_page=100&page=1",
       "POST repos/octo/bikes/issues/42/comments",
@@ -308,11 +312,7 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     }
     const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
     expect(r.status, r.stderr).toBe(0)
-    const calls = fs
-      .readFileSync(path.join(ghDir, "calls.jsonl"), "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l))
+    const calls = ghCalls(ghDir)
     expect(calls.map((c) => `${c.method} ${c.endpoint}`)).toEqual([
       "GET repos/octo/bikes/issues/9/comments?per_page=100&page=1",
       "GET repos/octo/bikes/issues/9/comments?per_page=100&page=2",
