@@ -71,10 +71,10 @@ const PARSE_PREFIX = "specbundle-parse-"
 const PARSE_SUFFIX = ".json"
 /**
  * How many parse cache files the folder keeps: each corpus root has 16 shards for the work tree's
- * read and 16 for the index's (src/services/parseCache.ts), so about two corpora, the oldest
- * shards going first.
+ * read and 16 for the index's, each with a file of its Specs' prose (src/services/parseCache.ts),
+ * so about two corpora, the oldest shards going first.
  */
-const PARSE_KEEP = 64
+const PARSE_KEEP = 128
 /** A temp file this old was left by a killed run: it goes with the pruning. */
 const STALE_TEMP_MS = 60 * 60 * 1000
 
@@ -102,29 +102,66 @@ const cacheDir = () => {
 
 const checksum = (data) => createHash("sha256").update(data).digest()
 
-/** The cache's data when the file is ours and whole; undefined otherwise. */
-const readCache = (file) => {
+/**
+ * Closes what a later read (openCache) still holds once nothing can call it any more: a long-lived
+ * process (`watch`, the MCP server) opens parse caches whose Specs' prose it may never read.
+ */
+const unread = new FinalizationRegistry((fd) => {
+  try {
+    fs.closeSync(fd)
+  } catch {
+    // already closed
+  }
+})
+
+/**
+ * Opens a cache file now, when it is ours, and returns the size of its data and its read for
+ * later: the data when the file is whole, undefined otherwise. The open descriptor keeps the very
+ * file opened: a run that replaces or removes it meanwhile (files are renamed into place, never
+ * written in place) does not change what this read gives. undefined when missing or not ours.
+ */
+const openCache = (file) => {
   let fd
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
     const stat = fs.fstatSync(fd)
-    if (!stat.isFile() || stat.size <= DIGEST_BYTES) return undefined
-    if (typeof process.getuid === "function" && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)) return undefined
-    const bytes = fs.readFileSync(fd)
-    const data = bytes.subarray(0, bytes.length - DIGEST_BYTES)
-    return checksum(data).equals(bytes.subarray(bytes.length - DIGEST_BYTES)) ? data : undefined
+    const ours =
+      stat.isFile() && stat.size > DIGEST_BYTES && (typeof process.getuid !== "function" || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0))
+    if (!ours) throw new Error("not ours")
   } catch {
+    if (fd !== undefined) closeQuietly(fd)
     return undefined
-  } finally {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd)
-      } catch {
-        // nothing to do
-      }
+  }
+  const size = fs.fstatSync(fd).size - DIGEST_BYTES
+  let done = false
+  const later = () => {
+    if (done) return undefined
+    done = true
+    unread.unregister(later)
+    try {
+      const bytes = fs.readFileSync(fd)
+      const data = bytes.subarray(0, bytes.length - DIGEST_BYTES)
+      return bytes.length > DIGEST_BYTES && checksum(data).equals(bytes.subarray(bytes.length - DIGEST_BYTES)) ? data : undefined
+    } catch {
+      return undefined
+    } finally {
+      closeQuietly(fd)
     }
   }
+  unread.register(later, fd, later)
+  return { size, read: later }
 }
+
+const closeQuietly = (fd) => {
+  try {
+    fs.closeSync(fd)
+  } catch {
+    // nothing to do
+  }
+}
+
+/** The cache's data when the file is ours and whole; undefined otherwise. */
+const readCache = (file) => openCache(file)?.read()
 
 /**
  * Creates `dir` and its missing parents, one level at a time. Not mkdirSync's `recursive`: where a
@@ -241,6 +278,14 @@ if (dir !== undefined) {
   payload.specbundleCache = {
     build,
     read: (file) => readCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+    open: (file) => openCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+    remove: (file) => {
+      try {
+        fs.unlinkSync(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`))
+      } catch {
+        // gone already, or held open where that forbids removing it (Windows): pruned later
+      }
+    },
     write: (file, data) => writeCache(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`, data, PARSE_PREFIX, PARSE_SUFFIX, PARSE_KEEP)
   }
 }

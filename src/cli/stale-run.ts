@@ -56,7 +56,7 @@ export const runStale = (args: StaleArgs) =>
     const reader = yield* GraphReader
     const read = reader.readTree({ root, exclude: manifest.builtFrom.exclude })
     const { files } = yield* withProgress(read, `reading ${root}`, false).pipe(Effect.mapError((e) => new CliFailure({ line: e.message })))
-    const s = compareFiles(manifest.builtFrom.files, files)
+    const s = compareFiles(manifest.builtFrom.files, files())
     const lines = [...s.added.map((p) => `added ${p}`), ...s.removed.map((p) => `removed ${p}`), ...s.changed.map((p) => `changed ${p}`)]
     if (lines.length === 0) return
     yield* writeOut(lines.join("\n") + "\n")

@@ -87,25 +87,32 @@ export interface RepoChange {
   readonly oldPath?: string
 }
 
+/** A diff's changes, and the old side's object id of each old path that was a regular file (repository-relative). */
+export interface RawDiff {
+  readonly changes: RepoChange[]
+  readonly oldObjects: ReadonlyMap<string, string>
+}
+
 /**
- * `git diff --name-status -z -M`: "<status>\0<path>\0", renames and copies "R<score>\0<old>\0<new>\0".
- * Type changes and unmerged entries count as modified; a copy is a new file.
+ * `git diff --raw --no-abbrev -z -M`: ":<old mode> <new mode> <old id> <new id> <status>\0<path>\0",
+ * renames and copies with "<old>\0<new>\0". Type changes and unmerged entries count as modified; a
+ * copy is a new file. The old ids let the old side be read without listing its tree.
  */
-export const parseNameStatusZ = (text: string): RepoChange[] => {
+export const parseRawZ = (text: string): RawDiff => {
   const items = splitZ(text)
-  const out: RepoChange[] = []
+  const changes: RepoChange[] = []
+  const oldObjects = new Map<string, string>()
   for (let i = 0; i < items.length; ) {
-    const code = items[i++].charAt(0)
+    const [oldMode, , oldObject, , status] = items[i++].slice(1).split(" ")
+    const code = status.charAt(0)
+    const first = items[i++]
+    if (isRegular(oldMode) && !/^0+$/.test(oldObject)) oldObjects.set(first, oldObject)
     if (code === "R" || code === "C") {
-      const oldPath = items[i++]
       const path = items[i++]
-      out.push(code === "R" ? { path, status: "renamed", oldPath } : { path, status: "added" })
-    } else {
-      const path = items[i++]
-      out.push({ path, status: code === "A" ? "added" : code === "D" ? "deleted" : "modified" })
-    }
+      changes.push(code === "R" ? { path, status: "renamed", oldPath: first } : { path, status: "added" })
+    } else changes.push({ path: first, status: code === "A" ? "added" : code === "D" ? "deleted" : "modified" })
   }
-  return out
+  return { changes, oldObjects }
 }
 
 /** One blob entry of `ls-tree -r -z` or `ls-files -s -z`. */
@@ -127,20 +134,37 @@ export const parseLsTreeZ = (text: string): BlobEntry[] =>
     return type === "blob" && isRegular(mode) ? [{ mode, object, path: item.slice(tab + 1) }] : []
   })
 
-/** `ls-files -s -z`: "<mode> SP <object> SP <stage> TAB <path>\0"; only stage 0 (merged) entries. */
-export const parseLsFilesStageZ = (text: string): BlobEntry[] => {
+/** The index as `ls-files -s -z` lists it: its merged (stage 0) regular files, and the paths of unmerged entries. */
+export interface IndexListing {
+  readonly merged: BlobEntry[]
+  /** Repository-relative, unique, in the listing's order. */
+  readonly unmerged: string[]
+}
+
+/** `ls-files -s -z`: "<mode> SP <object> SP <stage> TAB <path>\0". */
+export const parseIndexListingZ = (text: string): IndexListing => {
   // By offsets rather than split: the whole index passes through here on every `--staged` run.
-  const out: BlobEntry[] = []
+  const merged: BlobEntry[] = []
+  const unmerged: string[] = []
   for (const item of splitZ(text)) {
     const tab = item.indexOf("\t")
     const first = item.indexOf(" ")
     const second = item.indexOf(" ", first + 1)
-    if (first < 0 || second < 0 || tab < second || item.slice(second + 1, tab) !== "0") continue
+    if (first < 0 || second < 0 || tab < second) continue
+    const path = item.slice(tab + 1)
+    if (item.slice(second + 1, tab) !== "0") {
+      // Stages 1-3 of one path come one after the other.
+      if (unmerged[unmerged.length - 1] !== path) unmerged.push(path)
+      continue
+    }
     const mode = item.slice(0, first)
-    if (isRegular(mode)) out.push({ mode, object: item.slice(first + 1, second), path: item.slice(tab + 1) })
+    if (isRegular(mode)) merged.push({ mode, object: item.slice(first + 1, second), path })
   }
-  return out
+  return { merged, unmerged }
 }
+
+/** `ls-files -s -z`: only stage 0 (merged) entries. */
+export const parseLsFilesStageZ = (text: string): BlobEntry[] => parseIndexListingZ(text).merged
 
 // ---------------------------------------------------------------------------------------------
 // Rebasing repository paths onto the extraction root

@@ -29,7 +29,8 @@ export interface PreparedBundle {
   /** The root, absolute. */
   readonly root: string
   readonly graph: Graph
-  readonly files: ReadonlyArray<FileHash>
+  /** Every file the reader used (root-relative path, SHA-256), sorted: listed when first called (an impact report never calls it). */
+  readonly files: () => ReadonlyArray<FileHash>
   /** The composer's parameters (the scope, budget, declarations, part). */
   readonly params: BundleParams
   /** The scope as the manifest records it. */
@@ -213,8 +214,8 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
           config: prepared.configPath,
           commit: state.commit,
           dirty: state.dirty,
-          graphDigest: graphDigest(prepared.files),
-          files: prepared.files
+          graphDigest: graphDigest(prepared.files()),
+          files: prepared.files()
         }
       } satisfies ManifestDraft
     })

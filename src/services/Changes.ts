@@ -20,7 +20,8 @@ export interface ChangesetImpact {
   readonly report: ImpactReport
   /** The new graph (its findings are the caller's to show). */
   readonly graph: Graph
-  readonly files: ReadonlyArray<FileHash>
+  /** Every file the reader used (root-relative path, SHA-256), sorted: listed when first called (an impact report never calls it). */
+  readonly files: () => ReadonlyArray<FileHash>
   /** The changeset as the caller gave it ("--staged" for the staged changes). */
   readonly label: string
   readonly diff: DiffResult
@@ -28,7 +29,8 @@ export interface ChangesetImpact {
 
 export interface ChangesetScope {
   readonly graph: Graph
-  readonly files: ReadonlyArray<FileHash>
+  /** Every file the reader used (root-relative path, SHA-256), sorted: listed when first called (an impact report never calls it). */
+  readonly files: () => ReadonlyArray<FileHash>
   /** Impacted Spec ids the graph holds, in the report's (id) order. */
   readonly specs: ReadonlyArray<string>
   /** Impacted ids the graph does not hold (a dangling binding, a refused carrier): left out of the scope. */

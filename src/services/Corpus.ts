@@ -13,7 +13,8 @@ import { loadConfig, settingsOf } from "./settings.js"
 
 export interface CorpusRead {
   readonly graph: Graph
-  readonly files: ReadonlyArray<FileHash>
+  /** Every file the reader used (root-relative path, SHA-256), sorted: listed when first called (an impact report never calls it). */
+  readonly files: () => ReadonlyArray<FileHash>
   /** The excludes used, normalized: the request's and the configuration's. */
   readonly exclude: ReadonlyArray<string>
 }

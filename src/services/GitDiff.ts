@@ -5,7 +5,18 @@ import { lstatSync } from "node:fs"
 import * as nodePath from "node:path"
 import * as Either from "effect/Either"
 import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
-import { dropSkippedFolders, normalizePrefix, parseChangeset, parseNameStatusZ, rebaseChanges, revisionProblem, splitZ, underRoot } from "../core/changeset.js"
+import type { BlobEntry } from "../core/changeset.js"
+import {
+  dropSkippedFolders,
+  normalizePrefix,
+  parseChangeset,
+  parseIndexListingZ,
+  parseRawZ,
+  rebaseChanges,
+  revisionProblem,
+  splitZ,
+  underRoot
+} from "../core/changeset.js"
 import type { GitError } from "./git.js"
 import { sidesOf } from "./gitSides.js"
 import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "./git.js"
@@ -38,7 +49,11 @@ export interface RepoLocation {
 export type NewSource =
   | { readonly _tag: "WorkingTree"; readonly sparse?: ReadonlyArray<string> }
   | { readonly _tag: "Tree"; readonly commit: string }
-  | { readonly _tag: "Index" }
+  | {
+      readonly _tag: "Index"
+      /** The index's merged regular files (repository-relative), as the diff's own listing found them. */
+      readonly listed?: ReadonlyArray<BlobEntry>
+    }
 
 export interface DiffResult {
   readonly location: RepoLocation
@@ -49,9 +64,11 @@ export interface DiffResult {
   readonly newSource: NewSource
   /** The commit whose tree is the old side (null: staged changes in a repository with no commit yet). */
   readonly oldCommit: string | null
+  /** The old side's object id of each changed path that was a regular file there (repository-relative). */
+  readonly oldObjects: ReadonlyMap<string, string>
 }
 
-const DIFF = ["diff", "--name-status", "-z", "-M", "--no-color", "--no-ext-diff", "--no-relative"]
+const DIFF = ["diff", "--raw", "--no-abbrev", "-z", "-M", "--no-color", "--no-ext-diff", "--no-relative"]
 
 /** The revision text with its trailing ~N / ^N / ^{...} steps removed: what exists if only a parent is missing. */
 const baseOf = (rev: string): string => rev.replace(/(?:~\d*|\^\d*|\^\{[^}]*\})+$/, "")
@@ -147,14 +164,11 @@ const make = Effect.gen(function* () {
       )
     )
 
-  /** Unmerged index entries (an open conflict), repository-relative and unique. */
-  const unmergedPaths = (top: string) =>
-    runGit(top, ["ls-files", "-u", "-z"]).pipe(Effect.map((out) => [...new Set(splitZ(out).map((item) => item.slice(item.indexOf("\t") + 1)))]))
-
   const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
     const location = yield* locate(root)
     const { top } = location
     let changes: RepoChange[]
+    let oldObjects: ReadonlyMap<string, string>
     let newSource: NewSource
     let oldCommit: string | null
     switch (changeset._tag) {
@@ -165,7 +179,9 @@ const make = Effect.gen(function* () {
           [runGit(top, [...DIFF, from, "--"]), runGit(top, ["ls-files", "--others", "--exclude-standard", "-z"]).pipe(Effect.map(splitZ)), sparseAbsent(top)],
           { concurrency: "unbounded" }
         )
-        changes = withUntracked(parseNameStatusZ(diffOut), untracked)
+        const raw = parseRawZ(diffOut)
+        changes = withUntracked(raw.changes, untracked)
+        oldObjects = raw.oldObjects
         const sparse = absent.flatMap((p) => underRoot(location.prefix, p) ?? [])
         newSource = sparse.length === 0 ? { _tag: "WorkingTree" } : { _tag: "WorkingTree", sparse }
         oldCommit = from
@@ -184,7 +200,7 @@ const make = Effect.gen(function* () {
           }
           from = base
         }
-        changes = parseNameStatusZ(yield* runGit(top, [...DIFF, from, b, "--"]))
+        ;({ changes, oldObjects } = parseRawZ(yield* runGit(top, [...DIFF, from, b, "--"])))
         const head = yield* headCommit(top)
         // A sparse working tree lacks the paths outside its cone: B's tree is read from git objects.
         const checkedOut = head === b && !(yield* isDirty(location)) && (yield* sparseAbsent(top)).length === 0
@@ -193,19 +209,21 @@ const make = Effect.gen(function* () {
         break
       }
       case "Staged": {
-        // With no commit yet, `diff --cached` compares against the empty tree by itself.
-        const [unmerged, diffOut, head] = yield* Effect.all([unmergedPaths(top), runGit(top, [...DIFF, "--cached", "--"]), headCommit(top)], {
+        // With no commit yet, `diff --cached` compares against the empty tree by itself. The index's
+        // listing answers both whether a conflict is open and what the new side holds: one git for both.
+        const [listing, diffOut, head] = yield* Effect.all([runGit(top, ["ls-files", "-s", "-z"]), runGit(top, [...DIFF, "--cached", "--"]), headCommit(top)], {
           concurrency: "unbounded"
         })
-        if (unmerged.length > 0) return yield* new UnmergedPathError({ paths: unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
-        changes = parseNameStatusZ(diffOut)
-        newSource = { _tag: "Index" }
+        const index = parseIndexListingZ(listing)
+        if (index.unmerged.length > 0) return yield* new UnmergedPathError({ paths: index.unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
+        ;({ changes, oldObjects } = parseRawZ(diffOut))
+        newSource = { _tag: "Index", listed: index.merged }
         oldCommit = head
         break
       }
     }
     const rebased = rebaseChanges(location.prefix, changes)
-    return { location, files: dropSkippedFolders(rebased.files), outsideRoot: rebased.outsideRoot, newSource, oldCommit } satisfies DiffResult
+    return { location, files: dropSkippedFolders(rebased.files), outsideRoot: rebased.outsideRoot, newSource, oldCommit, oldObjects } satisfies DiffResult
   })
 
   /**

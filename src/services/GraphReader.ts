@@ -16,7 +16,7 @@ import type { GitError } from "./git.js"
 import { Git, classify } from "./git.js"
 import { asIndexObject, load } from "./diskRead.js"
 import type { SavedEntry } from "./parseCache.js"
-import { openParseCache } from "./parseCache.js"
+import { openParseCache, shardListing, shardOf } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { CarrierRead, Graph } from "../core/model.js"
@@ -35,8 +35,11 @@ export interface FileHash {
 
 export interface ReadResult {
   readonly graph: Graph
-  /** Every file the reader used (carriers and anchor candidates), root-relative, sorted, with SHA-256. */
-  readonly files: ReadonlyArray<FileHash>
+  /**
+   * Every file the reader used (carriers and anchor candidates), root-relative, sorted, with
+   * SHA-256: listed when first asked (a bundle's manifest; an impact report never asks).
+   */
+  readonly files: () => ReadonlyArray<FileHash>
 }
 
 /** A file of the index: root-relative path and the object id its entry names. */
@@ -102,6 +105,8 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
     return { files, problems }
   })
 
+const NOTHING_KEPT = { reads: [], entries: () => [] } as const
+
 /** What the parse cache keeps: every file read, with its stat data, its hashes and what it gave. */
 const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
   extracted.flatMap((e): SavedEntry[] => (e.hash === null || e.stat === undefined ? [] : [[e.path, e.stat, e.hash, e.oid ?? null, e.read]]))
@@ -133,15 +138,25 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         Effect.orElseSucceed(() => false)
       )
 
-    /** Results of the parse into the graph, with the hash list of every file read. */
-    const assemble = (extracted: ReadonlyArray<Extracted>, extra: ReadonlyArray<CarrierRead>): ReadResult => {
-      const reads: CarrierRead[] = [...extra]
-      const used: FileHash[] = []
-      for (const e of extracted) {
-        if (e.read !== null) reads.push(e.read)
-        if (e.hash !== null) used.push({ path: e.path, hash: e.hash })
+    /**
+     * Results of the parse into the graph, with the hash list of every file read; `kept`: what the
+     * parse cache's whole shards gave, with their entries (files not read this run).
+     */
+    const assemble = (
+      extracted: ReadonlyArray<Extracted>,
+      extra: ReadonlyArray<CarrierRead>,
+      kept: { readonly reads: ReadonlyArray<CarrierRead>; readonly entries: () => ReadonlyArray<SavedEntry> } = NOTHING_KEPT
+    ): ReadResult => {
+      const reads: CarrierRead[] = [...extra, ...kept.reads]
+      for (const e of extracted) if (e.read !== null) reads.push(e.read)
+      let files: FileHash[] | undefined
+      const list = () => {
+        if (files !== undefined) return files
+        files = kept.entries().map((e) => ({ path: e[0], hash: e[2] }))
+        for (const e of extracted) if (e.hash !== null) files.push({ path: e.path, hash: e.hash })
+        return files.sort((a, b) => byCodeUnits(a.path, b.path))
       }
-      return { graph: buildGraph(reads), files: used.sort((a, b) => byCodeUnits(a.path, b.path)) }
+      return { graph: buildGraph(reads), files: list }
     }
 
     /** Turns files held in memory into the graph: the one place parsing happens. */
@@ -218,17 +233,28 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
      * store): the same bytes as reading every blob from git, at the cost of reading the tree.
      */
     const readIndexed = <E>(
-      options: { readonly root: string; readonly entries: ReadonlyArray<IndexedFile>; readonly selfHosting: boolean },
+      options: {
+        readonly root: string
+        readonly entries: ReadonlyArray<IndexedFile>
+        readonly selfHosting: boolean
+        /** The cache to use: the index's (default), or the old side's (a changeset's old blobs). */
+        readonly cache?: "index" | "old"
+      },
       fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
     ) =>
       Effect.gen(function* () {
         const root = nodePath.resolve(options.root)
         const { selfHosting } = options
-        const cache = openParseCache(root, selfHosting, "index")
-        const session = new ExtractSession(options.entries.length, { selfHosting, known: cache?.known, since: Date.now() })
+        // Each shard of the cache saved from a listing with the same paths and object ids is whole:
+        // its files are what they were, and none of them is looked up, read or parsed.
+        const listing = shardListing(options.entries)
+        const cache = openParseCache(root, selfHosting, options.cache ?? "index", listing)
+        const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
+        const entries = wholeShards.length === 0 ? options.entries : options.entries.filter((e) => cache?.whole[shardOf(e.path)] === undefined)
+        const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() })
         const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
-        const code = options.entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
-        const carriers = options.entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
+        const code = entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
+        const carriers = entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
         for (const e of [...code, ...carriers]) session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
         const extracted = yield* Effect.promise(() => session.finish())
         const stale = new Map<string, number>()
@@ -246,8 +272,12 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
           const given = new Set(files.map((f) => f.path))
           for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
         }
-        cache?.save(reusable(extracted))
-        return assemble(extracted, [])
+        cache?.save(reusable(extracted), listing)
+        const kept = {
+          reads: wholeShards.flatMap((shard) => cache?.whole[shard] ?? []),
+          entries: () => wholeShards.flatMap((shard) => cache?.wholeEntries(shard) ?? [])
+        }
+        return assemble(extracted, [], kept)
       })
 
     /**

@@ -8,7 +8,7 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, shouldRead } from "../core/discover.js"
 import type { ImpactReport } from "../core/impact.js"
 import { carrierReadsOf, impactReport } from "../core/impact.js"
-import type { Graph } from "../core/model.js"
+import type { CarrierRead, Graph } from "../core/model.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { DiffResult, RepoLocation } from "./GitDiff.js"
 import { GitDiff } from "./GitDiff.js"
@@ -29,8 +29,8 @@ export interface ImpactResult {
   readonly report: ImpactReport
   /** The new graph: what `bundle --changeset` composes from. */
   readonly graph: Graph
-  /** Every file the reader used for the new graph (root-relative path, SHA-256). */
-  readonly files: ReadonlyArray<FileHash>
+  /** Every file the reader used for the new graph (root-relative path, SHA-256), listed when first called. */
+  readonly files: () => ReadonlyArray<FileHash>
   readonly diff: DiffResult
 }
 
@@ -57,29 +57,40 @@ export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>): 
     })
     .filter((p) => shouldRead(p, exclude) !== null)
 
+/** The old side: what its files gave, or its files still to parse (the new side's options unknown yet). */
+type OldSide = { readonly reads: ReadonlyArray<CarrierRead> } | { readonly files: ReadonlyArray<SourceFile> }
+
 export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
   effect: Effect.gen(function* () {
     const git = yield* GitDiff
     const reader = yield* GraphReader
 
-    const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>) {
+    /**
+     * Whether the new side is the protocol package itself (its package.json), known before anything
+     * is parsed where that costs no git process: the work tree's file, or the index's entry (listed
+     * by the diff). null for a commit's tree: known once its files are read.
+     */
+    const selfHostingFirst = Effect.fn("Impact.selfHosting")(function* (diff: DiffResult) {
+      const source = diff.newSource
+      if (source._tag === "WorkingTree") return yield* reader.isSelfHosting(diff.location.root)
+      if (source._tag === "Tree") return null
+      const pkg = (yield* git.listSource(diff.location, source, (p) => p === "package.json")).filter((e) => e.path === "package.json")
+      return selfHostingOf(pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale)))
+    })
+
+    const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, known: boolean | null) {
       const source = diff.newSource
       if (source._tag === "WorkingTree") {
         // A sparse checkout's paths outside its cone are part of the tree at their index version.
         const sparse = new Set(source.sparse ?? [])
         const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
         const read = yield* reader.readTree({ root: diff.location.root, exclude, extra })
-        return { read, selfHosting: yield* reader.isSelfHosting(diff.location.root) }
+        return { read, selfHosting: known ?? (yield* reader.isSelfHosting(diff.location.root)) }
       }
       if (source._tag === "Index") {
-        // The index's files are read from the working tree where they hold the same bytes (most
-        // of them); package.json only tells whether the corpus is the protocol package itself.
-        const listed = yield* git.listSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
-        const pkg = listed.filter((e) => e.path === "package.json")
-        const selfHosting = selfHostingOf(
-          pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale))
-        )
-        const entries = pkg.length === 0 ? listed : listed.filter((e) => e.path !== "package.json")
+        // The index's files are read from the working tree where they hold the same bytes (most of them).
+        const entries = yield* git.listSource(diff.location, source, (p) => p !== "package.json" && shouldRead(p, exclude) !== null)
+        const selfHosting = known ?? (yield* selfHostingFirst(diff)) ?? false
         const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting }, (stale) => git.readObjects(diff.location, stale))
         return { read, selfHosting }
       }
@@ -93,21 +104,31 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
       return { read, selfHosting }
     })
 
-    /** The old side's files at the old commit (git's work: done before the new side is read, see run). */
-    const oldFiles = Effect.fn("Impact.oldFiles")(function* (diff: DiffResult, exclude: ReadonlyArray<string>) {
+    /**
+     * The old side: the old commit's objects of the paths a change removed or modified. With the
+     * new side's options known, their results come from the old side's parse cache by object id
+     * (the diff names them: no tree listed, no blob read for a cached one); else the blobs are read
+     * now and parsed once the new side tells its options. Git's work is done before the new side is
+     * read (see run).
+     */
+    const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean | null) {
       const paths = oldSidePaths(diff, exclude)
-      if (diff.oldCommit === null || paths.length === 0) return [] as ReadonlyArray<SourceFile>
-      return yield* git.readOld(diff.location, diff.oldCommit, paths)
+      if (diff.oldCommit === null || paths.length === 0) return { reads: [] } as OldSide
+      if (selfHosting === null) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
+      const entries = yield* git.listOld(diff.location, diff.oldCommit, paths, diff.oldObjects)
+      const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache: "old" }, (stale) => git.readObjects(diff.location, stale))
+      return { reads: carrierReadsOf(read.graph) } as OldSide
     })
 
     const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
       const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
+      const known = yield* selfHostingFirst(diff)
       // The old side's git first: once the new side's worker threads load oxc-parser (a large corpus,
       // SPECBUNDLE_WORKERS), each reserves ~6 GiB of address space and Linux may refuse to fork git
       // (spawn ENOMEM: issue 29, docs/decisions.md).
-      const old = yield* oldFiles(diff, options.exclude)
-      const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude)
-      const oldReads = old.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old, { selfHosting })).graph)
+      const old = yield* oldSide(diff, options.exclude, known)
+      const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude, known)
+      const oldReads = "reads" in old ? old.reads : old.files.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old.files, { selfHosting })).graph)
       const report = impactReport({
         changeset: options.label ?? changesetText(options.changeset),
         root: rootLabel(diff.location),

@@ -107,11 +107,17 @@ export class ExtractSession {
     const count = workerCount(files, !needsParser(this.options))
     if (count === 0) return
     this.started = true
+    // Workers get the known entries without what the files gave: copying every read to each thread
+    // would cost more than it saves, and a read from the cache is not plain data (its Specs' prose
+    // is read when first asked for: cacheFormat.ts). A result that reuses an entry is completed in `store`.
+    const known = this.options.known
+    const workerOptions: ExtractAllOptions =
+      known === undefined ? this.options : { ...this.options, known: new Map([...known].map(([path, e]) => [path, { ...e, read: null }])) }
     for (let i = 0; i < count; i++) {
       this.helpers.push(
         new Helper(
           script,
-          this.options,
+          workerOptions,
           () => this.takeFront(),
           (c, r) => this.store(c, r, true),
           (cs) => this.requeue(cs)
@@ -175,7 +181,11 @@ export class ExtractSession {
   }
 
   private store(chunk: Chunk, results: ReadonlyArray<Extracted>, remote: boolean): void {
-    chunk.slots.forEach((slot, i) => (this.results[slot] = results[i]))
+    const known = this.options.known
+    chunk.slots.forEach((slot, i) => {
+      const r = results[i]
+      this.results[slot] = remote && r.reused === true && known !== undefined ? { ...r, read: known.get(r.path)?.read ?? null } : r
+    })
     this.stored += chunk.slots.length
     this.heard = Date.now()
     if (remote) this.remoteChunks++

@@ -33,6 +33,8 @@ export interface Extracted {
   readonly oid?: string
   /** The bytes on disk are not the object the caller expected (`FileOnDisk.object`): read it from there. */
   readonly stale?: true
+  /** `read` is the known entry's (a worker thread knows entries without their reads: the main thread puts it back). */
+  readonly reused?: true
 }
 
 /** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
@@ -92,7 +94,7 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
     }
     if (trusted) {
       // Neither read nor parsed: what these very bytes gave last time.
-      results.push({ path: input.path, read: entry!.read, hash: entry!.hash, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }) })
+      results.push({ path: input.path, read: entry!.read, hash: entry!.hash, stat, ...(entry!.oid === null ? {} : { oid: entry!.oid }), reused: true })
       continue
     }
     let file = onDisk ? load(input) : input
@@ -118,7 +120,7 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
     const extra = { ...(stat === undefined ? {} : { stat }), ...(oid === undefined ? {} : { oid }) }
     // An earlier run parsed these very bytes at this path (the stat data changed, the bytes did not).
     if (entry !== undefined && entry.hash === hash) {
-      results.push({ path: file.path, read: entry.read, hash, ...extra })
+      results.push({ path: file.path, read: entry.read, hash, ...extra, reused: true })
       continue
     }
     // What extractFile would read as nothing: a code file without an anchor marker.

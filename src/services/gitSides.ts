@@ -3,6 +3,7 @@
 // GitDiff (what changed) hands these on as part of its service.
 import * as Effect from "effect/Effect"
 import type { SourceFile } from "../core/discover.js"
+import type { BlobEntry } from "../core/changeset.js"
 import { parseLsFilesStageZ, parseLsTreeZ, splitZ, underRoot } from "../core/changeset.js"
 import type { GitError } from "./git.js"
 import { type Git, classify, parseBatch } from "./git.js"
@@ -12,7 +13,10 @@ import type { RepoLocation } from "./GitDiff.js"
 const EMPTY_BLOB_SHA1 = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
 const EMPTY_BLOB_SHA256 = "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"
 /** A commit's tree, or the index. */
-export type SideSource = { readonly _tag: "Tree"; readonly commit: string } | { readonly _tag: "Index" }
+export type SideSource =
+  | { readonly _tag: "Tree"; readonly commit: string }
+  /** `listed`: the index's merged regular files when the caller already listed them (GitDiff's diff). */
+  | { readonly _tag: "Index"; readonly listed?: ReadonlyArray<BlobEntry> }
 
 const OLD_SIDE_PATHSPECS = 200
 
@@ -38,9 +42,9 @@ export const sidesOf = (git: Git) => {
     git.run(top, ["diff", "--name-only", "-z", "--diff-filter=A", "--no-relative", "--no-ext-diff"]).pipe(Effect.map((out) => new Set(splitZ(out))))
 
   /** The index's staged blobs: merged (stage 0) entries, without intent-to-add placeholders. */
-  const indexEntries = (top: string) =>
+  const indexEntries = (top: string, listed: ReadonlyArray<BlobEntry> | undefined) =>
     Effect.gen(function* () {
-      const entries = parseLsFilesStageZ(yield* git.run(top, ["ls-files", "-s", "-z"]))
+      const entries = listed ?? parseLsFilesStageZ(yield* git.run(top, ["ls-files", "-s", "-z"]))
       // An intent-to-add entry names the empty blob: without one, asking git (a diff that stats
       // the whole work tree, ~0.1 s on 30,000 files) can be skipped.
       if (!entries.some((e) => e.object === EMPTY_BLOB_SHA1 || e.object === EMPTY_BLOB_SHA256)) return entries
@@ -54,7 +58,7 @@ export const sidesOf = (git: Git) => {
       const entries =
         source._tag === "Tree"
           ? parseLsTreeZ(yield* git.run(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", source.commit]))
-          : yield* indexEntries(loc.top)
+          : yield* indexEntries(loc.top, source.listed)
       return entries.flatMap((e) => {
         const path = underRoot(loc.prefix, e.path)
         return path === null ? [] : [{ path, object: e.object }]
@@ -88,9 +92,19 @@ export const sidesOf = (git: Git) => {
   /** The bytes of entries listed by listSource (an object git no longer has is left out). */
   const readObjects = (loc: RepoLocation, entries: ReadonlyArray<{ readonly path: string; readonly object: string }>) => readEntries(loc, entries)
 
-  /** The old side of root-relative paths at a commit; paths the commit lacks are left out. */
-  const readOld = Effect.fn("GitDiff.readOld")(function* (loc: RepoLocation, commit: string, paths: ReadonlyArray<string>) {
-    if (paths.length === 0) return [] as SourceFile[]
+  /**
+   * The old side's entries of root-relative paths at a commit (paths the commit lacks are left out):
+   * from the diff's own old object ids (`known`, repository-relative) when it names every path.
+   */
+  const listOld = Effect.fn("GitDiff.listOld")(function* (
+    loc: RepoLocation,
+    commit: string,
+    paths: ReadonlyArray<string>,
+    known: ReadonlyMap<string, string> = new Map()
+  ) {
+    if (paths.length === 0) return [] as Array<{ path: string; object: string }>
+    const named = paths.map((path) => ({ path, object: known.get(`${loc.prefix}${path}`) ?? "" }))
+    if (named.every((e) => e.object !== "")) return named
     const want = new Set(paths)
     // A few paths (a commit's usual old side): named to ls-tree, not the whole tree listed (30,000 entries, ~0.2 s).
     const entries =
@@ -111,8 +125,18 @@ export const sidesOf = (git: Git) => {
             return path === null || !want.has(path) ? [] : [{ path, object: e.object }]
           })
         : (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
-    return yield* readEntries(loc, entries)
+    return entries
   })
 
-  return { readSource, listSource, readObjects, readOld } as const
+  /** The old side of root-relative paths at a commit; paths the commit lacks are left out. */
+  const readOld = Effect.fn("GitDiff.readOld")(function* (
+    loc: RepoLocation,
+    commit: string,
+    paths: ReadonlyArray<string>,
+    known?: ReadonlyMap<string, string>
+  ) {
+    return yield* readEntries(loc, yield* listOld(loc, commit, paths, known))
+  })
+
+  return { readSource, listSource, readObjects, readOld, listOld } as const
 }

@@ -9,17 +9,22 @@
 // commit that changes a few files rewrites a few of them, not the whole cache. The files live in
 // the loader's per-user cache folder, with its trust rules (src/loader.cjs); without the loader
 // (tests run the sources) or with SPECBUNDLE_CODE_CACHE=0 there is no cache.
-import { isAscii } from "node:buffer"
 import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
 import type { CarrierRead } from "../core/model.js"
+import { type DecodedShard, type OpenedFile, type SavedEntry, decodeShard, encodeShard } from "./cacheFormat.js"
+
+export type { SavedEntry }
 
 /** The loader's store: files in its cache folder, read only when trusted and whole. */
 export interface CacheStore {
   /** SHA-256 of the bundle: results of another build are never read. */
   readonly build: string
   readonly read: (name: string) => Uint8Array | undefined
+  /** Opens the file now, to read when called (src/loader.cjs openCache): the size of its data; undefined when missing or not ours. */
+  readonly open: (name: string) => OpenedFile | undefined
   readonly write: (name: string, data: Uint8Array) => void
+  readonly remove: (name: string) => void
 }
 
 let store: CacheStore | undefined
@@ -43,16 +48,61 @@ export interface CacheEntry {
 /** path -> what the file gave last time. */
 export type KnownReads = ReadonlyMap<string, CacheEntry>
 
-/** One saved entry: [path, stat, hash, oid, read]. */
-export type SavedEntry = readonly [string, string | null, string, string | null, CarrierRead | null]
-
 export interface ParseCache {
+  /** The entries of every shard not whole. */
   readonly known: KnownReads
-  /** Keeps exactly these entries (the files read this run); rewrites only the shards that changed. */
-  readonly save: (entries: ReadonlyArray<SavedEntry>) => void
+  /**
+   * Per shard, what its files gave when the shard is whole: saved from a listing of the same digest
+   * (the index's paths and object ids), so every file it lists is one these entries were checked
+   * against, and no entry needs looking up (undefined: not whole).
+   */
+  readonly whole: ReadonlyArray<ReadonlyArray<CarrierRead> | undefined>
+  /** Every entry of a whole shard (parsed when asked: the files' hashes for a bundle's manifest). */
+  readonly wholeEntries: (shard: number) => ReadonlyArray<SavedEntry>
+  /**
+   * Keeps exactly these entries (the files of the shards not whole, read this run); rewrites only
+   * the shards that changed. `digests`: each shard's listing digest, kept with a shard whose every
+   * listed file was checked against that listing (`complete`).
+   */
+  readonly save: (entries: ReadonlyArray<SavedEntry>, listing?: ShardListing) => void
 }
 
-const FORMAT = 3
+/** What an index read lists per shard: the digest of its paths and object ids, and those pairs. */
+export interface ShardListing {
+  readonly digests: ReadonlyArray<string>
+  /** path -> the object id the listing names. */
+  readonly objects: ReadonlyMap<string, string>
+  /** How many listed paths each shard holds. */
+  readonly counts: ReadonlyArray<number>
+}
+
+/**
+ * Each shard's digest of a listing (root-relative paths with the object ids the index names, in the
+ * listing's order): equal digests, equal lists, so a shard saved from one is whole for the other.
+ */
+export const shardListing = (entries: ReadonlyArray<{ readonly path: string; readonly object: string }>): ShardListing => {
+  const parts: string[][] = Array.from({ length: SHARDS }, () => [])
+  const objects = new Map<string, string>()
+  for (const e of entries) {
+    parts[shardOf(e.path)].push(e.path, e.object)
+    objects.set(e.path, e.object)
+  }
+  return {
+    digests: parts.map((list) => createHash("sha1").update(list.join("\0")).digest("hex")),
+    objects,
+    counts: parts.map((list) => list.length / 2)
+  }
+}
+
+/**
+ * Which read a cache serves: the work tree's, the index's (`--staged`), or a changeset's old side
+ * (blobs by object id). Each keeps its own: their file sets differ, and alternating runs would
+ * otherwise rewrite one cache every time.
+ */
+export type CacheSource = "tree" | "index" | "old"
+
+/** 5: Specs' prose apart, parsed when read; a shard's reads before its entries (cacheFormat.ts). */
+const FORMAT = 5
 /** Files per cache: a Spec's result is about as large as the Spec, so a corpus's cache is about its size. */
 const SHARDS = 16
 
@@ -63,23 +113,6 @@ export const shardOf = (path: string): number => {
   return (h >>> 0) % SHARDS
 }
 
-/**
- * A shard's bytes: JSON with every non-ASCII character escaped, so that reading it back can take
- * the bytes as Latin-1, a plain copy into a one-byte string, where decoding 28 MB of UTF-8 took
- * ~0.1 s (and two-byte strings would double the heap the garbage collector copies).
- */
-const encode = (value: unknown): Buffer =>
-  Buffer.from(
-    JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-    "latin1"
-  )
-
-const decode = (data: Uint8Array): string => {
-  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-  // A file of ours is ASCII; anything else is read as UTF-8 (and then most likely refused as not ours).
-  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")
-}
-
 const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
   k !== undefined && k.hash === e[2] && k.oid === e[3] && k.stat === e[1] && (k.read === null) === (e[4] === null)
 
@@ -88,7 +121,7 @@ const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
  * tree's read and the index's (`--staged`) keep one each: their file sets differ (untracked
  * files), and alternating runs would otherwise rewrite them every time.
  */
-export const openParseCache = (root: string, selfHosting: boolean, source: "tree" | "index"): ParseCache | undefined => {
+export const openParseCache = (root: string, selfHosting: boolean, source: CacheSource, listing?: ShardListing): ParseCache | undefined => {
   const current = store
   if (current === undefined) return undefined
   let realRoot: string
@@ -102,16 +135,27 @@ export const openParseCache = (root: string, selfHosting: boolean, source: "tree
     .digest("hex")
     .slice(0, 40)
   const nameOf = (shard: number) => `${base}-${shard.toString(16).padStart(2, "0")}`
+  const proseName = (shard: number, name: string) => `${nameOf(shard)}-${name}`
   const known = new Map<string, CacheEntry>()
   /** Entries per shard as read, to tell which shards a save must rewrite. */
   const counts = new Array<number>(SHARDS).fill(0)
+  /** The prose file each shard's entries named, to remove once a save names another. */
+  const proseOf = new Array<string | null>(SHARDS).fill(null)
+  const whole = new Array<ReadonlyArray<CarrierRead> | undefined>(SHARDS).fill(undefined)
+  const decodedOf = new Array<DecodedShard | undefined>(SHARDS).fill(undefined)
   for (let shard = 0; shard < SHARDS; shard++) {
     try {
       const data = current.read(nameOf(shard))
       if (data === undefined) continue
-      const value = JSON.parse(decode(data)) as { format?: unknown; entries?: unknown }
-      if (value.format !== FORMAT || !Array.isArray(value.entries)) continue
-      for (const e of value.entries as SavedEntry[]) {
+      const decoded = decodeShard(FORMAT, data, (name) => current.open(proseName(shard, name)))
+      if (decoded === undefined) continue
+      proseOf[shard] = decoded.prose
+      decodedOf[shard] = decoded
+      if (listing !== undefined && decoded.digest !== null && decoded.digest === listing.digests[shard]) {
+        whole[shard] = decoded.reads
+        continue
+      }
+      for (const e of decoded.entries()) {
         // A path in the wrong shard would never be rewritten: such a file is not ours.
         if (shardOf(e[0]) !== shard) throw new Error("foreign entry")
         known.set(e[0], { stat: e[1], hash: e[2], oid: e[3], read: e[4] })
@@ -121,20 +165,40 @@ export const openParseCache = (root: string, selfHosting: boolean, source: "tree
       // unreadable or not ours: read everything, then write new ones
       known.clear()
       counts.fill(0)
+      proseOf.fill(null)
+      whole.fill(undefined)
+      decodedOf.fill(undefined)
       break
     }
   }
   return {
     known,
-    save: (entries) => {
-      // The usual warm run: nothing changed, nothing to sort into shards.
-      if (entries.length === known.size && entries.every((e) => sameEntry(e, known.get(e[0])))) return
+    whole,
+    wholeEntries: (shard) => (whole[shard] === undefined ? [] : (decodedOf[shard]?.entries() ?? [])),
+    save: (entries, saved) => {
       const byShard: SavedEntry[][] = Array.from({ length: SHARDS }, () => [])
       for (const e of entries) byShard[shardOf(e[0])].push(e)
       byShard.forEach((list, shard) => {
-        if (list.length === counts[shard] && list.every((e) => sameEntry(e, known.get(e[0])))) return
+        // A whole shard's files were not read this run: it stays as it is.
+        if (whole[shard] !== undefined) return
+        // Whole next time only when every file the listing names was checked against its object id.
+        const digest =
+          saved === undefined
+            ? null
+            : list.length === saved.counts[shard] && list.every((e) => e[3] !== null && saved.objects.get(e[0]) === e[3])
+              ? saved.digests[shard]
+              : null
+        const same = list.length === counts[shard] && list.every((e) => sameEntry(e, known.get(e[0])))
+        if (same && digest === (decodedOf[shard]?.digest ?? null)) return
         try {
-          current.write(nameOf(shard), encode({ format: FORMAT, entries: list }))
+          const encoded = encodeShard(FORMAT, list, digest)
+          // The prose first: entries never name a file not written yet. Named by its content, so
+          // an unchanged one is not written again, and a run still reading the old one reads it
+          // through the file it opened (removing a name does not take an open file away).
+          if (encoded.prose !== null && encoded.prose.name !== proseOf[shard]) current.write(proseName(shard, encoded.prose.name), encoded.prose.bytes)
+          current.write(nameOf(shard), encoded.entries)
+          const old = proseOf[shard]
+          if (old !== null && old !== encoded.prose?.name) current.remove(proseName(shard, old))
         } catch {
           // read-only or full: the next run reads again
         }

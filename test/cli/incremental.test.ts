@@ -143,7 +143,9 @@ describe("a warm run prints what an uncached run prints", () => {
     const cache = tempDir("specbundle-inc-cache-")
     const reference = await runAll(repo, undefined)
     expect(await runAll(repo, cache)).toEqual(reference)
-    const shards = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
+    // Each shard's entries file (its prose file is named after its content: cut short, it is not used).
+    const shards = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{2}\.json$/.test(n))
+    const prose = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{32}\.json$/.test(n))
     expect(shards().length).toBeGreaterThan(0)
     const sealed = (text: string) => {
       const data = Buffer.from(text, "utf8")
@@ -154,9 +156,10 @@ describe("a warm run prints what an uncached run prints", () => {
       (bytes: Buffer) => bytes.subarray(0, bytes.length - 1),
       // Another format's file, whole and sealed, whose entries would hide every Spec if read.
       (bytes: Buffer) => {
-        const value = JSON.parse(bytes.subarray(0, -32).toString("utf8")) as { entries: Array<[string, unknown, unknown, unknown, object | null]> }
-        const hidden = value.entries.map(([p, stat, hash, oid, read]) => [p, stat, hash, oid, read === null ? null : { ...read, specs: [] }])
-        return sealed(JSON.stringify({ format: 2, entries: hidden }))
+        const [head, entries] = bytes.subarray(0, -32).toString("utf8").split("\n")
+        const value = JSON.parse(head) as { reads: Array<{ specs: unknown[] }> }
+        const hidden = { ...value, format: 4, reads: value.reads.map((read) => ({ ...read, specs: [] })) }
+        return sealed(`${JSON.stringify(hidden)}\n${entries}`)
       }
     ]
     for (const cut of damage) {
@@ -167,6 +170,11 @@ describe("a warm run prints what an uncached run prints", () => {
       for (const name of shards()) expect(fs.readFileSync(path.join(cache, name)).equals(cut(written.get(name) ?? Buffer.alloc(0)))).toBe(false)
       expect(await runAll(repo, cache)).toEqual(reference)
     }
+    // A prose file cut short: its shard is read again (and its Specs' prose is never read from it).
+    expect(prose().length).toBeGreaterThan(0)
+    for (const name of prose()) fs.writeFileSync(path.join(cache, name), fs.readFileSync(path.join(cache, name)).subarray(0, 40), { mode: 0o600 })
+    expect(await runAll(repo, cache)).toEqual(reference)
+    expect(await runAll(repo, cache)).toEqual(reference)
   }, 240_000)
 })
 

@@ -30,14 +30,15 @@ const cached = (root: string, dir: string, workers = "0") =>
   run(root, { SPECBUNDLE_CODE_CACHE_DIR: dir, SPECBUNDLE_CODE_CACHE: undefined, SPECBUNDLE_WORKERS: workers })
 const uncached = (root: string) => run(root, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_WORKERS: "0" })
 
-/** The cache's shard files (one corpus, one source: the work tree). */
+/** The cache's shard files (one corpus, one source: the work tree), without their prose files. */
 const parseCacheFiles = (dir: string): string[] => {
-  const names = fs.readdirSync(dir).filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
+  const names = fs.readdirSync(dir).filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{2}\.json$/.test(n))
   expect(names.length).toBeGreaterThan(1)
   expect(new Set(names.map((n) => n.replace(/-[0-9a-f]{2}\.json$/, ""))).size).toBe(1)
   return names.sort().map((n) => path.join(dir, n))
 }
-const entriesOf = (file: string) => (JSON.parse(fs.readFileSync(file).subarray(0, -32).toString("utf8")) as { entries: unknown[][] }).entries
+/** A shard's entries: its second line (src/services/cacheFormat.ts), each [path, stat, hash, oid, place of its read or -1]. */
+const entriesOf = (file: string) => JSON.parse(fs.readFileSync(file).subarray(0, -32).toString("utf8").split("\n")[1]) as unknown[][]
 /** The shard file that holds (or would hold) a path. */
 const shardFile = (dir: string, file: string): string => {
   const names = parseCacheFiles(dir)
@@ -101,7 +102,7 @@ describe("the parse cache", () => {
     expect(entries.length).toBe(80 + 1 + 160 + 1)
     for (const e of entries) expect(typeof e[1]).toBe("string")
     for (const e of entries) expect(e).toHaveLength(5)
-    const parsed = entries.filter((e) => e[4] !== null).map((e) => e[0] as string)
+    const parsed = entries.filter((e) => e[4] !== -1).map((e) => e[0] as string)
     expect(parsed).toContain("src/broken/bad.ts")
     expect(parsed.filter((p) => p.endsWith(".ts")).length).toBeGreaterThan(30)
     // Specs too: an unchanged corpus is not parsed again.
@@ -146,22 +147,17 @@ describe("the parse cache", () => {
       const data = Buffer.from(text, "utf8")
       return Buffer.concat([data, createHash("sha256").update(data).digest()])
     }
+    const head = (reads: unknown) => JSON.stringify({ format: 5, digest: null, prose: null, size: 0, reads })
+    const bad = { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }
     const damaged = [
       Buffer.from("not a cache at all"),
-      withChecksum(JSON.stringify({ format: 3, entries: "nope" })),
-      withChecksum(
-        JSON.stringify({
-          format: 3,
-          entries: [["src/broken/bad.ts", null, "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]]
-        })
-      ),
+      withChecksum(`${head("nope")}\n[]`),
+      // Well formed, a read that hides the broken file's finding under hashes that are not its bytes.
+      withChecksum(`${head([bad])}\n${JSON.stringify([["src/broken/bad.ts", null, "0".repeat(64), null, 0]])}`),
       // Stat data that are not the file's: the entry is not trusted, the bytes decide.
-      withChecksum(
-        JSON.stringify({
-          format: 3,
-          entries: [["src/broken/bad.ts", "1:2:3:4", "0".repeat(64), null, { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }]]
-        })
-      )
+      withChecksum(`${head([bad])}\n${JSON.stringify([["src/broken/bad.ts", "1:2:3:4", "0".repeat(64), null, 0]])}`),
+      // An entry naming a read the shard does not hold.
+      withChecksum(`${head([])}\n${JSON.stringify([["src/broken/bad.ts", "1:2:3:4", "0".repeat(64), null, 3]])}`)
     ]
     for (const bytes of damaged) {
       fs.writeFileSync(file, bytes, { mode: 0o600 })

@@ -7,7 +7,8 @@ import {
   parseChangeset,
   parseLsFilesStageZ,
   parseLsTreeZ,
-  parseNameStatusZ,
+  parseRawZ,
+  parseIndexListingZ,
   rebaseChanges,
   revisionProblem
 } from "../../src/core/changeset.js"
@@ -38,10 +39,21 @@ describe("parseChangeset", () => {
 })
 
 describe("NUL-separated git output", () => {
-  it("parses name-status with renames, copies, type changes and unmerged entries", () => {
-    const out =
-      "M\x00a.ts\x00R087\x00old name.sdp.md\x00new\nname.sdp.md\x00A\x00b.ts\x00D\x00c.ts\x00C100\x00src.ts\x00copy.ts\x00T\x00link\x00U\x00conflict.ts\x00"
-    expect(parseNameStatusZ(out)).toEqual([
+  it("parses raw diffs with renames, copies, type changes and unmerged entries, and the old side's object ids", () => {
+    const o = (c: string) => c.repeat(40)
+    const Z = "0".repeat(40)
+    const row = (modes: string, old: string, status: string, ...paths: string[]) => `:${modes} ${old} ${o("f")} ${status}\x00${paths.join("\x00")}\x00`
+    const out = [
+      row("100644 100644", o("a"), "M", "a.ts"),
+      row("100644 100644", o("b"), "R087", "old name.sdp.md", "new\nname.sdp.md"),
+      row("000000 100644", Z, "A", "b.ts"),
+      row("100755 000000", o("c"), "D", "c.ts"),
+      row("100644 100644", o("d"), "C100", "src.ts", "copy.ts"),
+      row("120000 100644", o("e"), "T", "link"),
+      row("000000 000000", Z, "U", "conflict.ts")
+    ].join("")
+    const parsed = parseRawZ(out)
+    expect(parsed.changes).toEqual([
       { path: "a.ts", status: "modified" },
       { path: "new\nname.sdp.md", status: "renamed", oldPath: "old name.sdp.md" },
       { path: "b.ts", status: "added" },
@@ -50,16 +62,24 @@ describe("NUL-separated git output", () => {
       { path: "link", status: "modified" },
       { path: "conflict.ts", status: "modified" }
     ])
-    expect(parseNameStatusZ("")).toEqual([])
+    // Regular files only (a symlink's old side is never read), none for what did not exist.
+    expect([...parsed.oldObjects]).toEqual([
+      ["a.ts", o("a")],
+      ["old name.sdp.md", o("b")],
+      ["c.ts", o("c")],
+      ["src.ts", o("d")]
+    ])
+    expect(parseRawZ("")).toEqual({ changes: [], oldObjects: new Map() })
   })
 
-  it("keeps any path that holds no NUL through a name-status round trip", () => {
+  it("keeps any path that holds no NUL through a raw diff round trip", () => {
     const pathArb = fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !s.includes("\x00"))
+    const ids = ":100644 100644 " + "1".repeat(40) + " " + "2".repeat(40) + " "
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom("M", "A", "D", "R100"), pathArb, pathArb), { maxLength: 8 }), (rows) => {
-        const text = rows.map(([s, a, b]) => (s === "R100" ? `${s}\x00${a}\x00${b}\x00` : `${s}\x00${a}\x00`)).join("")
-        const parsed = parseNameStatusZ(text)
-        expect(parsed.map((p) => p.path)).toEqual(rows.map(([s, a, b]) => (s === "R100" ? b : a)))
+        const text = rows.map(([s, a, b]) => (s === "R100" ? `${ids}${s}\x00${a}\x00${b}\x00` : `${ids}${s}\x00${a}\x00`)).join("")
+        const parsed = parseRawZ(text)
+        expect(parsed.changes.map((p) => p.path)).toEqual(rows.map(([s, a, b]) => (s === "R100" ? b : a)))
       })
     )
   })
@@ -70,8 +90,9 @@ describe("NUL-separated git output", () => {
       { mode: "100644", object: "aaa", path: "a b.ts" },
       { mode: "100755", object: "ddd", path: "x\ty.sh" }
     ])
-    const index = "100644 aaa 0\tok.ts\x00100644 bbb 1\tconflict.ts\x00100644 ccc 2\tconflict.ts\x00"
+    const index = "100644 aaa 0\tok.ts\x00100644 bbb 1\tconflict.ts\x00100644 ccc 2\tconflict.ts\x00120000 ddd 0\tlink\x00100644 eee 3\tz.ts\x00"
     expect(parseLsFilesStageZ(index)).toEqual([{ mode: "100644", object: "aaa", path: "ok.ts" }])
+    expect(parseIndexListingZ(index)).toEqual({ merged: [{ mode: "100644", object: "aaa", path: "ok.ts" }], unmerged: ["conflict.ts", "z.ts"] })
   })
 })
 

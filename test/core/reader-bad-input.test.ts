@@ -157,7 +157,7 @@ describe("file envelope refusals", () => {
     })
     expect(graph.findings).toEqual([])
     // They were listed and read (hashes recorded), they just hold nothing.
-    expect(files.map((f) => f.path)).toEqual(["media/clip.ts", "specs/healthy.sdp.md", "src/bom.ts", "src/bundle.ts", "src/mixed.ts"])
+    expect(files().map((f) => f.path)).toEqual(["media/clip.ts", "specs/healthy.sdp.md", "src/bom.ts", "src/bundle.ts", "src/mixed.ts"])
   })
 
   it("a code file that does carry anchor text still passes the envelope: a NUL byte refuses it at its line", async () => {
@@ -206,8 +206,8 @@ describe("file envelope refusals", () => {
       expect([...b.graph.anchors.entries()]).toEqual([...a.graph.anchors.entries()])
       expect(b.graph.edges).toEqual(a.graph.edges)
       // The bytes differ, so the recorded hashes do (the files list is what was read, not the meaning).
-      expect(b.files.map((f) => f.path)).toEqual(a.files.map((f) => f.path))
-      expect(b.files[0].hash).not.toBe(a.files[0].hash)
+      expect(b.files().map((f) => f.path)).toEqual(a.files().map((f) => f.path))
+      expect(b.files()[0].hash).not.toBe(a.files()[0].hash)
     })
   }
 })
@@ -222,7 +222,7 @@ describe("symlinks are never followed", () => {
     fs.symlinkSync("..", path.join(root, "specs/up"))
     const { graph, files } = await readTree(root)
     expect([...graph.specs.keys()]).toEqual([HEALTHY])
-    expect(files.map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
+    expect(files().map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
     expect(graph.findings.map((f) => [f.file, f.line, f.code, f.severity])).toEqual([
       ["specs/loop-a.sdp.md", 0, "read/symlink", "warning"],
       ["specs/loop-b.sdp.md", 0, "read/symlink", "warning"]
@@ -241,7 +241,7 @@ describe("symlinks are never followed", () => {
     fs.symlinkSync(path.join(outside, "dir"), path.join(root, "specs/linked"))
     const { graph, files } = await readTree(root)
     expect([...graph.specs.keys()]).toEqual([HEALTHY])
-    expect(files.map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
+    expect(files().map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
     expect(where(graph.findings)).toEqual([["specs/secret.sdp.md", 0, "read/symlink"]])
     const serialized = JSON.stringify({ specs: [...graph.specs.values()], edges: graph.edges, findings: graph.findings })
     expect(serialized).not.toContain("Outside")
@@ -278,7 +278,7 @@ describe("files that cannot be read", () => {
     expect(where(graph.findings)).toEqual([["specs/locked.sdp.md", 0, "read/unreadable"]])
     expect(graph.findings[0].message).toContain("PermissionDenied")
     expect(graph.findings[0].severity).toBe("error")
-    expect(files.map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
+    expect(files().map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
   })
 
   it("a carrier that vanishes between listing and reading is a read/unreadable (NotFound) finding", async () => {
@@ -377,7 +377,7 @@ describe("discovery rules", () => {
     })
     const { graph, files } = await readTree(root)
     // Only folders are skipped by the dot rule: a dot-named file is still a carrier.
-    expect(files.map((f) => f.path)).toEqual(["specs/.hidden.sdp.md", "specs/healthy.sdp.md"])
+    expect(files().map((f) => f.path)).toEqual(["specs/.hidden.sdp.md", "specs/healthy.sdp.md"])
     expect([...graph.specs.keys()]).toEqual(["spec:t.dotfile", HEALTHY])
     expect(graph.findings).toEqual([])
   })
@@ -390,11 +390,11 @@ describe("discovery rules", () => {
       "specs/a.sdp.md": ruleSpec("spec:t.afile")
     })
     const { graph, files } = await readTree(root, ["specs/a"])
-    expect(files.map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/ab/x.sdp.md"])
+    expect(files().map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/ab/x.sdp.md"])
     expect([...graph.specs.keys()]).toEqual(["spec:t.ab", "spec:t.afile"])
     // An exclude naming one file skips exactly that file.
     const one = await readTree(root, ["specs/ab/x.sdp.md"])
-    expect(one.files.map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/a/x.sdp.md"])
+    expect(one.files().map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/a/x.sdp.md"])
   })
 
   it("a .gitignore'd carrier inside a git work tree is not read; outside a work tree the same .gitignore is inert", async () => {
@@ -408,7 +408,7 @@ describe("discovery rules", () => {
     writeFiles(repo, files)
     execFileSync("git", ["init", "-q"], { cwd: repo, env: { ...process.env, GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined } })
     const inRepo = await readTree(repo)
-    expect(inRepo.files.map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
+    expect(inRepo.files().map((f) => f.path)).toEqual(["specs/healthy.sdp.md"])
     expect([...inRepo.graph.specs.keys()]).toEqual([HEALTHY])
     expect(inRepo.graph.findings).toEqual([])
 
@@ -434,7 +434,7 @@ describe("discovery rules", () => {
       "src/skip.mts": anchorText.replace("NAME", "mts")
     })
     const { graph, files } = await readTree(root)
-    expect(files.map((f) => f.path)).toEqual(["specs/healthy.sdp.md", "src/real.ts", "src/view.tsx"])
+    expect(files().map((f) => f.path)).toEqual(["specs/healthy.sdp.md", "src/real.ts", "src/view.tsx"])
     expect([...graph.anchors.keys()]).toEqual(["impl:t.real", "impl:t.tsx"])
     // A .sdp.ts carrier is not read, and says so (nothing is dropped without a finding).
     expect(graph.findings.map((f) => [f.file, f.code, f.severity])).toEqual([["src/spec.sdp.ts", "read/unsupported-carrier", "warning"]])

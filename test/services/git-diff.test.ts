@@ -117,10 +117,19 @@ layer(GitDiff.Default)("GitDiff", (it) => {
         const git = yield* GitDiff
         const result = yield* git.diff(repo.dir, { _tag: "Staged" })
         expect(result.files).toEqual([{ path: "spec.sdp.md", status: "modified" }])
-        expect(result.newSource).toEqual({ _tag: "Index" })
+        // The diff's own listing of the index (one git for the conflict check and the new side).
+        expect(result.newSource._tag).toBe("Index")
+        expect(result.newSource._tag === "Index" && result.newSource.listed?.map((e) => e.path)).toEqual(["spec.sdp.md"])
         expect(result.oldCommit).toBe(head)
-        const files = yield* git.readSource(result.location, { _tag: "Index" }, (p) => p.endsWith(".sdp.md"))
-        expect(files.map((f) => [f.path, text(f.bytes)])).toEqual([["spec.sdp.md", "BROKEN\n"]])
+        // The old side's object id, from the diff: HEAD's blob of the path.
+        expect(result.oldObjects.get("spec.sdp.md")).toBe(repo.git("rev-parse", "HEAD:spec.sdp.md").trim())
+        const listed = result.newSource._tag === "Index" ? result.newSource.listed : undefined
+        for (const source of [{ _tag: "Index", listed } as const, { _tag: "Index" } as const]) {
+          const files = yield* git.readSource(result.location, source, (p) => p.endsWith(".sdp.md"))
+          expect(files.map((f) => [f.path, text(f.bytes)])).toEqual([["spec.sdp.md", "BROKEN\n"]])
+        }
+        const old = yield* git.readOld(result.location, head, ["spec.sdp.md"], result.oldObjects)
+        expect(old.map((f) => [f.path, text(f.bytes)])).toEqual([["spec.sdp.md", "good\n"]])
       })
     )
 

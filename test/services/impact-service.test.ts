@@ -26,7 +26,7 @@ layer(TestLayer)("Impact", (it) => {
         expect(report.impactedSpecs).toEqual([{ id: "spec:new", reasons: [{ file: "specs/new.sdp.md", via: null }] }])
         expect(report.atRisk.map((r) => [r.id, r.reasons[0].edgeType])).toEqual([["spec:a", "refines"]])
         expect([...graph.specs.keys()]).toEqual(["spec:a", "spec:new"])
-        expect(files.map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/new.sdp.md"])
+        expect(files().map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/new.sdp.md"])
       })
     )
 

@@ -72,7 +72,7 @@ describe("stat data in the parse cache", () => {
         known: new Map([[file, planted]]),
         since
       })
-      expect(hit).toEqual({ path: file, read: PLANTED, hash: "0".repeat(64), stat: null, oid })
+      expect(hit).toEqual({ path: file, read: PLANTED, hash: "0".repeat(64), stat: null, oid, reused: true })
     }
     // The index names other bytes than the entry's: the file is read and checked against the index's id.
     const [read] = await extractInThread([{ ...input, object: oid }], {
@@ -101,10 +101,49 @@ describe("stat data in the parse cache", () => {
   })
 })
 
+/** A cache store in memory, as the loader's (src/loader.cjs) but without its files. */
+const memoryStore = () => {
+  const files = new Map<string, Uint8Array>()
+  const store = {
+    build: "test",
+    read: (name: string) => files.get(name),
+    open: (name: string) => {
+      const data = files.get(name)
+      return data === undefined ? undefined : { size: data.length, read: () => data }
+    },
+    write: (name: string, data: Uint8Array) => void files.set(name, data),
+    remove: (name: string) => void files.delete(name)
+  }
+  return { files, store }
+}
+
+/** A Spec whose prose holds every kind of character the shard files must escape. */
+const SPEC: CarrierRead = {
+  file: "s.sdp.md",
+  specs: [
+    {
+      id: "spec:s.one",
+      kind: "behavior",
+      altitude: "story",
+      readiness: "scoped",
+      title: "Café ✓",
+      narrative: "naïve 𝄞 \u2028 line",
+      file: "s.sdp.md",
+      line: 2,
+      sections: { intent: { outcome: "Ünïcode outcome" }, behavior: { rules: ["a rule", { key: "k", rule: "keyed ✓" }] } },
+      relations: [{ type: "refines", to: "spec:s" }],
+      locations: { "intent.outcome": 7, "behavior.rules[0]": 9 }
+    }
+  ],
+  packs: [],
+  anchors: [],
+  findings: []
+}
+
 describe("the parse cache's files", () => {
   it("are ASCII, and give back every character (accents, symbols, astral ones) and every entry", () => {
-    const files = new Map<string, Uint8Array>()
-    enableParseCache({ build: "test", read: (name) => files.get(name), write: (name, data) => files.set(name, data) })
+    const { files, store } = memoryStore()
+    enableParseCache(store)
     try {
       const root = tempDir("specbundle-cache-files-")
       const text: CarrierRead = {
@@ -114,17 +153,48 @@ describe("the parse cache's files", () => {
       }
       const entries: SavedEntry[] = [
         ["é.ts", "1:2:3:4", "a".repeat(64), null, text],
-        ["b.sdp.md", null, "b".repeat(64), "c".repeat(40), null]
+        ["b.sdp.md", null, "b".repeat(64), "c".repeat(40), null],
+        ["s.sdp.md", null, "d".repeat(64), null, SPEC]
       ]
       openParseCache(root, false, "tree")?.save(entries)
-      expect(files.size).toBe(2)
       for (const data of files.values()) expect(isAscii(data)).toBe(true)
       const again = openParseCache(root, false, "tree")
       expect(again?.known.get("é.ts")).toEqual({ stat: "1:2:3:4", hash: "a".repeat(64), oid: null, read: text })
       expect(again?.known.get("b.sdp.md")).toEqual({ stat: null, hash: "b".repeat(64), oid: "c".repeat(40), read: null })
+      // A Spec comes back with its prose read when first asked for, and prints the same bytes.
+      const spec = again?.known.get("s.sdp.md")?.read?.specs[0]
+      expect(spec?.sections).toEqual(SPEC.specs[0].sections)
+      expect(spec?.narrative).toBe(SPEC.specs[0].narrative)
+      expect(JSON.stringify(again?.known.get("s.sdp.md")?.read)).toBe(JSON.stringify(SPEC))
       // Another source or option is another cache: nothing known there.
       expect(openParseCache(root, true, "tree")?.known.size).toBe(0)
       expect(openParseCache(root, false, "index")?.known.size).toBe(0)
+    } finally {
+      enableParseCache(undefined)
+    }
+  })
+
+  it("keeps the Specs' prose in a file of its own, named by the entries: without it, the shard is not used", () => {
+    const { files, store } = memoryStore()
+    enableParseCache(store)
+    try {
+      const root = tempDir("specbundle-cache-prose-")
+      const cache = openParseCache(root, false, "tree")
+      cache?.save([["s.sdp.md", null, "d".repeat(64), null, SPEC]])
+      // One shard holds the entry: its entries file and its prose file.
+      expect(files.size).toBe(2)
+      const [entriesName, proseName] = [...files.keys()].sort((a, b) => a.length - b.length)
+      expect(proseName.startsWith(`${entriesName}-`)).toBe(true)
+      expect(Buffer.from(files.get(entriesName) as Uint8Array).toString("latin1")).not.toContain("Unicode")
+      // A changed Spec writes a new prose file and removes the one the old entries named.
+      const changed: CarrierRead = { ...SPEC, specs: [{ ...SPEC.specs[0], narrative: "changed" }] }
+      openParseCache(root, false, "tree")?.save([["s.sdp.md", null, "e".repeat(64), null, changed]])
+      expect(files.size).toBe(2)
+      expect(files.has(proseName)).toBe(false)
+      expect(openParseCache(root, false, "tree")?.known.get("s.sdp.md")?.read?.specs[0].narrative).toBe("changed")
+      // Without its prose file the shard's entries are not used at all.
+      for (const name of [...files.keys()]) if (name !== entriesName) files.delete(name)
+      expect(openParseCache(root, false, "tree")?.known.size).toBe(0)
     } finally {
       enableParseCache(undefined)
     }

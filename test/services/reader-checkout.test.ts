@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 describe.skipIf(withoutCheckout("checkout-v1 read from disk"))("checkout-v1 read from disk", () => {
   it("reads the 12 carriers and 5 anchor files and nothing else (no README, NOTICE, LICENSE), with no findings", () => {
-    expect(result.files.map((f) => f.path)).toEqual([
+    expect(result.files().map((f) => f.path)).toEqual([
       "specs/checkout.pack.sdp.md",
       "specs/decisions/order-lifecycle.sdp.md",
       "specs/orders/create-order-api-contract.sdp.md",
@@ -63,7 +63,7 @@ describe.skipIf(withoutCheckout("checkout-v1 read from disk"))("checkout-v1 read
       "test/orders/create-order-oracle.ts",
       "test/orders/create-order-valid-cart.check.ts"
     ])
-    expect(result.files.every((f) => /^[0-9a-f]{64}$/.test(f.hash))).toBe(true)
+    expect(result.files().every((f) => /^[0-9a-f]{64}$/.test(f.hash))).toBe(true)
     expect(graph.findings).toEqual([])
   })
 

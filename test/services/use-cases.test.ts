@@ -45,7 +45,8 @@ const corpusAndDouble = () => {
     files: [{ path: "specs/b.sdp.md", status: "modified" }],
     outsideRoot: [],
     newSource: { _tag: "WorkingTree" },
-    oldCommit: null
+    oldCommit: null,
+    oldObjects: new Map()
   })
   const double = GitDiff.make({
     diff: () => Effect.succeed(diff()),
