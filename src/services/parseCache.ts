@@ -67,9 +67,13 @@ export interface ParseCache {
   readonly save: (entries: ReadonlyArray<SavedEntry>, listing?: ShardListing) => void
 }
 
-/** What an index read lists per shard: the digest of its paths and object ids, and those pairs. */
+/**
+ * What a read lists per shard: each shard's digest of its paths with the object ids git names for
+ * them (null: a path git vouches for no object, so the shard is never whole), those ids, and how
+ * many paths each shard holds.
+ */
 export interface ShardListing {
-  readonly digests: ReadonlyArray<string>
+  readonly digests: ReadonlyArray<string | null>
   /** path -> the object id the listing names. */
   readonly objects: ReadonlyMap<string, string>
   /** How many listed paths each shard holds. */
@@ -77,18 +81,22 @@ export interface ShardListing {
 }
 
 /**
- * Each shard's digest of a listing (root-relative paths with the object ids the index names, in the
- * listing's order): equal digests, equal lists, so a shard saved from one is whole for the other.
+ * Each shard's digest of a listing (root-relative paths with the object ids git names for them, in
+ * the listing's order: the index's entries, or the work tree's files git vouches are those
+ * objects): equal digests, equal lists, so a shard saved from one is whole for the other.
  */
-export const shardListing = (entries: ReadonlyArray<{ readonly path: string; readonly object: string }>): ShardListing => {
+export const shardListing = (entries: ReadonlyArray<{ readonly path: string; readonly object: string | null }>): ShardListing => {
   const parts: string[][] = Array.from({ length: SHARDS }, () => [])
+  const eligible = new Array<boolean>(SHARDS).fill(true)
   const objects = new Map<string, string>()
   for (const e of entries) {
-    parts[shardOf(e.path)].push(e.path, e.object)
-    objects.set(e.path, e.object)
+    const shard = shardOf(e.path)
+    if (e.object === null) eligible[shard] = false
+    else objects.set(e.path, e.object)
+    parts[shard].push(e.path, e.object ?? "")
   }
   return {
-    digests: parts.map((list) => createHash("sha1").update(list.join("\0")).digest("hex")),
+    digests: parts.map((list, shard) => (eligible[shard] ? createHash("sha1").update(list.join("\0")).digest("hex") : null)),
     objects,
     counts: parts.map((list) => list.length / 2)
   }
@@ -151,7 +159,8 @@ export const openParseCache = (root: string, selfHosting: boolean, source: Cache
       if (decoded === undefined) continue
       proseOf[shard] = decoded.prose
       decodedOf[shard] = decoded
-      if (listing !== undefined && decoded.digest !== null && decoded.digest === listing.digests[shard]) {
+      const digest = listing?.digests[shard] ?? null
+      if (digest !== null && decoded.digest === digest) {
         whole[shard] = decoded.reads
         continue
       }

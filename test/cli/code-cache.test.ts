@@ -277,9 +277,24 @@ describe("switches", () => {
     expect(files()).toEqual(both)
   })
 
-  it("keeps the newest four cache files: caches of other builds are pruned", () => {
+  it("each command gets its own cache file (a cache holds what its run compiled): alternating runs rewrite neither", () => {
     const dir = tempDir("specbundle-cc-")
-    const old = Array.from({ length: 5 }, (_, i) => `specbundle-main-${String(i).repeat(64)}-v0.0.${i}-${process.arch}.v8cache`)
+    const LIST = ["list", "--root", bikeDockCopy()]
+    const reference = [uncached(HELP), uncached(LIST)]
+    expect([runIn(dir, HELP), runIn(dir, LIST)]).toEqual(reference)
+    const files = () => cacheFiles(dir).map((name) => [name, fs.statSync(path.join(dir, name)).ino, fs.statSync(path.join(dir, name)).size])
+    const both = files()
+    expect(both).toHaveLength(2)
+    // --help's own cache holds less than the listing's (which compiled the reader too).
+    const sizes = both.map(([, , size]) => size as number).sort((x, y) => x - y)
+    expect(sizes[0]).toBeLessThan(sizes[1])
+    expect([runIn(dir, HELP), runIn(dir, LIST), runIn(dir, HELP)]).toEqual([...reference, reference[0]])
+    expect(files()).toEqual(both)
+  })
+
+  it("keeps the newest sixteen cache files: caches of other builds are pruned", () => {
+    const dir = tempDir("specbundle-cc-")
+    const old = Array.from({ length: 17 }, (_, i) => `specbundle-main-${i.toString(16).padStart(2, "0").repeat(32)}-v0.0.${i}-${process.arch}.v8cache`)
     old.forEach((name, i) => {
       fs.writeFileSync(path.join(dir, name), "old")
       const when = new Date(Date.UTC(2020, 0, 1 + i))
@@ -295,7 +310,7 @@ describe("switches", () => {
     expect(runIn(dir, HELP)).toEqual(uncached(HELP))
     const ours = cacheFiles(dir).filter((n) => !old.includes(n))
     expect(ours).toHaveLength(1)
-    // The three newest old ones stay beside ours; other files are never touched.
+    // The fifteen newest old ones stay beside ours; other files are never touched.
     expect(fs.readdirSync(dir).sort()).toEqual([...old.slice(2), ours[0], "unrelated.txt", freshTemp].sort())
   })
 })

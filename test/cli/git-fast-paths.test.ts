@@ -211,14 +211,17 @@ describe("--staged reads the working tree where it holds the index's bytes", () 
   }, 120_000)
 })
 
-/** The entries for `file` in every parse cache file of the folder (the work tree's and the index's). */
+/**
+ * The entries for `file` in every parse cache of the folder (the work tree's, the index's, the old
+ * side's): each shard's entries file, whose second line lists them (src/services/cacheFormat.ts).
+ */
 const CACHE_ENTRIES = (dir: string, file: string): Array<[string, string | null, string]> =>
   fs
     .readdirSync(dir)
-    .filter((n) => n.startsWith("specbundle-parse-") && n.endsWith(".json"))
+    .filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{2}\.json$/.test(n))
     .flatMap((name) => {
-      const value = JSON.parse(fs.readFileSync(path.join(dir, name)).subarray(0, -32).toString("utf8")) as { entries: Array<[string, string | null, string]> }
-      return value.entries.filter((e) => e[0] === file)
+      const lines = fs.readFileSync(path.join(dir, name)).subarray(0, -32).toString("utf8").split("\n")
+      return (JSON.parse(lines[1]) as Array<[string, string | null, string]>).filter((e) => e[0] === file)
     })
 
 /** Rewrites a file with other bytes of the same length and puts its mtime (whole seconds, set before the last run) back. */
