@@ -12,8 +12,9 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
 import type { Extracted } from "./extractInThread.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
-import type { GitError } from "./git.js"
-import { Git, classify } from "./git.js"
+import { Git } from "./git.js"
+import type { GitView } from "./gitWorkTree.js"
+import { askGit, convertsNothing } from "./gitWorkTree.js"
 import { asIndexObject, load } from "./diskRead.js"
 import type { SavedEntry } from "./parseCache.js"
 import { openParseCache } from "./parseCache.js"
@@ -55,6 +56,8 @@ export interface TreeOptions {
 interface Listing {
   readonly files: string[]
   readonly problems: CarrierRead[]
+  /** Every `.gitattributes` met (root-relative), excluded ones too: they still rule git's view. */
+  readonly attributes: string[]
 }
 
 /**
@@ -65,6 +68,7 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
   Effect.promise(async () => {
     const files: string[] = []
     const problems: CarrierRead[] = []
+    const attributes: string[] = []
     const visit = async (rel: string): Promise<void> => {
       let entries: Dirent[]
       try {
@@ -79,6 +83,7 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
       const dirs: string[] = []
       for (const entry of entries) {
         const path = rel === "" ? entry.name : `${rel}/${entry.name}`
+        if (entry.name === ".gitattributes") attributes.push(path)
         if (isExcluded(path, exclude)) continue
         if (entry.isDirectory()) {
           if (!isSkippedDirectory(entry.name)) dirs.push(path)
@@ -99,28 +104,23 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
     }
     await visit("")
     files.sort(byCodeUnits)
-    return { files, problems }
+    return { files, problems, attributes }
   })
+
+/**
+ * The tracked files git vouches hold their index object's bytes (gitWorkTree.ts), or none where an
+ * attribute file met by the walk or listed by git could make git's answer differ from the bytes.
+ */
+const vouched = (view: GitView | null, walked: ReadonlyArray<string>): ReadonlyMap<string, string> => {
+  if (view === null || view.unchanged.size === 0) return NONE
+  const own = new Set([...walked, ...view.listedAttributeFiles])
+  return convertsNothing([...view.attributeFiles, ...own], own) ? view.unchanged : NONE
+}
+const NONE: ReadonlyMap<string, string> = new Map()
 
 /** What the parse cache keeps: every file read, with its stat data, its hashes and what it gave. */
 const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
   extracted.flatMap((e): SavedEntry[] => (e.hash === null || e.stat === undefined ? [] : [[e.path, e.stat, e.hash, e.oid ?? null, e.read]]))
-
-/**
- * Every path under `root` git does not ignore, from one `git ls-files` (tracked files, and untracked
- * ones its exclude rules let through; git's untracked cache serves the latter): a walked file not
- * listed is ignored. null outside a work tree or without git: nothing is ignored. Any other failure
- * (git refusing the repository: safe.directory) fails the read: reading on would take in the
- * ignored files. Asking `git check-ignore` path by path cost seconds on 30,000 files (docs/decisions.md).
- */
-const gitListed = (git: Git, root: string): Effect.Effect<ReadonlySet<string> | null, GitError> =>
-  // -z: names verbatim, whatever core.quotePath says; paths come relative to the root (cwd).
-  git.exec(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).pipe(
-    Effect.flatMap((o) =>
-      o.code === 0 ? Effect.succeed(new Set(o.stdout.toString("utf8").split("\0"))) : Effect.fail(classify(root, "ls-files", o.stderr || `exit code ${o.code}`))
-    ),
-    Effect.catchTags({ NotARepositoryError: () => Effect.succeed(null), GitMissingError: () => Effect.succeed(null) })
-  )
 
 export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {
   effect: Effect.gen(function* () {
@@ -159,9 +159,10 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const session = new ExtractSession(0, { selfHosting, known: cache?.known, since: Date.now() })
         // git lists its files while the walk runs (the two meet below); worker threads (a large
         // corpus) start loading while the walk is still counting.
-        const listedByGit = yield* Effect.fork(gitListed(git, root))
+        const askedGit = yield* Effect.fork(askGit(git, root, cache !== undefined))
         const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
-        const listed = yield* Fiber.join(listedByGit)
+        const view = yield* Fiber.join(askedGit)
+        const listed = view?.listed ?? null
         // Code files first, then the carriers (see below), each group in path order; one pass.
         const code: string[] = []
         const carriers: string[] = []
@@ -184,9 +185,20 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // ones to send between threads), and both read as they go (extractAll.ts). With a parse
         // cache, files are queued unread too: a file whose stat data match is not read at all.
         if (session.parallel || cache !== undefined) {
+          const unchanged = vouched(
+            view,
+            listing.attributes.map((p) => prefix + p)
+          )
           for (const path of ordered) {
             const bytes = extra.get(path)
-            session.add(bytes === undefined ? { path, absolute: prefix + path } : { path, bytes })
+            const object = unchanged.get(path)
+            session.add(
+              bytes !== undefined
+                ? { path, bytes }
+                : object === undefined
+                  ? { path, absolute: prefix + path }
+                  : { path, absolute: prefix + path, unchanged: object }
+            )
           }
         } else {
           // In one thread, through the FileSystem service, one file after another: reads are
