@@ -12,10 +12,11 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
 import type { Extracted } from "./extractInThread.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
-import type { GitError } from "./git.js"
-import { Git, classify } from "./git.js"
+import { Git } from "./git.js"
+import type { GitView } from "./gitWorkTree.js"
+import { askGit, convertsNothing } from "./gitWorkTree.js"
 import { asIndexObject, load } from "./diskRead.js"
-import type { SavedEntry } from "./parseCache.js"
+import type { ParseCache, SavedEntry } from "./parseCache.js"
 import { openParseCache, shardListing, shardOf } from "./parseCache.js"
 import { buildGraph } from "../core/graph.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
@@ -58,6 +59,8 @@ export interface TreeOptions {
 interface Listing {
   readonly files: string[]
   readonly problems: CarrierRead[]
+  /** Every `.gitattributes` met (root-relative), excluded ones too: they still rule git's view. */
+  readonly attributes: string[]
 }
 
 /**
@@ -68,6 +71,7 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
   Effect.promise(async () => {
     const files: string[] = []
     const problems: CarrierRead[] = []
+    const attributes: string[] = []
     const visit = async (rel: string): Promise<void> => {
       let entries: Dirent[]
       try {
@@ -82,6 +86,7 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
       const dirs: string[] = []
       for (const entry of entries) {
         const path = rel === "" ? entry.name : `${rel}/${entry.name}`
+        if (entry.name === ".gitattributes") attributes.push(path)
         if (isExcluded(path, exclude)) continue
         if (entry.isDirectory()) {
           if (!isSkippedDirectory(entry.name)) dirs.push(path)
@@ -102,30 +107,34 @@ const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: numbe
     }
     await visit("")
     files.sort(byCodeUnits)
-    return { files, problems }
+    return { files, problems, attributes }
   })
 
 const NOTHING_KEPT = { reads: [], entries: () => [] } as const
 
+/** What the whole shards of a cache gave, and their entries when asked (files not read this run). */
+const keptOf = (cache: ParseCache | undefined, shards: ReadonlyArray<number>) =>
+  cache === undefined || shards.length === 0
+    ? NOTHING_KEPT
+    : {
+        reads: shards.flatMap((shard) => cache.whole[shard] ?? []),
+        entries: () => shards.flatMap((shard) => cache.wholeEntries(shard))
+      }
+
+/**
+ * The tracked files git vouches hold their index object's bytes (gitWorkTree.ts), or none where an
+ * attribute file met by the walk or listed by git could make git's answer differ from the bytes.
+ */
+const vouched = (view: GitView | null, walked: ReadonlyArray<string>): ReadonlyMap<string, string> => {
+  if (view === null || view.unchanged.size === 0) return NONE
+  const own = new Set([...walked, ...view.listedAttributeFiles])
+  return convertsNothing([...view.attributeFiles, ...own], own) ? view.unchanged : NONE
+}
+const NONE: ReadonlyMap<string, string> = new Map()
+
 /** What the parse cache keeps: every file read, with its stat data, its hashes and what it gave. */
 const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
   extracted.flatMap((e): SavedEntry[] => (e.hash === null || e.stat === undefined ? [] : [[e.path, e.stat, e.hash, e.oid ?? null, e.read]]))
-
-/**
- * Every path under `root` git does not ignore, from one `git ls-files` (tracked files, and untracked
- * ones its exclude rules let through; git's untracked cache serves the latter): a walked file not
- * listed is ignored. null outside a work tree or without git: nothing is ignored. Any other failure
- * (git refusing the repository: safe.directory) fails the read: reading on would take in the
- * ignored files. Asking `git check-ignore` path by path cost seconds on 30,000 files (docs/decisions.md).
- */
-const gitListed = (git: Git, root: string): Effect.Effect<ReadonlySet<string> | null, GitError> =>
-  // -z: names verbatim, whatever core.quotePath says; paths come relative to the root (cwd).
-  git.exec(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).pipe(
-    Effect.flatMap((o) =>
-      o.code === 0 ? Effect.succeed(new Set(o.stdout.toString("utf8").split("\0"))) : Effect.fail(classify(root, "ls-files", o.stderr || `exit code ${o.code}`))
-    ),
-    Effect.catchTags({ NotARepositoryError: () => Effect.succeed(null), GitMissingError: () => Effect.succeed(null) })
-  )
 
 export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {
   effect: Effect.gen(function* () {
@@ -170,13 +179,16 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
         if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
         const selfHosting = yield* isSelfHosting(root)
+        const since = Date.now()
         const cache = openParseCache(root, selfHosting, "tree")
-        const session = new ExtractSession(0, { selfHosting, known: cache?.known, since: Date.now() })
         // git lists its files while the walk runs (the two meet below); worker threads (a large
-        // corpus) start loading while the walk is still counting.
-        const listedByGit = yield* Effect.fork(gitListed(git, root))
-        const listing = yield* walk(root, options.exclude, (count) => session.expect(count))
-        const listed = yield* Fiber.join(listedByGit)
+        // corpus) start loading while the walk is still counting. A warm cache needs no workers:
+        // its session starts once the listing has told which shards are whole.
+        let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since })
+        const askedGit = yield* Effect.fork(askGit(git, root, cache !== undefined))
+        const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
+        const view = yield* Fiber.join(askedGit)
+        const listed = view?.listed ?? null
         // Code files first, then the carriers (see below), each group in path order; one pass.
         const code: string[] = []
         const carriers: string[] = []
@@ -189,11 +201,28 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         const paths = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
         for (const path of paths)
           if (extra.has(path) || listed === null || listed.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
-        const ordered = [...code, ...carriers]
         const problems = [...listing.problems]
         // Concatenated, not nodePath.join: join normalizes each path (~2 us, 60 ms on 30,000 files),
         // and walk's paths are already normal, relative, with "/" (which every platform's fs takes).
         const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
+        const unchanged =
+          cache === undefined
+            ? NONE
+            : vouched(
+                view,
+                listing.attributes.map((p) => prefix + p)
+              )
+        // A shard whose files git all vouches for, as the objects a shard of the cache was saved
+        // from, is whole: none of its files is looked up, stat'ed or read.
+        const treeListing =
+          cache === undefined
+            ? undefined
+            : shardListing([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
+        cache?.settle(treeListing)
+        const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
+        const pending = (paths: string[]) => (wholeShards.length === 0 ? paths : paths.filter((p) => cache?.whole[shardOf(p)] === undefined))
+        const ordered = [...pending(code), ...pending(carriers)]
+        session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since })
         // With worker threads, every file is queued unread, code files first: the workers read and
         // parse from the front, this thread from the back (the Specs, whose results are the costly
         // ones to send between threads), and both read as they go (extractAll.ts). With a parse
@@ -201,7 +230,14 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         if (session.parallel || cache !== undefined) {
           for (const path of ordered) {
             const bytes = extra.get(path)
-            session.add(bytes === undefined ? { path, absolute: prefix + path } : { path, bytes })
+            const object = unchanged.get(path)
+            session.add(
+              bytes !== undefined
+                ? { path, bytes }
+                : object === undefined
+                  ? { path, absolute: prefix + path }
+                  : { path, absolute: prefix + path, unchanged: object }
+            )
           }
         } else {
           // In one thread, through the FileSystem service, one file after another: reads are
@@ -221,9 +257,10 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
             { discard: true }
           )
         }
-        const extracted = yield* Effect.promise(() => session.finish())
-        cache?.save(reusable(extracted))
-        return assemble(extracted, problems)
+        const started = session
+        const extracted = yield* Effect.promise(() => started.finish())
+        cache?.save(reusable(extracted), treeListing)
+        return assemble(extracted, problems, keptOf(cache, wholeShards))
       })
 
     /**
@@ -248,7 +285,8 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // Each shard of the cache saved from a listing with the same paths and object ids is whole:
         // its files are what they were, and none of them is looked up, read or parsed.
         const listing = shardListing(options.entries)
-        const cache = openParseCache(root, selfHosting, options.cache ?? "index", listing)
+        const cache = openParseCache(root, selfHosting, options.cache ?? "index")
+        cache?.settle(listing)
         const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
         const entries = wholeShards.length === 0 ? options.entries : options.entries.filter((e) => cache?.whole[shardOf(e.path)] === undefined)
         const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() })
@@ -273,11 +311,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
           for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
         }
         cache?.save(reusable(extracted), listing)
-        const kept = {
-          reads: wholeShards.flatMap((shard) => cache?.whole[shard] ?? []),
-          entries: () => wholeShards.flatMap((shard) => cache?.wholeEntries(shard) ?? [])
-        }
-        return assemble(extracted, [], kept)
+        return assemble(extracted, [], keptOf(cache, wholeShards))
       })
 
     /**

@@ -6,7 +6,7 @@ import { classifyPath, fileFinding, sha256 } from "../core/discover.js"
 import type { ExtractOptions } from "../core/extract.js"
 import type { CarrierRead } from "../core/model.js"
 import type { AnchorParser } from "../core/read/anchors.js"
-import { RACY_MS, asIndexObject, load, statOf } from "./diskRead.js"
+import { RACY_MS, asIndexObject, gitObjectId, load, statOf } from "./diskRead.js"
 import { loadOxcRaw, rawParser } from "./oxcRaw.js"
 import type { KnownReads } from "./parseCache.js"
 
@@ -43,6 +43,8 @@ export interface FileOnDisk {
   readonly absolute: string
   /** The git object these bytes should be (the index read): other bytes give a `stale` result. */
   readonly object?: string
+  /** The work tree read: the object git vouches these bytes are (gitWorkTree.ts), when it does. */
+  readonly unchanged?: string
 }
 
 /** A file held in memory (read from git) or still on disk. */
@@ -74,6 +76,7 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
     const onDisk = "absolute" in input
     const code = classifyPath(input.path) === "anchor-candidate"
     const object = onDisk ? input.object : undefined
+    const vouched = onDisk ? input.unchanged : undefined
     let stat: string | null | undefined
     let entry = known?.get(input.path)
     let trusted: boolean
@@ -83,6 +86,10 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // file is not read at all. Any other is read from the work tree and checked below.
       stat = null
       trusted = entry !== undefined && entry.oid === object
+    } else if (vouched !== undefined && entry !== undefined && entry.oid === vouched) {
+      // The same for the work tree where git vouches its bytes are that object: no lstat either.
+      stat = entry.stat
+      trusted = true
     } else {
       // The work tree: stat data first, as git's index does; a match skips the read and the parse.
       if (onDisk && safeBefore !== undefined) {
@@ -91,6 +98,12 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
         if (entry !== undefined && (s === undefined || entry.stat !== s.key)) entry = entry.stat === null ? entry : { ...entry, stat: null }
       }
       trusted = stat !== undefined && entry !== undefined && entry.stat !== null
+      // Unchanged since recorded (stat data, taken after git answered) and the object by git's word:
+      // the entry is that object's. One recorded with another object id contradicts git: read.
+      if (trusted && vouched !== undefined) {
+        if (entry!.oid === null) entry = { ...entry!, oid: vouched }
+        else trusted = false
+      }
     }
     if (trusted) {
       // Neither read nor parsed: what these very bytes gave last time.
@@ -113,6 +126,9 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       }
       oid = object
       if (blob !== file.bytes) file = { path: file.path, bytes: blob }
+    } else if (vouched !== undefined && gitObjectId(file.bytes, vouched) === vouched) {
+      // Checked, not taken on git's word: the file may have changed since git looked.
+      oid = vouched
     }
     const hash = sha256(file.bytes)
     // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).

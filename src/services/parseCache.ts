@@ -49,6 +49,13 @@ export interface CacheEntry {
 export type KnownReads = ReadonlyMap<string, CacheEntry>
 
 export interface ParseCache {
+  /** Whether an earlier run's shards were read back (then a run needs no worker threads). */
+  readonly warm: boolean
+  /**
+   * Decides, once, which shards are whole for this listing (the files a run reads, with the object
+   * ids git names for them); `known` and `whole` are empty until then.
+   */
+  readonly settle: (listing: ShardListing | undefined) => void
   /** The entries of every shard not whole. */
   readonly known: KnownReads
   /**
@@ -129,7 +136,7 @@ const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
  * tree's read and the index's (`--staged`) keep one each: their file sets differ (untracked
  * files), and alternating runs would otherwise rewrite them every time.
  */
-export const openParseCache = (root: string, selfHosting: boolean, source: CacheSource, listing?: ShardListing): ParseCache | undefined => {
+export const openParseCache = (root: string, selfHosting: boolean, source: CacheSource): ParseCache | undefined => {
   const current = store
   if (current === undefined) return undefined
   let realRoot: string
@@ -151,6 +158,14 @@ export const openParseCache = (root: string, selfHosting: boolean, source: Cache
   const proseOf = new Array<string | null>(SHARDS).fill(null)
   const whole = new Array<ReadonlyArray<CarrierRead> | undefined>(SHARDS).fill(undefined)
   const decodedOf = new Array<DecodedShard | undefined>(SHARDS).fill(undefined)
+  const forget = () => {
+    // unreadable or not ours: read everything, then write new ones
+    known.clear()
+    counts.fill(0)
+    proseOf.fill(null)
+    whole.fill(undefined)
+    decodedOf.fill(undefined)
+  }
   for (let shard = 0; shard < SHARDS; shard++) {
     try {
       const data = current.read(nameOf(shard))
@@ -159,28 +174,38 @@ export const openParseCache = (root: string, selfHosting: boolean, source: Cache
       if (decoded === undefined) continue
       proseOf[shard] = decoded.prose
       decodedOf[shard] = decoded
-      const digest = listing?.digests[shard] ?? null
-      if (digest !== null && decoded.digest === digest) {
-        whole[shard] = decoded.reads
-        continue
-      }
-      for (const e of decoded.entries()) {
-        // A path in the wrong shard would never be rewritten: such a file is not ours.
-        if (shardOf(e[0]) !== shard) throw new Error("foreign entry")
-        known.set(e[0], { stat: e[1], hash: e[2], oid: e[3], read: e[4] })
-        counts[shard]++
-      }
     } catch {
-      // unreadable or not ours: read everything, then write new ones
-      known.clear()
-      counts.fill(0)
-      proseOf.fill(null)
-      whole.fill(undefined)
-      decodedOf.fill(undefined)
+      forget()
       break
     }
   }
+  const warm = decodedOf.some((d) => d !== undefined)
+  let settled = false
+  const settle = (listing: ShardListing | undefined) => {
+    if (settled) return
+    settled = true
+    try {
+      decodedOf.forEach((decoded, shard) => {
+        if (decoded === undefined) return
+        const digest = listing?.digests[shard] ?? null
+        if (digest !== null && decoded.digest === digest) {
+          whole[shard] = decoded.reads
+          return
+        }
+        for (const e of decoded.entries()) {
+          // A path in the wrong shard would never be rewritten: such a file is not ours.
+          if (shardOf(e[0]) !== shard) throw new Error("foreign entry")
+          known.set(e[0], { stat: e[1], hash: e[2], oid: e[3], read: e[4] })
+          counts[shard]++
+        }
+      })
+    } catch {
+      forget()
+    }
+  }
   return {
+    warm,
+    settle,
     known,
     whole,
     wholeEntries: (shard) => (whole[shard] === undefined ? [] : (decodedOf[shard]?.entries() ?? [])),

@@ -1,0 +1,195 @@
+// What git knows about the work tree under a root, asked once per work tree read (GraphReader):
+// every path it does not ignore and, with a parse cache, the tracked files whose work tree bytes
+// are the index's object by git's own stat cache (`git diff-files`), so that their cache entries are
+// trusted by object id without an lstat each. Wherever git's "unchanged" can differ from "the same
+// bytes" nothing is vouched for (docs/decisions.md, "Asking git which tracked files changed").
+import * as Effect from "effect/Effect"
+import { readFileSync, realpathSync, statSync } from "node:fs"
+import * as nodePath from "node:path"
+import type { GitError, GitOutput } from "./git.js"
+import { type Git, classify } from "./git.js"
+
+export interface GitView {
+  /** Every path under the root git does not ignore: tracked, or untracked and let through by its exclude rules. */
+  readonly listed: ReadonlySet<string>
+  /** Tracked regular files git found unchanged against the index: path -> the index's object id. */
+  readonly unchanged: ReadonlyMap<string, string>
+  /** Attribute files outside the root's own folders (ancestors, info/attributes, global, system): absolute, each may be missing. */
+  readonly attributeFiles: ReadonlyArray<string>
+  /** The root's own attribute files git lists (tracked or not): absolute; git reads one missing from the work tree from the index. */
+  readonly listedAttributeFiles: ReadonlyArray<string>
+}
+
+const NOTHING: ReadonlyMap<string, string> = new Map()
+
+// -z: names verbatim, whatever core.quotePath says; paths come relative to the root (cwd).
+const LIST = ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+// The same listing with each index entry's tag, mode, object id and stage (one process: it costs
+// what the plain one costs, 40 ms on 30,000 files). -v tags assume-unchanged entries in lower case
+// and skip-worktree ones S: git does not look at those files, so its answer says nothing of them.
+const LIST_STAGED = ["ls-files", "-z", "--stage", "-v", "--cached", "--others", "--exclude-standard"]
+// git's stat comparison made as strict as ours whatever the repository says: a weaker checkStat or
+// trustctime would miss an edit that keeps size and mtime; an fsmonitor answers from a daemon's
+// events instead of stat data. Submodules are not read (nor is their dirt worth git's time).
+const DIFF = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.checkStat=default",
+  "-c",
+  "core.trustctime=true",
+  "diff-files",
+  "-z",
+  "--name-only",
+  "--relative",
+  "--ignore-submodules=all"
+]
+const PLACES = ["rev-parse", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-toplevel"]
+const SETTINGS = ["config", "-z", "--get-regexp", "^(core\\.(autocrlf|attributesfile)|attr\\.tree)$"]
+
+const lines = (o: GitOutput): string[] | null => (o.code === 0 ? o.stdout.toString("utf8").split("\0") : null)
+
+/** The index's regular files git may vouch for (path -> object id), from LIST_STAGED's records; and every listed path. */
+const parseStaged = (records: ReadonlyArray<string>): { listed: Set<string>; tracked: Map<string, string> } => {
+  const listed = new Set<string>()
+  const tracked = new Map<string, string>()
+  for (const r of records) {
+    if (r === "") continue
+    if (r.startsWith("? ")) {
+      listed.add(r.slice(2))
+      continue
+    }
+    // "<tag> <mode> <object> <stage>\t<path>"
+    const tab = r.indexOf("\t")
+    const path = r.slice(tab + 1)
+    listed.add(path)
+    const [tag, mode, object, stage] = r.slice(0, tab).split(" ")
+    if (tag === "H" && stage === "0" && (mode === "100644" || mode === "100755")) tracked.set(path, object)
+  }
+  return { listed, tracked }
+}
+
+const falseLike = new Set(["false", "no", "off", "0"])
+
+/**
+ * Attribute files git reads besides the root's own folders, or null when the settings alone rule
+ * git's answer out (core.autocrlf converts every text file; attr.tree and GIT_ATTR_SOURCE read
+ * attributes from elsewhere).
+ */
+const outerAttributeFiles = (root: string, places: ReadonlyArray<string>, settings: ReadonlyArray<string>): string[] | null => {
+  const config = new Map<string, string | null>()
+  for (const s of settings) if (s !== "") config.set(s.split("\n")[0], s.includes("\n") ? s.slice(s.indexOf("\n") + 1) : null)
+  const autocrlf = config.get("core.autocrlf")
+  if ((autocrlf !== undefined && (autocrlf === null || !falseLike.has(autocrlf.toLowerCase()))) || config.has("attr.tree")) return null
+  if (process.env.GIT_ATTR_SOURCE !== undefined) return null
+  const [index, common, top] = places
+  const realRoot = realpathSync(root)
+  const inside = nodePath.relative(top, realRoot)
+  if (inside.startsWith("..") || nodePath.isAbsolute(inside)) return null
+  // git's racy rule compares a file's mtime with the index's: both must come from one clock.
+  if (statSync(index).dev !== statSync(realRoot).dev) return null
+  const files = [nodePath.join(common, "info", "attributes")]
+  // The folders from the work tree's top down to the root (the root's own come from the walk).
+  for (let dir = nodePath.dirname(realRoot); inside !== "" && dir.length >= top.length; dir = nodePath.dirname(dir)) {
+    files.push(nodePath.join(dir, ".gitattributes"))
+    if (dir === top) break
+  }
+  const home = process.env.HOME ?? ""
+  const global = config.get("core.attributesfile")
+  if (global === null) return null
+  if (global !== undefined) files.push(global.startsWith("~/") ? nodePath.join(home, global.slice(2)) : nodePath.resolve(root, global))
+  else files.push(nodePath.join(process.env.XDG_CONFIG_HOME || nodePath.join(home, ".config"), "git", "attributes"))
+  if (!["1", "true", "yes", "on"].includes((process.env.GIT_ATTR_NOSYSTEM ?? "").toLowerCase())) files.push(...systemAttributes())
+  return files
+}
+
+/** git's system attributes: <prefix>/etc/gitattributes (/etc for a git under /usr), the prefix the one of the git on PATH. */
+const systemAttributes = (): string[] => {
+  const found = ["/etc/gitattributes"]
+  for (const dir of (process.env.PATH ?? "").split(nodePath.delimiter)) {
+    try {
+      const git = realpathSync(nodePath.join(dir, "git"))
+      const prefix = nodePath.dirname(nodePath.dirname(git))
+      if (prefix !== "/usr") found.push(nodePath.join(prefix, "etc", "gitattributes"))
+      break
+    } catch {
+      // not in this folder
+    }
+  }
+  return found
+}
+
+/** Attributes that make checkout write other bytes than the blob's (or check-in read them so). */
+const CONVERTING = new Set(["text", "eol", "crlf", "filter", "ident", "working-tree-encoding"])
+/** Those settings that turn conversion off: safe. `binary` is the built-in macro `-diff -merge -text`. */
+const HARMLESS = new Set(["-text", "-crlf", "binary"])
+
+/**
+ * Whether these attribute files (absolute paths) set no attribute that converts bytes, macros
+ * included (a macro that names one counts, used or not). A missing file sets nothing unless
+ * `present` says it exists (git then reads the index's copy); an unreadable one counts as
+ * converting: git's view of its files cannot be checked.
+ */
+export const convertsNothing = (files: ReadonlyArray<string>, present: ReadonlySet<string>): boolean => {
+  for (const file of files) {
+    let text: string
+    try {
+      text = readFileSync(file, "utf8")
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if ((code === "ENOENT" || code === "ENOTDIR") && !present.has(file)) continue
+      return false
+    }
+    for (const line of text.split("\n")) {
+      const tokens = line.trim().split(/\s+/)
+      if (tokens[0] === "" || tokens[0].startsWith("#")) continue
+      for (const token of tokens.slice(1)) {
+        if (HARMLESS.has(token)) continue
+        if (CONVERTING.has(token.replace(/^[-!]/, "").replace(/=.*$/, ""))) return false
+      }
+    }
+  }
+  return true
+}
+
+/**
+ * What git says about the work tree under `root`, or null outside a work tree or without git
+ * (nothing is ignored). `vouch`: also ask which tracked files changed (a parse cache is at hand).
+ * A failed listing (git refusing the repository: safe.directory) fails the read: reading on would
+ * take in the ignored files; any other failure only leaves nothing vouched for.
+ */
+export const askGit = (git: Git, root: string, vouch: boolean): Effect.Effect<GitView | null, GitError> => {
+  const listing = git.exec(root, vouch ? LIST_STAGED : LIST).pipe(
+    Effect.flatMap((o) => (o.code === 0 ? Effect.succeed(o) : Effect.fail(classify(root, "ls-files", o.stderr || `exit code ${o.code}`)))),
+    Effect.catchTags({ NotARepositoryError: () => Effect.succeed(null), GitMissingError: () => Effect.succeed(null) })
+  )
+  if (!vouch)
+    return listing.pipe(
+      Effect.map((o) => (o === null ? null : { listed: new Set(lines(o)), unchanged: NOTHING, attributeFiles: [], listedAttributeFiles: [] }))
+    )
+  // diff-files goes through a spawned process (exec with an input): simple-git refuses any
+  // core.fsmonitor setting, even the one that turns it off.
+  const side = (args: ReadonlyArray<string>, input?: string) => git.exec(root, args, input).pipe(Effect.orElseSucceed(() => null))
+  return Effect.all([listing, side(DIFF, ""), side(PLACES), side(SETTINGS)], { concurrency: "unbounded" }).pipe(
+    Effect.map(([list, diff, places, settings]): GitView | null => {
+      if (list === null) return null
+      const { listed, tracked } = parseStaged(list.stdout.toString("utf8").split("\0"))
+      const changed = diff === null ? null : lines(diff)
+      const where = places === null || places.code !== 0 ? null : places.stdout.toString("utf8").split("\n")
+      // get-regexp exits 1 when nothing is set.
+      const set = settings === null ? null : settings.code === 1 ? [] : lines(settings)
+      let attributeFiles: string[] | null = null
+      try {
+        if (changed !== null && where !== null && where.length >= 3 && set !== null) attributeFiles = outerAttributeFiles(root, where, set)
+      } catch {
+        attributeFiles = null
+      }
+      if (attributeFiles === null || changed === null) return { listed, unchanged: NOTHING, attributeFiles: [], listedAttributeFiles: [] }
+      for (const path of changed) tracked.delete(path)
+      const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
+      const listedAttributeFiles: string[] = []
+      for (const path of listed) if (path === ".gitattributes" || path.endsWith("/.gitattributes")) listedAttributeFiles.push(prefix + path)
+      return { listed, unchanged: tracked, attributeFiles, listedAttributeFiles }
+    })
+  )
+}
