@@ -71,10 +71,10 @@ const PARSE_PREFIX = "specbundle-parse-"
 const PARSE_SUFFIX = ".json"
 /**
  * How many parse cache files the folder keeps: each corpus root has 16 shards for the work tree's
- * read and 16 for the index's, each with a file of its Specs' prose (src/services/parseCache.ts),
- * so about two corpora, the oldest shards going first.
+ * read, 16 for the index's and up to 16 for each old side's, each with a file of its Specs' prose
+ * (src/services/parseCache.ts): about two corpora, the oldest shards going first.
  */
-const PARSE_KEEP = 128
+const PARSE_KEEP = 256
 /** A temp file this old was left by a killed run: it goes with the pruning. */
 const STALE_TEMP_MS = 60 * 60 * 1000
 

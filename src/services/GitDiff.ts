@@ -19,6 +19,7 @@ import {
 } from "../core/changeset.js"
 import type { GitError } from "./git.js"
 import { sidesOf } from "./gitSides.js"
+import { LIST_STAGED } from "./gitWorkTree.js"
 import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "./git.js"
 
 export {
@@ -47,7 +48,12 @@ export interface RepoLocation {
  * working tree (skip-worktree); they are read at their index version, never taken as removed.
  */
 export type NewSource =
-  | { readonly _tag: "WorkingTree"; readonly sparse?: ReadonlyArray<string> }
+  | {
+      readonly _tag: "WorkingTree"
+      readonly sparse?: ReadonlyArray<string>
+      /** git's listing of the work tree (gitWorkTree.ts LIST_STAGED's records, root-relative), when the diff asked for it. */
+      readonly listing?: ReadonlyArray<string>
+    }
   | { readonly _tag: "Tree"; readonly commit: string }
   | {
       readonly _tag: "Index"
@@ -146,23 +152,40 @@ const make = Effect.gen(function* () {
 
   /**
    * Skip-worktree entries missing from the disk (a sparse checkout's paths outside its cone),
-   * repository-relative. Present files keep their disk version (a manual --skip-worktree).
+   * repository-relative, from `ls-files -t` (or `-v`: lower case when also assume-unchanged).
+   * Present files keep their disk version (a manual --skip-worktree).
    */
-  const sparseAbsent = (top: string) =>
-    runGit(top, ["ls-files", "-t", "-z"]).pipe(
-      Effect.map((out) =>
-        splitZ(out).flatMap((item) => {
-          if (!item.startsWith("S ")) return []
-          const path = item.slice(2)
-          try {
-            lstatSync(nodePath.join(top, path))
-            return []
-          } catch {
-            return [path]
-          }
-        })
-      )
-    )
+  const absentOf = (top: string, items: ReadonlyArray<string>) =>
+    items.flatMap((item) => {
+      if (!item.startsWith("S ") && !item.startsWith("s ")) return []
+      const tab = item.indexOf("\t")
+      const path = tab < 0 ? item.slice(2) : item.slice(tab + 1)
+      try {
+        lstatSync(nodePath.join(top, path))
+        return []
+      } catch {
+        return [path]
+      }
+    })
+  const sparseAbsent = (top: string) => runGit(top, ["ls-files", "-t", "-z"]).pipe(Effect.map((out) => absentOf(top, splitZ(out))))
+
+  /**
+   * The work tree's untracked files (not ignored) and absent skip-worktree entries, with git's
+   * whole listing for the read of the new side (GraphReader): at the top (the root is the top),
+   * one `ls-files` answers all three, where the read would list the work tree again.
+   */
+  const workTreeListing = (location: RepoLocation) =>
+    location.prefix !== ""
+      ? Effect.all([runGit(location.top, ["ls-files", "--others", "--exclude-standard", "-z"]).pipe(Effect.map(splitZ)), sparseAbsent(location.top)], {
+          concurrency: "unbounded"
+        }).pipe(Effect.map(([untracked, absent]) => ({ untracked, absent, listing: undefined as ReadonlyArray<string> | undefined })))
+      : runGit(location.top, LIST_STAGED).pipe(
+          Effect.map((out) => {
+            const listing = out.split("\0")
+            const untracked = listing.flatMap((r) => (r.startsWith("? ") ? [r.slice(2)] : []))
+            return { untracked, absent: absentOf(location.top, listing), listing: listing as ReadonlyArray<string> | undefined }
+          })
+        )
 
   const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
     const location = yield* locate(root)
@@ -174,16 +197,13 @@ const make = Effect.gen(function* () {
     switch (changeset._tag) {
       case "Rev": {
         const from = yield* resolve(top, changeset.rev)
-        // Three questions that do not depend on each other: asked at once (each git costs a start-up).
-        const [diffOut, untracked, absent] = yield* Effect.all(
-          [runGit(top, [...DIFF, from, "--"]), runGit(top, ["ls-files", "--others", "--exclude-standard", "-z"]).pipe(Effect.map(splitZ)), sparseAbsent(top)],
-          { concurrency: "unbounded" }
-        )
+        // Questions that do not depend on each other: asked at once (each git costs a start-up).
+        const [diffOut, tree] = yield* Effect.all([runGit(top, [...DIFF, from, "--"]), workTreeListing(location)], { concurrency: "unbounded" })
         const raw = parseRawZ(diffOut)
-        changes = withUntracked(raw.changes, untracked)
+        changes = withUntracked(raw.changes, tree.untracked)
         oldObjects = raw.oldObjects
-        const sparse = absent.flatMap((p) => underRoot(location.prefix, p) ?? [])
-        newSource = sparse.length === 0 ? { _tag: "WorkingTree" } : { _tag: "WorkingTree", sparse }
+        const sparse = tree.absent.flatMap((p) => underRoot(location.prefix, p) ?? [])
+        newSource = { _tag: "WorkingTree", ...(sparse.length === 0 ? {} : { sparse }), ...(tree.listing === undefined ? {} : { listing: tree.listing }) }
         oldCommit = from
         break
       }

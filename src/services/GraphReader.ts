@@ -54,6 +54,8 @@ export interface TreeOptions {
   readonly exclude: ReadonlyArray<string>
   /** Files absent from the disk but part of the tree (a sparse checkout's, from the index): read with the rest. */
   readonly extra?: ReadonlyArray<SourceFile>
+  /** git's listing of the work tree under the root, when a changeset's diff already asked for it (gitWorkTree.ts LIST_STAGED). */
+  readonly gitListing?: ReadonlyArray<string>
 }
 
 interface Listing {
@@ -185,7 +187,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // corpus) start loading while the walk is still counting. A warm cache needs no workers:
         // its session starts once the listing has told which shards are whole.
         let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since })
-        const askedGit = yield* Effect.fork(askGit(git, root, cache !== undefined))
+        const askedGit = yield* Effect.fork(askGit(git, root, cache !== undefined, options.gitListing))
         const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
         const view = yield* Fiber.join(askedGit)
         const listed = view?.listed ?? null
@@ -274,8 +276,8 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         readonly root: string
         readonly entries: ReadonlyArray<IndexedFile>
         readonly selfHosting: boolean
-        /** The cache to use: the index's (default), or the old side's (a changeset's old blobs). */
-        readonly cache?: "index" | "old"
+        /** The cache to use: the index's (default), or an old side's (a changeset's old blobs). */
+        readonly cache?: "index" | "old-index" | "old-tree"
       },
       fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
     ) =>

@@ -84,7 +84,7 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
         // A sparse checkout's paths outside its cone are part of the tree at their index version.
         const sparse = new Set(source.sparse ?? [])
         const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
-        const read = yield* reader.readTree({ root: diff.location.root, exclude, extra })
+        const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing })
         return { read, selfHosting: known ?? (yield* reader.isSelfHosting(diff.location.root)) }
       }
       if (source._tag === "Index") {
@@ -116,7 +116,8 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
       if (diff.oldCommit === null || paths.length === 0) return { reads: [] } as OldSide
       if (selfHosting === null) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
       const entries = yield* git.listOld(diff.location, diff.oldCommit, paths, diff.oldObjects)
-      const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache: "old" }, (stale) => git.readObjects(diff.location, stale))
+      const cache = diff.newSource._tag === "Index" ? "old-index" : "old-tree"
+      const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache }, (stale) => git.readObjects(diff.location, stale))
       return { reads: carrierReadsOf(read.graph) } as OldSide
     })
 

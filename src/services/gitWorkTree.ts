@@ -27,7 +27,7 @@ const LIST = ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]
 // The same listing with each index entry's tag, mode, object id and stage (one process: it costs
 // what the plain one costs, 40 ms on 30,000 files). -v tags assume-unchanged entries in lower case
 // and skip-worktree ones S: git does not look at those files, so its answer says nothing of them.
-const LIST_STAGED = ["ls-files", "-z", "--stage", "-v", "--cached", "--others", "--exclude-standard"]
+export const LIST_STAGED = ["ls-files", "-z", "--stage", "-v", "--cached", "--others", "--exclude-standard"]
 // git's stat comparison made as strict as ours whatever the repository says: a weaker checkStat or
 // trustctime would miss an edit that keeps size and mtime; an fsmonitor answers from a daemon's
 // events instead of stat data. Submodules are not read (nor is their dirt worth git's time).
@@ -158,14 +158,22 @@ export const convertsNothing = (files: ReadonlyArray<string>, present: ReadonlyS
  * A failed listing (git refusing the repository: safe.directory) fails the read: reading on would
  * take in the ignored files; any other failure only leaves nothing vouched for.
  */
-export const askGit = (git: Git, root: string, vouch: boolean): Effect.Effect<GitView | null, GitError> => {
-  const listing = git.exec(root, vouch ? LIST_STAGED : LIST).pipe(
-    Effect.flatMap((o) => (o.code === 0 ? Effect.succeed(o) : Effect.fail(classify(root, "ls-files", o.stderr || `exit code ${o.code}`)))),
-    Effect.catchTags({ NotARepositoryError: () => Effect.succeed(null), GitMissingError: () => Effect.succeed(null) })
-  )
+export const askGit = (git: Git, root: string, vouch: boolean, given?: ReadonlyArray<string>): Effect.Effect<GitView | null, GitError> => {
+  // `given`: LIST_STAGED's records, when the changeset's diff already asked for them (GitDiff).
+  const listing: Effect.Effect<ReadonlyArray<string> | null, GitError> =
+    given !== undefined
+      ? Effect.succeed(given)
+      : git.exec(root, vouch ? LIST_STAGED : LIST).pipe(
+          Effect.flatMap((o) => (o.code === 0 ? Effect.succeed(lines(o)) : Effect.fail(classify(root, "ls-files", o.stderr || `exit code ${o.code}`)))),
+          Effect.catchTags({ NotARepositoryError: () => Effect.succeed(null), GitMissingError: () => Effect.succeed(null) })
+        )
   if (!vouch)
     return listing.pipe(
-      Effect.map((o) => (o === null ? null : { listed: new Set(lines(o)), unchanged: NOTHING, attributeFiles: [], listedAttributeFiles: [] }))
+      Effect.map((records) =>
+        records === null
+          ? null
+          : { listed: given !== undefined ? parseStaged(records).listed : new Set(records), unchanged: NOTHING, attributeFiles: [], listedAttributeFiles: [] }
+      )
     )
   // diff-files goes through a spawned process (exec with an input): simple-git refuses any
   // core.fsmonitor setting, even the one that turns it off.
@@ -173,7 +181,7 @@ export const askGit = (git: Git, root: string, vouch: boolean): Effect.Effect<Gi
   return Effect.all([listing, side(DIFF, ""), side(PLACES), side(SETTINGS)], { concurrency: "unbounded" }).pipe(
     Effect.map(([list, diff, places, settings]): GitView | null => {
       if (list === null) return null
-      const { listed, tracked } = parseStaged(list.stdout.toString("utf8").split("\0"))
+      const { listed, tracked } = parseStaged(list)
       const changed = diff === null ? null : lines(diff)
       const where = places === null || places.code !== 0 ? null : places.stdout.toString("utf8").split("\n")
       // get-regexp exits 1 when nothing is set.

@@ -111,10 +111,10 @@ export const shardListing = (entries: ReadonlyArray<{ readonly path: string; rea
 
 /**
  * Which read a cache serves: the work tree's, the index's (`--staged`), or a changeset's old side
- * (blobs by object id). Each keeps its own: their file sets differ, and alternating runs would
- * otherwise rewrite one cache every time.
+ * (blobs by object id), one for a hook's (`--staged`) and one for the others (a PR's). Each keeps
+ * its own: their file sets differ, and alternating runs would otherwise rewrite one every time.
  */
-export type CacheSource = "tree" | "index" | "old"
+export type CacheSource = "tree" | "index" | "old-index" | "old-tree"
 
 /** 5: Specs' prose apart, parsed when read; a shard's reads before its entries (cacheFormat.ts). */
 const FORMAT = 5
