@@ -4,7 +4,7 @@
 // and the median of the per-round new/old ratios, which a machine shared with other work disturbs
 // far less than any absolute time.
 //
-//   node scripts/bench-compare.mjs OLD_CLI [NEW_CLI] [--runs N]
+//   node scripts/bench-compare.mjs OLD_CLI [NEW_CLI] [--runs N] [--large]
 //   (OLD_CLI: a copy of an earlier bin/specbundle.js with its bin/ folder, e.g. .scratch/before/bin/specbundle.js)
 import { mkdtempSync } from "node:fs"
 import * as os from "node:os"
@@ -29,8 +29,17 @@ const NODE = process.execPath
 const example = gitHosted(path.join(REPO, "examples", "bike-dock"), path.join(mkdtempSync(path.join(os.tmpdir(), "specbundle-compare-")), "bike-dock"))
 const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
 const small = gitHosted(c200.dir)
+const large = argv.includes("--large")
+// --large: the git-hosted 10,000-Spec corpus too (issue 25's rows; generated once, ~1 minute).
+const big = large ? gitHosted((await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 10000, packs: 40, tsFiles: 20000 })).dir) : null
 const scenarios = [
   ["--help", ["--help"]],
+  ...(big === null
+    ? []
+    : [
+        ["pre-commit hook, git-hosted 10,000 Specs, 20,000 TS files", ["impact", "--root", big, "--staged", "--strict", "--quiet"]],
+        ["bundle --changeset HEAD~1 --parts --budget 50000, 10,000 Specs", ["bundle", "--root", big, "--changeset", "HEAD~1", "--parts", "--budget", "50000"]]
+      ]),
   ["pre-commit hook, examples/bike-dock in git", ["impact", "--root", example, "--staged", "--strict", "--quiet"]],
   ["bundle --changeset HEAD~1, examples/bike-dock in git", ["bundle", "--root", example, "--changeset", "HEAD~1"]],
   ["pre-commit hook, git-hosted 200 Specs, 400 TS files", ["impact", "--root", small, "--staged", "--strict", "--quiet"]],

@@ -10,6 +10,13 @@ import { extractInThread } from "../../src/services/extractInThread.js"
 import { isAscii } from "node:buffer"
 import type { CacheEntry, SavedEntry } from "../../src/services/parseCache.js"
 import { enableParseCache, openParseCache } from "../../src/services/parseCache.js"
+
+/** The cache of a root, settled without a listing (no shard whole: every entry known). */
+const opened = (root: string, selfHosting: boolean, source: "tree" | "index") => {
+  const cache = openParseCache(root, selfHosting, source)
+  cache?.settle(undefined)
+  return cache
+}
 import { tempDir, writeFiles } from "../support/tmp.js"
 
 const ANCHORED = `/**\n * @sdpAnchor impl:c.one\n * @sdpSatisfies spec:c.one\n */\nexport const x = 1\n`
@@ -156,9 +163,9 @@ describe("the parse cache's files", () => {
         ["b.sdp.md", null, "b".repeat(64), "c".repeat(40), null],
         ["s.sdp.md", null, "d".repeat(64), null, SPEC]
       ]
-      openParseCache(root, false, "tree")?.save(entries)
+      opened(root, false, "tree")?.save(entries)
       for (const data of files.values()) expect(isAscii(data)).toBe(true)
-      const again = openParseCache(root, false, "tree")
+      const again = opened(root, false, "tree")
       expect(again?.known.get("é.ts")).toEqual({ stat: "1:2:3:4", hash: "a".repeat(64), oid: null, read: text })
       expect(again?.known.get("b.sdp.md")).toEqual({ stat: null, hash: "b".repeat(64), oid: "c".repeat(40), read: null })
       // A Spec comes back with its prose read when first asked for, and prints the same bytes.
@@ -167,8 +174,8 @@ describe("the parse cache's files", () => {
       expect(spec?.narrative).toBe(SPEC.specs[0].narrative)
       expect(JSON.stringify(again?.known.get("s.sdp.md")?.read)).toBe(JSON.stringify(SPEC))
       // Another source or option is another cache: nothing known there.
-      expect(openParseCache(root, true, "tree")?.known.size).toBe(0)
-      expect(openParseCache(root, false, "index")?.known.size).toBe(0)
+      expect(opened(root, true, "tree")?.known.size).toBe(0)
+      expect(opened(root, false, "index")?.known.size).toBe(0)
     } finally {
       enableParseCache(undefined)
     }
@@ -188,13 +195,13 @@ describe("the parse cache's files", () => {
       expect(Buffer.from(files.get(entriesName) as Uint8Array).toString("latin1")).not.toContain("Unicode")
       // A changed Spec writes a new prose file and removes the one the old entries named.
       const changed: CarrierRead = { ...SPEC, specs: [{ ...SPEC.specs[0], narrative: "changed" }] }
-      openParseCache(root, false, "tree")?.save([["s.sdp.md", null, "e".repeat(64), null, changed]])
+      opened(root, false, "tree")?.save([["s.sdp.md", null, "e".repeat(64), null, changed]])
       expect(files.size).toBe(2)
       expect(files.has(proseName)).toBe(false)
-      expect(openParseCache(root, false, "tree")?.known.get("s.sdp.md")?.read?.specs[0].narrative).toBe("changed")
+      expect(opened(root, false, "tree")?.known.get("s.sdp.md")?.read?.specs[0].narrative).toBe("changed")
       // Without its prose file the shard's entries are not used at all.
       for (const name of [...files.keys()]) if (name !== entriesName) files.delete(name)
-      expect(openParseCache(root, false, "tree")?.known.size).toBe(0)
+      expect(opened(root, false, "tree")?.known.size).toBe(0)
     } finally {
       enableParseCache(undefined)
     }
