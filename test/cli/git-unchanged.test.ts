@@ -20,16 +20,25 @@ const AFTER = specCarrier("spec:g.one", "Ready one")
 const SPEC = "one.sdp.md"
 const PAST = new Date("2020-01-01T00:00:00Z")
 
-/** Commands that read the work tree: a whole bundle (its file hashes included) and a changeset's impact. */
-const COMMANDS = [
-  ["bundle", "--pack", "pack:all", "--parts", "--budget", "20000"],
-  ["impact", "--changeset", "HEAD"]
-]
-/** The commands one after another, without blocking the test worker (vitest's RPC deadline is 60 s). */
+const OUT = tempDir("specbundle-unchanged-out-")
+/**
+ * The commands that read the work tree, one after another without blocking the test worker: a
+ * changeset's impact, and a whole bundle written out with its manifest, whose file hashes show
+ * every byte the reader was given (a Spec with CRLF line ends gives the same Spec).
+ */
 const runAll = async (cwd: string, cache: string | undefined): Promise<Run[]> => {
-  const runs: Run[] = []
-  for (const args of COMMANDS) runs.push(await runAsync(process.execPath, [BIN, ...args], { cwd, env: cacheEnv(cache), timeout: 60_000 }))
-  return runs
+  const run = (args: ReadonlyArray<string>) => runAsync(process.execPath, [BIN, ...args], { cwd, env: cacheEnv(cache), timeout: 60_000 })
+  // One folder for every run: its name is in the messages.
+  const out = path.join(OUT, "out")
+  fs.rmSync(out, { recursive: true, force: true })
+  const bundle = await run(["bundle", "--pack", "pack:all", "--parts", "--budget", "20000", "--out", out])
+  const written = fs.existsSync(out)
+    ? fs
+        .readdirSync(out)
+        .sort()
+        .map((name) => fs.readFileSync(path.join(out, name), "utf8"))
+    : []
+  return [{ ...bundle, stdout: [bundle.stdout, ...written].join("\n") }, await run(["impact", "--changeset", "HEAD"])]
 }
 
 /** Warm runs (the first records the entries with their object ids) print what uncached runs print. */
