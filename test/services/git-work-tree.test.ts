@@ -151,10 +151,14 @@ describe("the work tree read's trust in a vouched object id", () => {
     expect(taken).toMatchObject({ read: PLANTED, oid })
   })
 
-  it("a read whose bytes are not the vouched object records no id", async () => {
+  it("a read whose bytes are not the vouched object records no id; nor does a first run (no entry), which is not hashed twice", async () => {
     const input = setup()
-    const [read] = await extractInThread([{ ...input, unchanged: "2".repeat(40) }], { selfHosting: false, known: new Map(), since: since() })
+    const known = new Map([["one.sdp.md", entry(null)]])
+    const [read] = await extractInThread([{ ...input, unchanged: "2".repeat(40) }], { selfHosting: false, known, since: since() })
     expect(read.read?.specs.map((s) => s.id)).toEqual(["spec:w.one"])
     expect(read.oid).toBeUndefined()
+    const [first] = await extractInThread([{ ...input, unchanged: oidOf(SPEC) }], { selfHosting: false, known: new Map(), since: since() })
+    expect(first.read?.specs.map((s) => s.id)).toEqual(["spec:w.one"])
+    expect(first.oid).toBeUndefined()
   })
 })
