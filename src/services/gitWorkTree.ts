@@ -59,12 +59,13 @@ const parseStaged = (records: ReadonlyArray<string>): { listed: Set<string>; tra
       listed.add(r.slice(2))
       continue
     }
-    // "<tag> <mode> <object> <stage>\t<path>"
+    // "<tag> <mode> <object> <stage>\t<path>", read by position (30,000 splits cost ~10 ms): tag
+    // H (cached, neither assume-unchanged nor skip-worktree), a regular file's mode, stage 0.
     const tab = r.indexOf("\t")
     const path = r.slice(tab + 1)
     listed.add(path)
-    const [tag, mode, object, stage] = r.slice(0, tab).split(" ")
-    if (tag === "H" && stage === "0" && (mode === "100644" || mode === "100755")) tracked.set(path, object)
+    if (r.charCodeAt(0) === 72 && r.startsWith(" 0", tab - 2) && (r.startsWith(" 100644 ", 1) || r.startsWith(" 100755 ", 1)))
+      tracked.set(path, r.slice(9, tab - 2))
   }
   return { listed, tracked }
 }

@@ -8,24 +8,13 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import type { Run } from "../support/cli.js"
-import { BIN, cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import { BIN, cacheEnv as envOf, cli, ensureBuilt } from "../support/cli.js"
 import type { Repo } from "../support/git.js"
 import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
 
 beforeAll(ensureBuilt)
 
 const PACK = (members: ReadonlyArray<string>) => `---\nid: pack:all\nspecs:\n${members.map((m) => `  - ${m}`).join("\n")}\n---\n# All\n`
-
-/** The environment of a run with the cache folder `cache`, or without any cache. */
-const envOf = (cache: string | undefined, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
-  const env: NodeJS.ProcessEnv = { ...gitCleanEnv(), SPECBUNDLE_WORKERS: "0", ...extra }
-  if (cache === undefined) env.SPECBUNDLE_CODE_CACHE = "0"
-  else {
-    env.SPECBUNDLE_CODE_CACHE_DIR = cache
-    delete env.SPECBUNDLE_CODE_CACHE
-  }
-  return env
-}
 
 /** What the hook, the work tree's impact and a whole bundle print (each reads the corpus a way of its own). */
 const COMMANDS = [

@@ -25,6 +25,20 @@ export const gitCleanEnv = (): NodeJS.ProcessEnv => {
   return env
 }
 
+/**
+ * A run's environment with the parse and code caches in the folder `cache`, or without any cache
+ * (undefined); in one thread, so a small corpus reads as a large one's warm runs do.
+ */
+export const cacheEnv = (cache: string | undefined, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...gitCleanEnv(), SPECBUNDLE_WORKERS: "0", ...extra }
+  if (cache === undefined) env.SPECBUNDLE_CODE_CACHE = "0"
+  else {
+    env.SPECBUNDLE_CODE_CACHE_DIR = cache
+    delete env.SPECBUNDLE_CODE_CACHE
+  }
+  return env
+}
+
 /** What a finished CLI run gave: the exit status (null when killed) and its two streams. */
 export interface Run {
   readonly status: number | null
