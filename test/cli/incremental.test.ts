@@ -98,7 +98,7 @@ describe("a warm run prints what an uncached run prints", () => {
     await expectSameAsUncached(repo, cache)
     repo.git("reset", "-q", "--hard")
     await expectSameAsUncached(repo, cache)
-  }, 240_000)
+  }, 600_000)
 
   it("after a rename and a delete, staged or not", async () => {
     const repo = corpus()
@@ -113,7 +113,7 @@ describe("a warm run prints what an uncached run prints", () => {
     await expectSameAsUncached(repo, cache)
     repo.commit("renamed and deleted")
     await expectSameAsUncached(repo, cache)
-  }, 240_000)
+  }, 600_000)
 
   it("two runs at once leave a cache the next runs use", async () => {
     const repo = corpus()
@@ -127,7 +127,7 @@ describe("a warm run prints what an uncached run prints", () => {
     expect(await runAll(repo, cache)).toEqual(reference)
     // No temp file is left behind by either writer.
     expect(fs.readdirSync(cache).filter((n) => n.endsWith(".tmp"))).toEqual([])
-  }, 240_000)
+  }, 600_000)
 
   it("a cache file cut short, or of another format with a valid checksum, is ignored and rewritten", async () => {
     const repo = corpus()
@@ -158,7 +158,7 @@ describe("a warm run prints what an uncached run prints", () => {
       for (const name of shards()) expect(fs.readFileSync(path.join(cache, name)).equals(cut(written.get(name) ?? Buffer.alloc(0)))).toBe(false)
       expect(await runAll(repo, cache)).toEqual(reference)
     }
-  }, 240_000)
+  }, 600_000)
 })
 
 /** The git commands a run started, from GIT_TRACE (one "trace: built-in: git …" line each). */
