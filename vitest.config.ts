@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 // Tests are laid out like the code (README, "Contributing"): one vitest project per folder.
@@ -7,11 +8,16 @@ const project = (name: string) => ({ extends: true as const, test: { name, inclu
 
 export default defineConfig({
   test: {
-    // CLI subprocesses get a temporary code cache folder, never the user's (test/support/code-cache-env.ts).
-    setupFiles: ["test/support/code-cache-env.ts"],
+    // CLI subprocesses get a temporary code cache folder, never the user's (test/support/code-cache-env.ts);
+    // the worker's event loop turns between tests (test/support/event-loop.ts).
+    setupFiles: ["test/support/code-cache-env.ts", "test/support/event-loop.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // At least two files at once, also on 2 cores (vitest's default there is one): the end-to-end
+    // files spend much of their time waiting on subprocesses, sleeps and signals. One test must then
+    // not hold its worker's event loop for long (spawnSync): vitest's RPC to it times out at 60 s.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [project("core"), project("services"), project("cli"), project("entrances"), project("scripts")]
   }
 })

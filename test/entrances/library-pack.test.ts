@@ -2,16 +2,18 @@
 // node_modules, beside the peers (effect, @effect/platform, @effect/platform-node) linked from
 // this repository's node_modules; a TypeScript program importing "specbundle" is type-checked
 // with tsc, compiled, run, and its bundle compared with the CLI's.
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { runAsync } from "../support/cli.js"
 import { tempDir } from "../support/git.js"
 import { runCli } from "../support/hostile.js"
 
 const repo = path.resolve(".")
 const EXAMPLE = path.resolve("examples/bike-dock")
 const TSC = path.join(repo, "node_modules/typescript/bin/tsc")
+/** A command run to its end without holding the worker's event loop (tsc takes a while; vitest's RPC times out at 60 s). */
+const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => runAsync(command, args, { cwd, timeout: 240_000 })
 
 const PROGRAM = `import { Bundler, Corpus, layerNode, type BundleRequest } from "specbundle"
 import * as Effect from "effect/Effect"
@@ -33,10 +35,13 @@ export const r: BundleRequest = { pack: "pack:rides-v1" }
 `
 
 describe("the packed library", () => {
-  it("type-checks and runs a program that composes a bundle, equal to the CLI's", () => {
+  it("type-checks and runs a program that composes a bundle, equal to the CLI's", async () => {
     const work = tempDir("specbundle-lib-")
-    execFileSync(process.execPath, [TSC, "-p", "tsconfig.lib.json"], { cwd: repo, stdio: "pipe" })
-    const packed = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: repo, encoding: "utf8" }))
+    const types = await sh(process.execPath, [TSC, "-p", "tsconfig.lib.json"], repo)
+    expect(types.status, types.stdout).toBe(0)
+    const pack = await sh("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], repo)
+    expect(pack.status, pack.stderr).toBe(0)
+    const packed = JSON.parse(pack.stdout)
     const files: string[] = packed[0].files.map((f: { path: string }) => f.path)
     expect(files).toContain("dist/index.js")
     expect(files).toContain("dist/types/index.d.ts")
@@ -46,7 +51,7 @@ describe("the packed library", () => {
     const modules = path.join(project, "node_modules")
     fs.mkdirSync(path.join(modules, "@effect"), { recursive: true })
     fs.mkdirSync(path.join(modules, "@types"), { recursive: true })
-    execFileSync("tar", ["-xzf", path.join(work, packed[0].filename), "-C", work])
+    expect((await sh("tar", ["-xzf", path.join(work, packed[0].filename), "-C", work], work)).status).toBe(0)
     fs.renameSync(path.join(work, "package"), path.join(modules, "specbundle"))
     for (const name of ["effect", "@effect/platform", "@effect/platform-node", "oxc-parser", "@types/node"]) {
       fs.symlinkSync(path.join(repo, "node_modules", name), path.join(modules, name), "dir")
@@ -61,18 +66,17 @@ describe("the packed library", () => {
     // One tsc run: main.ts must check clean, and the declarations must be real types, not \`any\`:
     // wrong.ts (a request without a root) must not compile. tsc still emits main.js.
     fs.writeFileSync(path.join(project, "wrong.ts"), WRONG)
-    let errors = ""
-    try {
-      execFileSync(process.execPath, [TSC, "-p", "."], { cwd: project, encoding: "utf8", stdio: "pipe" })
-    } catch (e) {
-      errors = String((e as { stdout?: string }).stdout)
-    }
+    const checked = await sh(process.execPath, [TSC, "-p", "."], project)
+    expect(checked.status).not.toBe(0)
+    const errors = checked.stdout
     const lines = errors.split("\n").filter((l) => /error TS/.test(l))
     expect(lines.length).toBeGreaterThan(0)
     expect(lines.every((l) => l.startsWith("wrong.ts"))).toBe(true)
     expect(errors).toMatch(/root/)
 
-    const out = execFileSync(process.execPath, ["out/main.js", EXAMPLE], { cwd: project, encoding: "utf8" })
+    const ran = await sh(process.execPath, ["out/main.js", EXAMPLE], project)
+    expect(ran.status, ran.stderr).toBe(0)
+    const out = ran.stdout
     const [first, ...rest] = out.split("\n")
     expect(JSON.parse(first)).toEqual({ packs: 2 })
     const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], repo)

@@ -1,5 +1,6 @@
 // Shared pieces of the end-to-end tests that run the BUILT CLI (bin/specbundle.js) as a subprocess:
-// where it is, building it once when it is missing, a git-free environment, and one synchronous run.
+// where it is, building it once when it is missing, a git-free environment, and one run (waited for,
+// or as a promise that leaves the test worker's event loop free).
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -76,3 +77,7 @@ export const runAsync = (
     child.on("error", reject)
     child.on("close", (status) => resolve({ status, stdout, stderr }))
   })
+
+/** `cli` as a promise: the worker's event loop stays free while it runs, and runs can overlap. */
+export const cliAsync = (cwd: string, args: ReadonlyArray<string>, options: CliOptions = {}): Promise<Run> =>
+  runAsync(process.execPath, [BIN, ...args], { cwd, env: options.env ?? gitCleanEnv(), timeout: options.timeout ?? 30_000 })
