@@ -127,7 +127,7 @@ describe("the work tree read's trust in a vouched object id", () => {
     const oid = oidOf(SPEC)
     const input = { path: "one.sdp.md", absolute: path.join(tempDir(), "one.sdp.md"), unchanged: oid }
     const [hit] = await extractInThread([input], { selfHosting: false, known: new Map([["one.sdp.md", entry(oid)]]), since: since() })
-    expect(hit).toEqual({ path: "one.sdp.md", read: PLANTED, hash: "0".repeat(64), stat: null, oid })
+    expect(hit).toEqual({ path: "one.sdp.md", read: PLANTED, hash: "0".repeat(64), stat: null, oid, reused: true })
   })
 
   it("an entry for another object is read even on matching stat data; one without an id takes the vouched id", async () => {
