@@ -1,7 +1,8 @@
 // The packed form as a user gets it: `npm pack` (prepack builds and strips the manifest), the tarball
 // installed ALONE into an empty project (`npm init -y && npm install ./specbundle-0.1.0.tgz`), where
 // `npx specbundle` runs, the library imports with no package added by hand (npm installs the peers)
-// and the README's library program type-checks and runs; `--omit=peer` for the CLI alone; the
+// and the README's library program type-checks and runs (a program over Bundler and Corpus too, and a
+// wrong request fails to type-check); `--omit=peer` for the CLI alone; the
 // prepublishOnly check; `npm publish --dry-run` (never a real publish).
 //
 // SLOW (1-8 min on a loaded machine): real npm pack, npm install and npm publish --dry-run. It packs from a copy of the working tree (the
@@ -37,6 +38,26 @@ const npmFreeEnv = (): NodeJS.ProcessEnv =>
  * minutes on a loaded machine; a blocked test worker misses vitest's own messages).
  */
 const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => runAsync(command, args, { cwd, env: npmFreeEnv(), timeout: 540_000 })
+
+/** A program over the library's services (Bundler, Corpus) and its layer, as a user writes one. */
+const LIBRARY_PROGRAM = `import { Bundler, Corpus, layerNode, type BundleRequest } from "specbundle"
+import * as Effect from "effect/Effect"
+
+const request: BundleRequest = { root: process.argv[2], pack: "pack:rides-v1" }
+const program = Effect.gen(function* () {
+  const bundler = yield* Bundler
+  const { text } = yield* bundler.bundle(request)
+  const listing = yield* (yield* Corpus).list({ root: request.root })
+  return { text, packs: listing.packs.length }
+})
+const { text, packs } = await Effect.runPromise(program.pipe(Effect.provide(layerNode)))
+process.stdout.write(JSON.stringify({ packs }) + "\\n" + text + "\\n")
+`
+
+/** A TypeScript mistake the declarations must catch: a bundle request without its root. */
+const WRONG_REQUEST = `import type { BundleRequest } from "specbundle"
+export const r: BundleRequest = { pack: "pack:rides-v1" }
+`
 
 /** Bytes on disk under dir (file sizes; links not followed) and the packages in it. */
 const measure = (dir: string): { bytes: number; packages: number } => {
@@ -140,7 +161,7 @@ describe("the packed package", () => {
     for (const key of ["repository", "homepage", "bugs", "keywords", "engines", "files"]) expect(manifest[key], key).toBeDefined()
   })
 
-  it("installed alone: npx specbundle runs, a plain ES-module import of the library works, and the README's program type-checks and runs", async () => {
+  it("installed alone: npx specbundle runs, a plain ES-module import of the library works, the README's program and one over Bundler and Corpus type-check and run, a wrong request does not type-check", async () => {
     const { project, modules, install } = await installAlone(tarball)
     for (const name of ["oxc-parser", "effect", "@effect/platform"]) expect(fs.existsSync(path.join(modules, name, "package.json")), name).toBe(true)
     expect(fs.existsSync(path.join(modules, "@effect", "platform-node"))).toBe(false)
@@ -192,6 +213,29 @@ describe("the packed package", () => {
     fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig))
     const tsc = spawnSync(process.execPath, [TSC, "-p", "."], { cwd: project, encoding: "utf8" })
     expect(tsc.status, tsc.stdout).toBe(0)
+    // The declarations are real types, not \`any\`: a second project over the same install where a
+    // program using Bundler and Corpus checks clean and a request without its root does not.
+    // (This was test/entrances/library-pack.test.ts, which packed and type-checked once more.)
+    fs.writeFileSync(path.join(project, "lib.ts"), LIBRARY_PROGRAM)
+    fs.writeFileSync(path.join(project, "wrong.ts"), WRONG_REQUEST)
+    fs.writeFileSync(path.join(project, "tsconfig.lib-check.json"), JSON.stringify({ ...tsconfig, files: ["lib.ts", "wrong.ts"] }))
+    const checked = spawnSync(process.execPath, [TSC, "-p", "tsconfig.lib-check.json"], { cwd: project, encoding: "utf8" })
+    expect(checked.status).not.toBe(0)
+    const errors = checked.stdout.split("\n").filter((l) => /error TS/.test(l))
+    expect(errors.length, checked.stdout).toBeGreaterThan(0)
+    expect(
+      errors.every((l) => l.startsWith("wrong.ts")),
+      checked.stdout
+    ).toBe(true)
+    expect(checked.stdout).toMatch(/root/)
+    // tsc still emits lib.js: it bundles a Pack and lists the corpus, as the CLI does.
+    const lib = spawnSync(process.execPath, ["out/lib.js", BIKE_DOCK], { cwd: project, encoding: "utf8", timeout: 60_000 })
+    expect(lib.status, lib.stderr).toBe(0)
+    const [listing, ...bundled] = lib.stdout.split("\n")
+    expect(JSON.parse(listing!)).toEqual({ packs: 2 })
+    const cliPack = spawnSync(process.execPath, [BIN, "bundle", "--root", BIKE_DOCK, "--pack", "pack:rides-v1"], { cwd: project, encoding: "utf8" })
+    expect(cliPack.status, cliPack.stderr).toBe(0)
+    expect(bundled.join("\n")).toBe(cliPack.stdout)
     // Run as the README says: `node main.js specs-repo origin/main...HEAD` prints what `bundle --parts` prints.
     const ran = spawnSync(process.execPath, ["out/main.js", "specs-repo", "origin/main...HEAD"], { cwd: project, encoding: "utf8", timeout: 60_000 })
     expect(ran.status, ran.stderr).toBe(0)
