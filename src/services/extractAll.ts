@@ -113,11 +113,17 @@ export class ExtractSession {
     const known = this.options.known
     const workerOptions: ExtractAllOptions =
       known === undefined ? this.options : { ...this.options, known: new Map([...known].map(([path, e]) => [path, { ...e, read: null }])) }
+    // Threads beyond the cores to spare (SPECBUNDLE_WORKERS above them) load oxc-parser only when
+    // a chunk of theirs holds an anchor marker: loading it costs a thread ~0.3 s of CPU (Node's
+    // module loader set up again, the native binding), which 16 forced threads paid on 2 cores
+    // even when few of them ever got a code file.
+    const preloading = Math.max(1, availableParallelism() - 1)
     for (let i = 0; i < count; i++) {
       this.helpers.push(
         new Helper(
           script,
           workerOptions,
+          i < preloading,
           () => this.takeFront(),
           (c, r) => this.store(c, r, true),
           (cs) => this.requeue(cs)

@@ -13,6 +13,8 @@ export interface Chunk {
 
 export interface Job {
   readonly options: ExtractAllOptions
+  /** Load oxc-parser before the first chunk (while the main thread lists the corpus). */
+  readonly preload: boolean
 }
 /** A chunk to parse, or the end: the worker closes its port and its thread ends by itself. */
 type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly close: true }
@@ -28,11 +30,12 @@ export class Helper {
   constructor(
     script: string,
     options: ExtractAllOptions,
+    preload: boolean,
     private readonly take: () => Chunk | undefined,
     private readonly done: (chunk: Chunk, results: Extracted[]) => void,
     private readonly lost: (chunks: Chunk[]) => void
   ) {
-    this.worker = new Worker(script, { workerData: { specbundleExtract: { options } satisfies Job } })
+    this.worker = new Worker(script, { workerData: { specbundleExtract: { options, preload } satisfies Job } })
     this.worker.on("message", (m: FromWorker) => {
       const chunk = this.inFlight.get(m.id)
       if (chunk === undefined) return
@@ -102,7 +105,7 @@ export const runExtractWorker = (): boolean => {
   if (parentPort === null || job === undefined) return false
   const port = parentPort
   // The first chunk comes once the main thread has listed the corpus: load oxc-parser meanwhile.
-  if (needsParser(job.options)) void loadParser()
+  if (job.preload && needsParser(job.options)) void loadParser()
   port.on("message", (m: ToWorker) => {
     if ("close" in m) return port.close()
     void extractInThread(m.files, job.options).then((results) => port.postMessage({ id: m.id, results } satisfies FromWorker))
