@@ -14,13 +14,18 @@
 // callback), so esbuild turns the external import() calls into require(): oxc-parser is an ES
 // module, which require() loads on Node >= 20.19 (package.json "engines").
 import { build } from "esbuild"
-import { chmodSync, copyFileSync, readFileSync } from "node:fs"
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 
 const PAYLOAD = "bin/specbundle-main.cjs"
 const LOADER = "bin/specbundle.js"
 /** The worker threads' own bundle (src/worker.ts): the readers without the CLI. */
 const WORKER = "bin/specbundle-worker.cjs"
 const MCP = "bin/specbundle-mcp.cjs"
+/** Help pages and the version without the CLI (src/front.ts), required first by the loader when asked for them. */
+const FRONT = "bin/specbundle-front.cjs"
 const LIBRARY = "dist/index.js"
 
 const options = {
@@ -56,6 +61,19 @@ await build({
   // Inlined CommonJS packages call require() for Node's built-ins: give the module one.
   banner: { js: 'import { createRequire as __specbundleRequire } from "node:module"\nconst require = __specbundleRequire(import.meta.url)' }
 })
+
+// The front (src/front.ts): help pages and the version without the CLI's bundle. The command tree
+// it renders is the CLI's own, read here from src/cli/help-data.ts (bundled to a temp file and
+// evaluated once) and inlined as a constant.
+const scratch = mkdtempSync(join(tmpdir(), "specbundle-build-"))
+try {
+  const dataFile = join(scratch, "help-data.cjs")
+  await build({ ...options, minify: false, entryPoints: ["src/cli/help-data.ts"], outfile: dataFile })
+  const helpData = createRequire(import.meta.url)(dataFile).helpData()
+  await build({ ...options, entryPoints: ["src/front.ts"], outfile: FRONT, define: { SPECBUNDLE_HELP_DATA: JSON.stringify(helpData) } })
+} finally {
+  rmSync(scratch, { recursive: true, force: true })
+}
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
 const dynamic = Object.values(result.metafile.outputs)

@@ -23,6 +23,7 @@ const required = [
   "README.md",
   ...Object.values(manifest.bin ?? {}),
   "bin/specbundle-main.cjs",
+  "bin/specbundle-front.cjs",
   library.import,
   library.types,
   "schema/specbundle.config.schema.json"

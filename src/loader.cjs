@@ -234,65 +234,75 @@ const writeCache = (dir, name, data, prefix = PREFIX, suffix = SUFFIX, keep = KE
   }
 }
 
-let bytes
-try {
-  bytes = fs.readFileSync(PAYLOAD)
-} catch (e) {
-  process.stderr.write(`specbundle: cannot read ${PAYLOAD} (${e.code ?? e.message}); run "npm run build"\n`)
-  process.exit(1)
-}
-// esbuild writes ASCII (nearly always): latin1 decodes it faster than UTF-8, to the same text.
-const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")
+// Help pages and the version need none of the CLI's bundle: a small one answers them from the
+// command tree as data (src/front.ts), and returns false for anything else, which the CLI answers.
+const FLAGS = new Set(["--help", "-h", "--version", "-v", "-V"])
+const args = process.argv.slice(2)
+const answered = (args.length === 0 || args.some((a) => FLAGS.has(a))) && require(path.join(path.dirname(LOADER), "specbundle-front.cjs")).answerFront(args)
+if (!answered) loadCli()
 
-const dir = cacheDir()
-let name
-let cachedData
-let build
-if (dir !== undefined) {
-  build = createHash("sha256").update(bytes).digest("hex")
-  // Some Node options change V8's flags, and V8 rejects a cache made under other flags: each set of
-  // options gets its own file, so runs that alternate them do not rewrite one file every time.
-  // Each command gets its own file too: a cache holds the functions the run that wrote it compiled,
-  // and V8 deserializes all of it at start-up, so `--help` would load a bundle run's parsers and
-  // composer (1.8 MB instead of 1.0 MB). The command is the first argument when it is a word.
-  const command = /^[a-z][a-z-]{0,23}$/.test(process.argv[2] ?? "") ? process.argv[2] : ""
-  const options = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? "", command])
-  const key = createHash("sha256").update(FORMAT).update(HEAD).update(TAIL).update(options).update(build).digest("hex")
-  name = `${PREFIX}${key}-${process.version}-${process.arch}${SUFFIX}`
-  cachedData = readCache(path.join(dir, name))
-}
-
-const script = new vm.Script(HEAD + source + TAIL, { filename: PAYLOAD, cachedData })
-
-if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected === true) && require("node:worker_threads").isMainThread) {
-  process.once("exit", () => {
-    try {
-      writeCache(dir, name, script.createCachedData())
-    } catch {
-      // read-only or full disk, a folder in the way: the next run compiles from source again
-    }
-  })
-}
-
-const payload = new Module(PAYLOAD, module)
-payload.filename = PAYLOAD
-// The parse cache (src/services/parseCache.ts) keeps its files in the same folder, with the same
-// trust rules; `build` ties them to this bundle's bytes, so another build never reads them.
-if (dir !== undefined) {
-  payload.specbundleCache = {
-    build,
-    read: (file) => readCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
-    open: (file) => openCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
-    remove: (file) => {
-      try {
-        fs.unlinkSync(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`))
-      } catch {
-        // gone already, or held open where that forbids removing it (Windows): pruned later
-      }
-    },
-    write: (file, data) => writeCache(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`, data, PARSE_PREFIX, PARSE_SUFFIX, PARSE_KEEP)
+/** Compiles the CLI's bundle (with the code cache) and runs it. */
+function loadCli() {
+  let bytes
+  try {
+    bytes = fs.readFileSync(PAYLOAD)
+  } catch (e) {
+    process.stderr.write(`specbundle: cannot read ${PAYLOAD} (${e.code ?? e.message}); run "npm run build"\n`)
+    process.exit(1)
   }
+  // esbuild writes ASCII (nearly always): latin1 decodes it faster than UTF-8, to the same text.
+  const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8")
+
+  const dir = cacheDir()
+  let name
+  let cachedData
+  let build
+  if (dir !== undefined) {
+    build = createHash("sha256").update(bytes).digest("hex")
+    // Some Node options change V8's flags, and V8 rejects a cache made under other flags: each set of
+    // options gets its own file, so runs that alternate them do not rewrite one file every time.
+    // Each command gets its own file too: a cache holds the functions the run that wrote it compiled,
+    // and V8 deserializes all of it at start-up, so `--help` would load a bundle run's parsers and
+    // composer (1.8 MB instead of 1.0 MB). The command is the first argument when it is a word.
+    const command = /^[a-z][a-z-]{0,23}$/.test(process.argv[2] ?? "") ? process.argv[2] : ""
+    const options = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? "", command])
+    const key = createHash("sha256").update(FORMAT).update(HEAD).update(TAIL).update(options).update(build).digest("hex")
+    name = `${PREFIX}${key}-${process.version}-${process.arch}${SUFFIX}`
+    cachedData = readCache(path.join(dir, name))
+  }
+
+  const script = new vm.Script(HEAD + source + TAIL, { filename: PAYLOAD, cachedData })
+
+  if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected === true) && require("node:worker_threads").isMainThread) {
+    process.once("exit", () => {
+      try {
+        writeCache(dir, name, script.createCachedData())
+      } catch {
+        // read-only or full disk, a folder in the way: the next run compiles from source again
+      }
+    })
+  }
+
+  const payload = new Module(PAYLOAD, module)
+  payload.filename = PAYLOAD
+  // The parse cache (src/services/parseCache.ts) keeps its files in the same folder, with the same
+  // trust rules; `build` ties them to this bundle's bytes, so another build never reads them.
+  if (dir !== undefined) {
+    payload.specbundleCache = {
+      build,
+      read: (file) => readCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+      open: (file) => openCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+      remove: (file) => {
+        try {
+          fs.unlinkSync(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`))
+        } catch {
+          // gone already, or held open where that forbids removing it (Windows): pruned later
+        }
+      },
+      write: (file, data) => writeCache(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`, data, PARSE_PREFIX, PARSE_SUFFIX, PARSE_KEEP)
+    }
+  }
+  module.exports = payload.exports
+  script.runInThisContext().call(payload.exports, payload.exports, Module.createRequire(PAYLOAD), payload, PAYLOAD, path.dirname(PAYLOAD))
+  payload.loaded = true
 }
-module.exports = payload.exports
-script.runInThisContext().call(payload.exports, payload.exports, Module.createRequire(PAYLOAD), payload, PAYLOAD, path.dirname(PAYLOAD))
-payload.loaded = true

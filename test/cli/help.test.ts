@@ -191,3 +191,59 @@ describe("--wizard", () => {
     expect(r.stdout).toContain("bundle")
   })
 })
+
+// The loader answers help and the version from a small bundle of its own (src/front.ts), without
+// compiling the CLI's; the CLI's bundle run directly answers as it always did. Both must print the
+// same bytes with the same exit code, for every way of asking, and leave everything else to the CLI.
+describe("help and the version without the CLI's bundle", () => {
+  const MAIN = path.join(path.dirname(CLI), "specbundle-main.cjs")
+  const FRONT = path.join(path.dirname(CLI), "specbundle-front.cjs")
+  const both = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = cleanEnv()) => {
+    const cwd = tempDir("specbundle-front-")
+    const run = (file: string) => spawnSync(process.execPath, [file, ...args], { cwd, env, encoding: "utf8" })
+    return { loader: run(CLI), main: run(MAIN) }
+  }
+  const ASKED = [
+    [],
+    ["--help"],
+    ["-h"],
+    ["--version"],
+    ["-v"],
+    ["-V"],
+    ...COMMANDS.map((c) => [c, "--help"]),
+    ["perspective", "-h"],
+    ["mcp", "--help"],
+    ["hook", "run", "--help"],
+    ["bundle", "--pack", "--help"],
+    ["bundle", "--budget", "5", "--version"]
+  ]
+
+  it.each(ASKED.map((a) => [a.join(" ")]))("`%s`: the loader's answer is the CLI bundle's, byte for byte", (joined) => {
+    const { loader, main } = both(joined === "" ? [] : joined.split(" "))
+    expect(loader.status).toBe(0)
+    expect(loader.stdout).not.toBe("")
+    expect({ status: loader.status, stdout: loader.stdout, stderr: loader.stderr }).toEqual({ status: main.status, stdout: main.stdout, stderr: main.stderr })
+  })
+
+  it.each([["bogus --help"], ["bundle --bogus --help"], ["-- --help"], ["--helpme"], ["bundle --format xml --help"]])(
+    "`%s` is left to the CLI: the same answer either way",
+    (joined) => {
+      const { loader, main } = both(joined.split(" "))
+      expect({ status: loader.status, stdout: loader.stdout, stderr: loader.stderr }).toEqual({ status: main.status, stdout: main.stdout, stderr: main.stderr })
+    }
+  )
+
+  it("a SPECBUNDLE_WORKERS the CLI refuses is refused for --help too (exit 2), as before", () => {
+    const { loader, main } = both(["--help"], { ...cleanEnv(), SPECBUNDLE_WORKERS: "many" })
+    expect(loader.status).toBe(2)
+    expect(loader.stdout).toContain("SPECBUNDLE_WORKERS")
+    expect({ status: loader.status, stdout: loader.stdout, stderr: loader.stderr }).toEqual({ status: main.status, stdout: main.stdout, stderr: main.stderr })
+  })
+
+  it("the front bundle is small and carries none of Effect or @effect/cli", () => {
+    const text = fs.readFileSync(FRONT, "utf8")
+    expect(text.length).toBeLessThan(64 * 1024)
+    expect(text).not.toMatch(/effect\/cli|FiberRuntime|@effect/)
+    expect(text).toContain('"--budget"')
+  })
+})

@@ -141,6 +141,7 @@ describe("the packed package", () => {
       "LICENSE",
       "README.md",
       "bin/package.json",
+      "bin/specbundle-front.cjs",
       "bin/specbundle-main.cjs",
       "bin/specbundle-mcp.cjs",
       "bin/specbundle-worker.cjs",
