@@ -4,7 +4,7 @@
 // trusted by object id without an lstat each. Wherever git's "unchanged" can differ from "the same
 // bytes" nothing is vouched for (docs/decisions.md, "Asking git which tracked files changed").
 import * as Effect from "effect/Effect"
-import { readFileSync, realpathSync, statSync } from "node:fs"
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs"
 import * as nodePath from "node:path"
 import type { GitError, GitOutput } from "./git.js"
 import { type Git, classify } from "./git.js"
@@ -153,6 +153,33 @@ export const convertsNothing = (files: ReadonlyArray<string>, present: ReadonlyS
   return true
 }
 
+/** Environment variables that point git at a repository from outside the folders above the root. */
+const POINTING = ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE"]
+
+/**
+ * Whether git could find a repository for `root`: a `.git` (folder or file) in it or a folder above,
+ * a folder that is itself a git folder (HEAD and objects: a bare repository, or inside `.git`), or
+ * the environment naming one. Where none is, git's answer is known without asking it: four
+ * processes fewer (~45 ms of CPU, each spawn forks this process) for a corpus in a plain folder.
+ */
+export const mayBeInRepository = (root: string): boolean => {
+  if (POINTING.some((name) => (process.env[name] ?? "") !== "")) return true
+  const exists = (path: string) => {
+    try {
+      lstatSync(path)
+      return true
+    } catch (e) {
+      // Only a missing file says no; anything else (a folder we may not read) is left to git.
+      return (e as NodeJS.ErrnoException).code !== "ENOENT" && (e as NodeJS.ErrnoException).code !== "ENOTDIR"
+    }
+  }
+  for (let dir = nodePath.resolve(root); ; dir = nodePath.dirname(dir)) {
+    if (exists(nodePath.join(dir, ".git"))) return true
+    if (exists(nodePath.join(dir, "HEAD")) && exists(nodePath.join(dir, "objects"))) return true
+    if (nodePath.dirname(dir) === dir) return false
+  }
+}
+
 /**
  * What git says about the work tree under `root`, or null outside a work tree or without git
  * (nothing is ignored). `vouch`: also ask which tracked files changed (a parse cache is at hand).
@@ -160,6 +187,7 @@ export const convertsNothing = (files: ReadonlyArray<string>, present: ReadonlyS
  * take in the ignored files; any other failure only leaves nothing vouched for.
  */
 export const askGit = (git: Git, root: string, vouch: boolean, given?: ReadonlyArray<string>): Effect.Effect<GitView | null, GitError> => {
+  if (given === undefined && !mayBeInRepository(root)) return Effect.succeed(null)
   // `given`: LIST_STAGED's records, when the changeset's diff already asked for them (GitDiff).
   const listing: Effect.Effect<ReadonlyArray<string> | null, GitError> =
     given !== undefined

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import type { CarrierRead } from "../../src/core/model.js"
 import { extractInThread } from "../../src/services/extractInThread.js"
 import { Git } from "../../src/services/git.js"
-import { askGit, convertsNothing } from "../../src/services/gitWorkTree.js"
+import { askGit, convertsNothing, mayBeInRepository } from "../../src/services/gitWorkTree.js"
 import type { CacheEntry } from "../../src/services/parseCache.js"
 import type { Repo } from "../support/git.js"
 import { makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
@@ -81,6 +81,52 @@ describe("askGit", () => {
 
   it("gives null outside a work tree", async () => {
     expect(await ask(tempDir())).toBeNull()
+  })
+
+  it("asks git nothing in a plain folder: no git process starts (GIT_TRACE writes nothing)", async () => {
+    const trace = path.join(tempDir(), "trace.txt")
+    process.env.GIT_TRACE = trace
+    try {
+      expect(await ask(tempDir())).toBeNull()
+      expect(fs.existsSync(trace)).toBe(false)
+      // The same folder inside a repository is asked (the trace shows git's processes).
+      const repo = makeRepo()
+      repo.write("one.sdp.md", SPEC)
+      repo.commit("one")
+      expect((await ask(repo.dir))?.listed).toEqual(new Set(["one.sdp.md"]))
+      expect(fs.readFileSync(trace, "utf8")).toContain("ls-files")
+    } finally {
+      delete process.env.GIT_TRACE
+    }
+  })
+})
+
+describe("mayBeInRepository", () => {
+  it("is false in a plain folder, true under a .git folder or file, in a bare repository, or with GIT_DIR set", () => {
+    const plain = tempDir()
+    fs.mkdirSync(path.join(plain, "a", "b"), { recursive: true })
+    expect(mayBeInRepository(path.join(plain, "a", "b"))).toBe(false)
+
+    const repo = makeRepo()
+    fs.mkdirSync(path.join(repo.dir, "deep", "er"), { recursive: true })
+    expect(mayBeInRepository(path.join(repo.dir, "deep", "er"))).toBe(true)
+    expect(mayBeInRepository(path.join(repo.dir, ".git", "refs"))).toBe(true)
+
+    // A linked work tree holds a .git file, not a folder.
+    const linked = tempDir()
+    fs.writeFileSync(path.join(linked, ".git"), `gitdir: ${path.join(repo.dir, ".git")}\n`)
+    expect(mayBeInRepository(linked)).toBe(true)
+
+    const bare = tempDir()
+    runGitIn(bare, ["init", "-q", "--bare"])
+    expect(mayBeInRepository(bare)).toBe(true)
+
+    process.env.GIT_DIR = path.join(repo.dir, ".git")
+    try {
+      expect(mayBeInRepository(path.join(plain, "a", "b"))).toBe(true)
+    } finally {
+      delete process.env.GIT_DIR
+    }
   })
 })
 
