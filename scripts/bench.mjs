@@ -160,7 +160,10 @@ const runAll = async () => {
     // One set of runs, two rows: against the documented reference figure, and against reading the files.
     const rRef = cliRow("reference-shaped, against reading its files", refArgs, readAll(cRef.dir), "info", null)
     const refName = `reference-shaped: bundle whole Pack --parts 20000 (${sizeLabel(cRef)})`
+    // Issue 25 set the warm row's target; the row without any cache keeps the one before it (the
+    // issue names targets without caches for the hook and the PR bundle only).
     const refTarget = { target: "<= 0.1x (goal 0.05x)", limit: 0.1, goal: 0.05 }
+    const refColdTarget = { target: "<= 0.3x (goal 0.15x)", limit: 0.3, goal: 0.15 }
     rows.push(
       rRef.error !== undefined
         ? { ...rRef, name: refName, ...refTarget, baseline: "reference (documented) 2.5 s" }
@@ -171,8 +174,8 @@ const runAll = async () => {
     const rRefCold = cliRow("reference-shaped, without any cache", refArgs, readAll(cRef.dir), "info", null, undefined, RUNS, NO_CACHE)
     rows.push(
       rRefCold.error !== undefined
-        ? { ...rRefCold, ...refTarget, baseline: "reference (documented) 2.5 s" }
-        : { ...rRefCold, ...refTarget, note: undefined, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRefCold.ms / REFERENCE_MS }
+        ? { ...rRefCold, ...refColdTarget, baseline: "reference (documented) 2.5 s" }
+        : { ...rRefCold, ...refColdTarget, note: undefined, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRefCold.ms / REFERENCE_MS }
     )
     log("git-hosted corpora")
     const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
