@@ -49,6 +49,15 @@ const pushable = () => {
   return dir
 }
 
+/** A Spec committed on a new branch `feature`, pushed to the remote `fork` (which has no such branch). */
+const pushNewBranch = (dir: string) => {
+  git(dir, "checkout", "-q", "-b", "feature")
+  fs.writeFileSync(path.join(dir, "specs", "c.sdp.md"), spec("spec:c", "Gamma"))
+  git(dir, "add", "-A")
+  git(dir, "commit", "-q", "-m", "gamma")
+  return gitWith(withPath())(dir, "push", "-q", "fork", "feature")
+}
+
 describe("hook print --manager", () => {
   it("prints no machine paths; husky is the default; lefthook's pre-push entry passes {1} and stdin", () => {
     const dir = repo()
@@ -81,11 +90,7 @@ describe("hook print --manager", () => {
       const dir = pushable()
       const main = head(dir)
       install(manager, dir, "pre-push", printed(dir, "pre-push", manager))
-      git(dir, "checkout", "-q", "-b", "feature")
-      fs.writeFileSync(path.join(dir, "specs", "c.sdp.md"), spec("spec:c", "Gamma"))
-      git(dir, "add", "-A")
-      git(dir, "commit", "-q", "-m", "gamma")
-      const r = gitWith(withPath())(dir, "push", "-q", "fork", "feature")
+      const r = pushNewBranch(dir)
       expect(r.status, r.stderr).toBe(0)
       const folder = path.join(dir, ".git", "specbundle", "fork")
       const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8"))
@@ -98,11 +103,7 @@ describe("hook print --manager", () => {
   it("lefthook without use_stdin: the hook says the pushed refs did not arrive and names use_stdin; no bundle", () => {
     const dir = pushable()
     lefthook(dir, "pre-push", printed(dir, "pre-push", "lefthook").replace("      use_stdin: true\n", ""))
-    git(dir, "checkout", "-q", "-b", "feature")
-    fs.writeFileSync(path.join(dir, "specs", "c.sdp.md"), spec("spec:c", "Gamma"))
-    git(dir, "add", "-A")
-    git(dir, "commit", "-q", "-m", "gamma")
-    const r = gitWith(withPath())(dir, "push", "-q", "fork", "feature")
+    const r = pushNewBranch(dir)
     expect(r.status, r.stderr).toBe(0)
     expect(r.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/^specbundle pre-push: .*use_stdin: true.*; no bundle composed$/)])
     expect(fs.existsSync(path.join(dir, ".git", "specbundle"))).toBe(false)

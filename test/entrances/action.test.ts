@@ -185,6 +185,18 @@ const jobEnv = (extra: NodeJS.ProcessEnv) => {
   return { env, files }
 }
 
+/** A step's environment for pull request 9 with the gh in `ghDir` first on PATH (no output or summary files). */
+const stepEnv = (ghDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  ...cleanEnv(),
+  PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
+  GITHUB_ACTION_PATH: REPO,
+  GITHUB_REPOSITORY: "octo/bikes",
+  GITHUB_BASE_REF: "main",
+  RUNNER_TEMP: tempDir("specbundle-runner-"),
+  PR_NUMBER: "9",
+  ...extra
+})
+
 const outputsOf = (file: string): Record<string, string> =>
   Object.fromEntries(
     fs
@@ -300,16 +312,7 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     const marker = "<!-- specbundle-impact root=. -->"
     const seeded = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, body: i === 120 ? `${marker}\nold report` : `comment ${i}` }))
     fs.writeFileSync(path.join(ghDir, "comments.json"), JSON.stringify(seeded))
-    const env = {
-      ...cleanEnv(),
-      PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
-      FAKE_GH_DIR: ghDir,
-      GITHUB_ACTION_PATH: REPO,
-      GITHUB_REPOSITORY: "octo/bikes",
-      GITHUB_BASE_REF: "main",
-      RUNNER_TEMP: tempDir("specbundle-runner-"),
-      PR_NUMBER: "9"
-    }
+    const env = stepEnv(ghDir, { FAKE_GH_DIR: ghDir })
     const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
     expect(r.status, r.stderr).toBe(0)
     const calls = ghCalls(ghDir)
@@ -328,15 +331,7 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
     const ws = pullRequestClone()
     const ghDir = tempDir("specbundle-fake-gh-")
     fs.writeFileSync(path.join(ghDir, "gh"), "#!/bin/sh\necho 'HTTP 403: Resource not accessible by integration' >&2\nexit 1\n", { mode: 0o755 })
-    const env = {
-      ...cleanEnv(),
-      PATH: `${ghDir}${path.delimiter}${process.env.PATH}`,
-      GITHUB_ACTION_PATH: REPO,
-      GITHUB_REPOSITORY: "octo/bikes",
-      GITHUB_BASE_REF: "main",
-      RUNNER_TEMP: tempDir("specbundle-runner-"),
-      PR_NUMBER: "9"
-    }
+    const env = stepEnv(ghDir)
     const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain("::warning title=specbundle::could not post the pull-request comment: HTTP 403: Resource not accessible by integration")

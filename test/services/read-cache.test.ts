@@ -18,6 +18,7 @@ const opened = (root: string, selfHosting: boolean, source: "tree" | "index") =>
   return cache
 }
 import { tempDir, writeFiles } from "../support/tmp.js"
+import { memoryStore } from "../support/cache-store.js"
 
 const ANCHORED = `/**\n * @sdpAnchor impl:c.one\n * @sdpSatisfies spec:c.one\n */\nexport const x = 1\n`
 /** A result no parse of ANCHORED gives: seeing it proves the entry was used without reading the file. */
@@ -107,22 +108,6 @@ describe("stat data in the parse cache", () => {
     expect(linked.stale).toBe(true)
   })
 })
-
-/** A cache store in memory, as the loader's (src/loader.cjs) but without its files. */
-const memoryStore = () => {
-  const files = new Map<string, Uint8Array>()
-  const store = {
-    build: "test",
-    read: (name: string) => files.get(name),
-    open: (name: string) => {
-      const data = files.get(name)
-      return data === undefined ? undefined : { size: data.length, read: () => data }
-    },
-    write: (name: string, data: Uint8Array) => void files.set(name, data),
-    remove: (name: string) => void files.delete(name)
-  }
-  return { files, store }
-}
 
 /** A Spec whose prose holds every kind of character the shard files must escape. */
 const SPEC: CarrierRead = {

@@ -14,30 +14,16 @@ import type { SavedEntry } from "../../src/services/parseCache.js"
 import { enableParseCache, openParseCache, shardListing, shardOf } from "../../src/services/parseCache.js"
 import { specCarrier } from "../support/git.js"
 import { ReaderLive, tempDir } from "../support/tmp.js"
+import { memoryStore } from "../support/cache-store.js"
 
 const oidOf = (text: string) =>
   createHash("sha1")
     .update(`blob ${Buffer.byteLength(text)}\0${text}`)
     .digest("hex")
 
-/** A cache store in memory, as the loader's (src/loader.cjs) but without its files. */
-const memoryStore = () => {
-  const files = new Map<string, Uint8Array>()
-  return {
-    build: "test",
-    read: (name: string) => files.get(name),
-    open: (name: string) => {
-      const data = files.get(name)
-      return data === undefined ? undefined : { size: data.length, read: () => data }
-    },
-    write: (name: string, data: Uint8Array) => void files.set(name, data),
-    remove: (name: string) => void files.delete(name)
-  }
-}
-
 describe("whole shards", () => {
   it("a listing of the same paths and object ids reads nothing, the work tree emptied; a changed object fetches that file alone", async () => {
-    enableParseCache(memoryStore())
+    enableParseCache(memoryStore().store)
     try {
       const root = tempDir("specbundle-whole-")
       // Forty Specs, so that every shard holds some.
@@ -81,7 +67,7 @@ describe("whole shards", () => {
   })
 
   it("are the shards saved from the same listing; a changed object, path or unvouched file leaves its shard to the entries", () => {
-    enableParseCache(memoryStore())
+    enableParseCache(memoryStore().store)
     try {
       const root = tempDir("specbundle-whole-cache-")
       const paths = Array.from({ length: 64 }, (_, i) => `src/f${i}.ts`)
