@@ -5,11 +5,10 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import type { Dirent } from "node:fs"
-import { readdir } from "node:fs/promises"
 import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
-import { classifyPath, fileFinding, isExcluded, isSkippedDirectory, unreadableFile } from "../core/discover.js"
+import { classifyPath, unreadableFile } from "../core/discover.js"
+import { walk } from "./walk.js"
 import type { Extracted } from "./extractInThread.js"
 import { ExtractSession, extractAll } from "./extractAll.js"
 import { Git } from "./git.js"
@@ -57,60 +56,6 @@ export interface TreeOptions {
   /** git's listing of the work tree under the root, when a changeset's diff already asked for it (gitWorkTree.ts LIST_STAGED). */
   readonly gitListing?: ReadonlyArray<string>
 }
-
-interface Listing {
-  readonly files: string[]
-  readonly problems: CarrierRead[]
-  /** Every `.gitattributes` met (root-relative), excluded ones too: they still rule git's view. */
-  readonly attributes: string[]
-}
-
-/**
- * Walks the root with discovery's skip rules; symlinks are never followed (nothing outside the
- * root is read). `found` hears the running count of files to read.
- */
-const walk = (root: string, exclude: ReadonlyArray<string>, found: (count: number) => void): Effect.Effect<Listing> =>
-  Effect.promise(async () => {
-    const files: string[] = []
-    const problems: CarrierRead[] = []
-    const attributes: string[] = []
-    const visit = async (rel: string): Promise<void> => {
-      let entries: Dirent[]
-      try {
-        entries = await readdir(rel === "" ? root : nodePath.join(root, rel), { withFileTypes: true })
-      } catch (e) {
-        problems.push(fileFinding(rel, "read/unreadable-folder", `folder could not be listed (${(e as NodeJS.ErrnoException).code ?? "error"})`))
-        return
-      }
-      // A nested repository (a submodule, a vendored checkout) is not this corpus: git sees only its
-      // commit id, and reading it would double ids and read files no changeset can name.
-      if (rel !== "" && entries.some((e) => e.name === ".git")) return
-      const dirs: string[] = []
-      for (const entry of entries) {
-        const path = rel === "" ? entry.name : `${rel}/${entry.name}`
-        if (entry.name === ".gitattributes") attributes.push(path)
-        if (isExcluded(path, exclude)) continue
-        if (entry.isDirectory()) {
-          if (!isSkippedDirectory(entry.name)) dirs.push(path)
-        } else if (entry.isSymbolicLink()) {
-          if (classifyPath(path) !== null) {
-            problems.push(fileFinding(path, "read/symlink", "symbolic link not followed: only files inside the root are read", "warning"))
-          }
-        } else if (entry.isFile() && classifyPath(path) !== null) {
-          found(files.push(path))
-        } else if (entry.isFile() && path.endsWith(".sdp.ts")) {
-          // Nothing is dropped without a finding: say why this carrier is not read.
-          problems.push(
-            fileFinding(path, "read/unsupported-carrier", "TypeScript Spec carriers (.sdp.ts) are not read by specbundle; write the Spec as .sdp.md", "warning")
-          )
-        }
-      }
-      await Promise.all(dirs.map(visit))
-    }
-    await visit("")
-    files.sort(byCodeUnits)
-    return { files, problems, attributes }
-  })
 
 const NOTHING_KEPT = { reads: [], entries: () => [] } as const
 
