@@ -16,7 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { preflight } from "./cli/argv.js"
-import { renderCommandHelp, renderTopHelp } from "./cli/help.js"
+import { helpAnswer } from "./cli/help.js"
 import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, cli, model } from "./cli/main.js"
 import * as LazyTerminal from "./cli/terminal.js"
 import { enableWorkers, forcedWorkers } from "./services/extractAll.js"
@@ -84,27 +84,10 @@ const plainConsole = (c: Console.Console): Console.Console => ({
 const answer = () => {
   const root = model()
   const pre = preflight(PROGRAM, root, process.argv.slice(2), process.stdin.isTTY === true)
-  switch (pre._tag) {
-    case "Parse":
-      return cli(process.argv)
-    case "Version":
-      return Effect.sync(() => void process.stdout.write(`${VERSION}\n`))
-    case "Problem":
-      return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
-    default: {
-      const tty = process.stdout.isTTY === true
-      const help = {
-        program: PROGRAM,
-        version: VERSION,
-        root,
-        examples: EXAMPLES,
-        builtIns: BUILT_INS,
-        width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80,
-        bold: tty && !noColor
-      }
-      return Effect.sync(() => void process.stdout.write(pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)))
-    }
-  }
+  if (pre._tag === "Parse") return cli(process.argv)
+  if (pre._tag === "Problem") return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
+  const text = helpAnswer({ program: PROGRAM, version: VERSION, root, examples: EXAMPLES, builtIns: BUILT_INS }, pre)
+  return Effect.sync(() => void process.stdout.write(text ?? ""))
 }
 
 const program = Console.consoleWith((c) =>

@@ -6,8 +6,7 @@
 // this file (~0.1 s less than compiling and evaluating the CLI's bundle), and prints the same bytes
 // (test/cli/help.test.ts compares them with the CLI bundle's own answers).
 import { preflight } from "./cli/argv.js"
-import { renderCommandHelp, renderTopHelp } from "./cli/help.js"
-import type { HelpData } from "./cli/help-data.js"
+import { type HelpData, helpAnswer } from "./cli/help.js"
 
 declare const SPECBUNDLE_HELP_DATA: HelpData
 
@@ -19,20 +18,9 @@ declare const SPECBUNDLE_HELP_DATA: HelpData
 export const answerFront = (argv: ReadonlyArray<string>): boolean => {
   if ((process.env.SPECBUNDLE_WORKERS ?? "") !== "") return false
   const data = SPECBUNDLE_HELP_DATA
-  const pre = preflight(data.program, data.root, argv, process.stdin.isTTY === true)
-  if (pre._tag === "Version") return write(`${data.version}\n`)
-  if (pre._tag !== "TopHelp" && pre._tag !== "CommandHelp") return false
-  const tty = process.stdout.isTTY === true
-  const help = {
-    ...data,
-    width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80,
-    bold: tty && (process.env.NO_COLOR ?? "") === ""
-  }
-  return write(pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command))
-}
-
-/** A reader that closed the pipe early (`specbundle --help | head`) is not an error: exit 0, as the CLI does. */
-const write = (text: string): true => {
+  const text = helpAnswer(data, preflight(data.program, data.root, argv, process.stdin.isTTY === true))
+  if (text === null) return false
+  // A reader that closed the pipe early (`specbundle --help | head`) is not an error: exit 0, as the CLI does.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code !== "EPIPE") throw e
   })

@@ -1,9 +1,7 @@
 // The help pages' input without the terminal's part (width, bold): the command tree as data, read
 // from the CLI's definitions. The build evaluates this once and inlines the value into the front
 // bundle (src/front.ts), which answers `--help` and `--version` without loading the CLI.
-import type { HelpInput } from "./help.js"
+import type { HelpData } from "./help.js"
 import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model } from "./main.js"
-
-export type HelpData = Omit<HelpInput, "width" | "bold">
 
 export const helpData = (): HelpData => ({ program: PROGRAM, version: VERSION, root: model(), examples: EXAMPLES, builtIns: BUILT_INS })

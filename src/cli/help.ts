@@ -2,6 +2,7 @@
 // definitions) and wrapped to the terminal's width, 80 columns when stdout is not a terminal.
 // @effect/cli's own pages print each option's type sentence ("A user-defined piece of text."),
 // `text` as every placeholder and unwrapped lines; this renderer replaces them for our commands.
+import type { Preflight } from "./argv.js"
 import type { CommandModel, OptionModel } from "./model.js"
 
 export interface HelpInput {
@@ -14,6 +15,26 @@ export interface HelpInput {
   readonly builtIns: ReadonlyArray<{ readonly label: string; readonly description: string }>
   readonly width: number
   readonly bold: boolean
+}
+
+/** The help pages' input without the terminal's part: the command tree as data (help-data.ts). */
+export type HelpData = Omit<HelpInput, "width" | "bold">
+
+/**
+ * The text a help or version request prints on this stdout (wrapped to a terminal's width, bold
+ * headings unless NO_COLOR), or null when `pre` asks for neither. One answer for the CLI (bin.ts)
+ * and the front bundle (src/front.ts), so the two cannot print different pages.
+ */
+export const helpAnswer = (data: HelpData, pre: Preflight): string | null => {
+  if (pre._tag === "Version") return `${data.version}\n`
+  if (pre._tag !== "TopHelp" && pre._tag !== "CommandHelp") return null
+  const tty = process.stdout.isTTY === true
+  const help: HelpInput = {
+    ...data,
+    width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80,
+    bold: tty && (process.env.NO_COLOR ?? "") === ""
+  }
+  return pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)
 }
 
 /** Splits text into lines of at most `width` columns (a longer word stands alone), each prefixed. */
