@@ -240,6 +240,23 @@ describe("help and the version without the CLI's bundle", () => {
     expect({ status: loader.status, stdout: loader.stdout, stderr: loader.stderr }).toEqual({ status: main.status, stdout: main.stdout, stderr: main.stderr })
   })
 
+  // On a terminal the pages wrap to its width and bold their headings: the same through both.
+  const SCRIPT = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
+  it.skipIf(!SCRIPT)("on a terminal 60 columns wide (script(1)): the same wrapped, bold pages through both", () => {
+    const onTerminal = (file: string, args: string) =>
+      spawnSync("script", ["-qec", `stty cols 60; "${process.execPath}" "${file}" ${args}`, "/dev/null"], { env: cleanEnv(), encoding: "utf8" })
+    for (const args of ["--help", "bundle --help"]) {
+      const loader = onTerminal(CLI, args)
+      expect(loader.status).toBe(0)
+      expect(loader.stdout).toContain("\u001b[1mUSAGE\u001b[0m")
+      // (Examples are command lines that run as written: never wrapped.)
+      const examples = loader.stdout.indexOf("EXAMPLES")
+      const prose = examples < 0 ? loader.stdout : loader.stdout.slice(0, examples)
+      for (const line of prose.replace(/\u001b\[[0-9;]*m/g, "").split(/\r?\n/)) expect(line.length, line).toBeLessThanOrEqual(60)
+      expect(loader.stdout).toBe(onTerminal(MAIN, args).stdout)
+    }
+  })
+
   it("the front bundle is small and carries none of Effect or @effect/cli", () => {
     const text = fs.readFileSync(FRONT, "utf8")
     expect(text.length).toBeLessThan(64 * 1024)
