@@ -61,16 +61,16 @@ const theCache = (dir: string) => {
  * A run that compiles the CLI's bundle and reads nothing: a completion script. (`--help` no longer
  * compiles it: the loader answers help and the version from a small bundle of its own, src/front.ts.)
  */
-const HELP = ["--completions", "bash"]
+const COMPILES = ["--completions", "bash"]
 
 describe("a cold then a warm run", () => {
   it("the first run writes exactly one cache file; the second reads it, leaves it untouched and prints the same", () => {
     const dir = path.join(tempDir("specbundle-cc-"), "cache")
-    const reference = uncached(HELP)
+    const reference = uncached(COMPILES)
     expect(reference.status).toBe(0)
     expect(reference.stdout).toContain("_specbundle_bash_completions")
 
-    const first = runIn(dir, HELP)
+    const first = runIn(dir, COMPILES)
     expect(first).toEqual(reference)
     const written = theCache(dir)
     expect(written.name).toMatch(new RegExp(`^specbundle-main-[0-9a-f]{64}-${process.version.replace(/\./g, "\\.")}-${process.arch}\\.v8cache$`))
@@ -79,7 +79,7 @@ describe("a cold then a warm run", () => {
       expect(fs.statSync(dir).mode & 0o777).toBe(0o700)
     }
 
-    const second = runIn(dir, HELP)
+    const second = runIn(dir, COMPILES)
     expect(second).toEqual(reference)
     const after = theCache(dir)
     expect(after.name).toBe(written.name)
@@ -148,30 +148,30 @@ describe("a cache file that cannot be used is ignored, then replaced", () => {
   for (const [label, corrupt] of corruptions) {
     it(`${label}: same output and exit code, nothing extra on stderr, the file rewritten`, () => {
       const dir = tempDir("specbundle-cc-")
-      const reference = uncached(HELP)
-      runIn(dir, HELP)
+      const reference = uncached(COMPILES)
+      runIn(dir, COMPILES)
       const valid = theCache(dir)
       const broken = corrupt(valid.bytes)
       fs.writeFileSync(valid.file, broken)
 
-      expect(runIn(dir, HELP)).toEqual(reference)
+      expect(runIn(dir, COMPILES)).toEqual(reference)
       const rewritten = theCache(dir)
       expect(rewritten.name).toBe(valid.name)
       expect(rewritten.bytes.equals(broken)).toBe(false)
       // The rewritten file is good: the next run accepts it and leaves it alone.
-      expect(runIn(dir, HELP)).toEqual(reference)
+      expect(runIn(dir, COMPILES)).toEqual(reference)
       expect(theCache(dir).ino).toBe(rewritten.ino)
     })
   }
 
   it.skipIf(!POSIX)("group- or other-writable: not read (a planted cache is code), replaced by a private 0600 file", () => {
     const dir = tempDir("specbundle-cc-")
-    const reference = uncached(HELP)
-    runIn(dir, HELP)
+    const reference = uncached(COMPILES)
+    runIn(dir, COMPILES)
     for (const mode of [0o666, 0o620, 0o602]) {
       const valid = theCache(dir)
       fs.chmodSync(valid.file, mode)
-      expect(runIn(dir, HELP)).toEqual(reference)
+      expect(runIn(dir, COMPILES)).toEqual(reference)
       // Accepted, it would have been left as it was; ignored, it was written again.
       const after = theCache(dir)
       expect(after.mode).toBe(0o600)
@@ -181,14 +181,14 @@ describe("a cache file that cannot be used is ignored, then replaced", () => {
 
   it.skipIf(!POSIX)("a symbolic link is not followed: replaced by a regular file, its target untouched", () => {
     const dir = tempDir("specbundle-cc-")
-    const reference = uncached(HELP)
-    runIn(dir, HELP)
+    const reference = uncached(COMPILES)
+    runIn(dir, COMPILES)
     const valid = theCache(dir)
     const elsewhere = path.join(tempDir("specbundle-cc-target-"), "target.v8")
     fs.renameSync(valid.file, elsewhere)
     fs.symlinkSync(elsewhere, valid.file)
 
-    expect(runIn(dir, HELP)).toEqual(reference)
+    expect(runIn(dir, COMPILES)).toEqual(reference)
     const after = theCache(dir)
     expect(after.symlink).toBe(false)
     expect(fs.readFileSync(elsewhere).equals(valid.bytes)).toBe(true)
@@ -201,8 +201,8 @@ describe("a cache location that cannot be written", () => {
     const blocker = path.join(parent, "not-a-folder")
     fs.writeFileSync(blocker, "x")
     for (const dir of [blocker, path.join(blocker, "below")]) {
-      const reference = uncached(HELP)
-      expect(runIn(dir, HELP)).toEqual(reference)
+      const reference = uncached(COMPILES)
+      expect(runIn(dir, COMPILES)).toEqual(reference)
       expect(fs.readFileSync(blocker, "utf8")).toBe("x")
     }
     expect(fs.readdirSync(parent)).toEqual(["not-a-folder"])
@@ -222,10 +222,10 @@ describe("the loader run through a symbolic link (npm link)", () => {
   it.skipIf(!POSIX)("finds the bundle beside its real file, also with --preserve-symlinks-main", () => {
     const link = path.join(tempDir("specbundle-cc-link-"), "specbundle")
     fs.symlinkSync(CLI, link)
-    const reference = uncached(HELP)
+    const reference = uncached(COMPILES)
     for (const flags of [[], ["--preserve-symlinks-main"]]) {
       const dir = tempDir("specbundle-cc-")
-      const r = spawnSync(process.execPath, [...flags, link, ...HELP], { encoding: "utf8", env: { ...cleanEnv(), SPECBUNDLE_CODE_CACHE_DIR: dir } })
+      const r = spawnSync(process.execPath, [...flags, link, ...COMPILES], { encoding: "utf8", env: { ...cleanEnv(), SPECBUNDLE_CODE_CACHE_DIR: dir } })
       expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual(reference)
       expect(cacheFiles(dir)).toHaveLength(1)
     }
@@ -235,48 +235,48 @@ describe("the loader run through a symbolic link (npm link)", () => {
 describe("switches", () => {
   it("SPECBUNDLE_CODE_CACHE=0 writes no file, even with a folder named", () => {
     const dir = path.join(tempDir("specbundle-cc-"), "cache")
-    const reference = uncached(HELP)
-    expect(run(HELP, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: dir })).toEqual(reference)
+    const reference = uncached(COMPILES)
+    expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: dir })).toEqual(reference)
     expect(fs.existsSync(dir)).toBe(false)
     // An unusable file stays as it is: the cache is neither read nor written.
     fs.mkdirSync(dir)
     const name = "specbundle-main-" + "0".repeat(64) + `-${process.version}-${process.arch}.v8cache`
     fs.writeFileSync(path.join(dir, name), "junk")
-    expect(run(HELP, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: dir })).toEqual(reference)
+    expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE: "0", SPECBUNDLE_CODE_CACHE_DIR: dir })).toEqual(reference)
     expect(fs.readdirSync(dir)).toEqual([name])
   })
 
   it.runIf(process.platform === "linux")("the default folder is $XDG_CACHE_HOME/specbundle, else ~/.cache/specbundle (0700)", () => {
-    const reference = uncached(HELP)
+    const reference = uncached(COMPILES)
     const xdg = tempDir("specbundle-cc-xdg-")
     const home = tempDir("specbundle-cc-home-")
-    expect(run(HELP, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: xdg, HOME: home })).toEqual(reference)
+    expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: xdg, HOME: home })).toEqual(reference)
     expect(cacheFiles(path.join(xdg, "specbundle"))).toHaveLength(1)
     expect(fs.statSync(path.join(xdg, "specbundle")).mode & 0o777).toBe(0o700)
     expect(fs.readdirSync(home)).toEqual([])
 
     // A relative XDG_CACHE_HOME is not a location (XDG base directory rules): ~/.cache is used.
-    expect(run(HELP, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: "relative", HOME: home })).toEqual(reference)
+    expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: "relative", HOME: home })).toEqual(reference)
     expect(cacheFiles(path.join(home, ".cache", "specbundle"))).toHaveLength(1)
     expect(fs.statSync(path.join(home, ".cache", "specbundle")).mode & 0o777).toBe(0o700)
   })
 
   it("Node options that change V8's flags get their own cache file: alternating runs rewrite neither", () => {
     const dir = tempDir("specbundle-cc-")
-    const reference = uncached(HELP)
+    const reference = uncached(COMPILES)
     const withFlag = () => {
-      const r = spawnSync(process.execPath, ["--max-old-space-size=512", CLI, ...HELP], {
+      const r = spawnSync(process.execPath, ["--max-old-space-size=512", CLI, ...COMPILES], {
         encoding: "utf8",
         env: { ...cleanEnv(), SPECBUNDLE_CODE_CACHE_DIR: dir }
       })
       return { status: r.status, stdout: r.stdout, stderr: r.stderr }
     }
-    expect(runIn(dir, HELP)).toEqual(reference)
+    expect(runIn(dir, COMPILES)).toEqual(reference)
     expect(withFlag()).toEqual(reference)
     const files = () => cacheFiles(dir).map((name) => [name, fs.statSync(path.join(dir, name)).ino])
     const both = files()
     expect(both).toHaveLength(2)
-    expect(runIn(dir, HELP)).toEqual(reference)
+    expect(runIn(dir, COMPILES)).toEqual(reference)
     expect(withFlag()).toEqual(reference)
     expect(files()).toEqual(both)
   })
@@ -284,15 +284,15 @@ describe("switches", () => {
   it("each command gets its own cache file (a cache holds what its run compiled): alternating runs rewrite neither", () => {
     const dir = tempDir("specbundle-cc-")
     const LIST = ["list", "--root", bikeDockCopy()]
-    const reference = [uncached(HELP), uncached(LIST)]
-    expect([runIn(dir, HELP), runIn(dir, LIST)]).toEqual(reference)
+    const reference = [uncached(COMPILES), uncached(LIST)]
+    expect([runIn(dir, COMPILES), runIn(dir, LIST)]).toEqual(reference)
     const files = () => cacheFiles(dir).map((name) => [name, fs.statSync(path.join(dir, name)).ino, fs.statSync(path.join(dir, name)).size])
     const both = files()
     expect(both).toHaveLength(2)
     // The completion run's own cache holds less than the listing's (which compiled the reader too).
     const sizes = both.map(([, , size]) => size as number).sort((x, y) => x - y)
     expect(sizes[0]).toBeLessThan(sizes[1])
-    expect([runIn(dir, HELP), runIn(dir, LIST), runIn(dir, HELP)]).toEqual([...reference, reference[0]])
+    expect([runIn(dir, COMPILES), runIn(dir, LIST), runIn(dir, COMPILES)]).toEqual([...reference, reference[0]])
     expect(files()).toEqual(both)
   })
 
@@ -311,7 +311,7 @@ describe("switches", () => {
     fs.writeFileSync(path.join(dir, staleTemp), "")
     fs.utimesSync(path.join(dir, staleTemp), new Date(Date.UTC(2020, 0, 1)), new Date(Date.UTC(2020, 0, 1)))
     fs.writeFileSync(path.join(dir, freshTemp), "")
-    expect(runIn(dir, HELP)).toEqual(uncached(HELP))
+    expect(runIn(dir, COMPILES)).toEqual(uncached(COMPILES))
     const ours = cacheFiles(dir).filter((n) => !old.includes(n))
     expect(ours).toHaveLength(1)
     // The fifteen newest old ones stay beside ours; other files are never touched.
