@@ -262,7 +262,7 @@ function loadCli() {
     // Some Node options change V8's flags, and V8 rejects a cache made under other flags: each set of
     // options gets its own file, so runs that alternate them do not rewrite one file every time.
     // Each command gets its own file too: a cache holds the functions the run that wrote it compiled,
-    // and V8 deserializes all of it at start-up, so `--help` would load a bundle run's parsers and
+    // and V8 deserializes all of it at start-up, so `list` would load a bundle run's composer and
     // composer (1.8 MB instead of 1.0 MB). The command is the first argument when it is a word.
     const command = /^[a-z][a-z-]{0,23}$/.test(process.argv[2] ?? "") ? process.argv[2] : ""
     const options = JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? "", command])
