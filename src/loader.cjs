@@ -238,7 +238,15 @@ const writeCache = (dir, name, data, prefix = PREFIX, suffix = SUFFIX, keep = KE
 // command tree as data (src/front.ts), and returns false for anything else, which the CLI answers.
 const FLAGS = new Set(["--help", "-h", "--version", "-v", "-V"])
 const args = process.argv.slice(2)
-const answered = (args.length === 0 || args.some((a) => FLAGS.has(a))) && require(path.join(path.dirname(LOADER), "specbundle-front.cjs")).answerFront(args)
+/** The front bundle, or undefined where a partial build lacks it: the CLI then answers help itself. */
+const front = () => {
+  try {
+    return require(path.join(path.dirname(LOADER), "specbundle-front.cjs"))
+  } catch {
+    return undefined
+  }
+}
+const answered = (args.length === 0 || args.some((a) => FLAGS.has(a))) && front()?.answerFront(args) === true
 if (!answered) loadCli()
 
 /** Compiles the CLI's bundle (with the code cache) and runs it. */

@@ -257,6 +257,18 @@ describe("help and the version without the CLI's bundle", () => {
     }
   })
 
+  it("a build without the front bundle still answers --help and --version, through the CLI", () => {
+    const bin = tempDir("specbundle-no-front-")
+    for (const name of fs.readdirSync(path.dirname(CLI)))
+      if (name !== "specbundle-front.cjs") fs.copyFileSync(path.join(path.dirname(CLI), name), path.join(bin, name))
+    for (const args of [["--help"], ["bundle", "--help"], ["--version"]]) {
+      const partial = spawnSync(process.execPath, [path.join(bin, "specbundle.js"), ...args], { env: cleanEnv(), encoding: "utf8" })
+      expect(partial.stderr).toBe("")
+      expect(partial.status).toBe(0)
+      expect(partial.stdout).toBe(both(args).loader.stdout)
+    }
+  })
+
   it("the front bundle is small and carries none of Effect or @effect/cli", () => {
     const text = fs.readFileSync(FRONT, "utf8")
     expect(text.length).toBeLessThan(64 * 1024)
