@@ -5,6 +5,7 @@
 // here, with the same preflight and renderers bin.ts uses. So `--help` costs Node's start-up and
 // this file (~0.1 s less than compiling and evaluating the CLI's bundle), and prints the same bytes
 // (test/cli/help.test.ts compares them with the CLI bundle's own answers).
+import { isatty } from "node:tty"
 import { preflight } from "./cli/argv.js"
 import { type HelpData, helpAnswer } from "./cli/help.js"
 
@@ -18,7 +19,7 @@ declare const SPECBUNDLE_HELP_DATA: HelpData
 export const answerFront = (argv: ReadonlyArray<string>): boolean => {
   if ((process.env.SPECBUNDLE_WORKERS ?? "") !== "") return false
   const data = SPECBUNDLE_HELP_DATA
-  const text = helpAnswer(data, preflight(data.program, data.root, argv, process.stdin.isTTY === true))
+  const text = helpAnswer(data, preflight(data.program, data.root, argv, isatty(0)))
   if (text === null) return false
   // A reader that closed the pipe early (`specbundle --help | head`) is not an error: exit 0, as the CLI does.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {

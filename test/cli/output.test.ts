@@ -48,6 +48,20 @@ describe("a closed stdout", () => {
     expect(r.code).toBe(0)
     expect(r.stdout.length).toBeGreaterThan(128 * 1024)
   })
+
+  // The CLI exits as soon as its program ends and nothing is left unwritten (bin.ts,
+  // exitWhenFlushed): a reader that starts late still gets every byte and the exit code.
+  it("a reader that starts reading late gets every part, and the exit code is 0", () => {
+    const dir = tempDir()
+    const codeFile = path.join(dir, "code.txt")
+    const outFile = path.join(dir, "out.jsonl")
+    const cmd = `{ ${quote(process.execPath)} ${quote(CLI)} bundle --root ${quote(big)} --pack pack:pack-000 --parts --budget 4000; echo $? > ${quote(codeFile)}; } | { sleep 1; cat > ${quote(outFile)}; }`
+    const r = spawnSync("sh", ["-c", cmd], { encoding: "utf8" })
+    expect(r.status).toBe(0)
+    const direct = run(big, ["bundle", "--pack", "pack:pack-000", "--parts", "--budget", "4000"])
+    expect(fs.readFileSync(outFile, "utf8")).toBe(direct.stdout)
+    expect(fs.readFileSync(codeFile, "utf8").trim()).toBe("0")
+  })
 })
 
 describe("formats", () => {

@@ -47,7 +47,7 @@ export const readConstraints = (d: SpecDraft, blocks: ReadonlyArray<Block>, head
   d.constraint = { flavor: c.flavor, statement: c.statement, target: c.target, measurableBy: c.measurableBy }
 }
 
-const TERM = /^\*\*(.+?)\*\* — (\S.*)$/s
+const TERM = /^\*\*(.+?)\*\* \u2014 (\S.*)$/s
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/
 
 export const readModel = (d: SpecDraft, blocks: ReadonlyArray<Block>): void => {
