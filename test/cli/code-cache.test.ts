@@ -3,10 +3,10 @@
 // the exit code are the same cold, warm, with a broken or untrusted cache file, an unwritable cache
 // folder, or the cache off; and a file is written only when none was accepted.
 import { execFileSync, spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { SEAL_BYTES, sealed } from "../support/cache-file.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { bikeDockCopy, tempDir } from "../support/tmp.js"
 
@@ -138,8 +138,7 @@ describe("a cache file that cannot be used is ignored, then replaced", () => {
     [
       "random bytes under a right checksum (the loader passes them on, V8 rejects them)",
       (valid) => {
-        const junk = Buffer.from(Array.from({ length: valid.length - 32 }, (_, i) => (i * 31 + 7) % 256))
-        return Buffer.concat([junk, createHash("sha256").update(junk).digest()])
+        return sealed(Buffer.from(Array.from({ length: valid.length - SEAL_BYTES }, (_, i) => (i * 31 + 7) % 256)))
       }
     ],
     ["cut in half", (valid) => valid.subarray(0, Math.floor(valid.length / 2))],

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { unsealed } from "../support/cache-file.js"
 import { codeAnchor, makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 
@@ -220,7 +221,7 @@ const CACHE_ENTRIES = (dir: string, file: string): Array<[string, string | null,
     .readdirSync(dir)
     .filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{2}\.json$/.test(n))
     .flatMap((name) => {
-      const lines = fs.readFileSync(path.join(dir, name)).subarray(0, -32).toString("utf8").split("\n")
+      const lines = unsealed(fs.readFileSync(path.join(dir, name))).toString("utf8").split("\n")
       return (JSON.parse(lines[1]) as Array<[string, string | null, string]>).filter((e) => e[0] === file)
     })
 

@@ -2,10 +2,10 @@
 // what happens to a work tree between commits: edits, branch switches that keep every size,
 // `git stash` and `reset --hard`, a rename, a delete, two runs at once, and a cache file cut short
 // or of another format. And with core.autocrlf, a warm `--staged` run asks git for no blob.
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { sealed, unsealed } from "../support/cache-file.js"
 import type { Run } from "../support/cli.js"
 import { cacheEnv as envOf, cli, cliAsync, ensureBuilt } from "../support/cli.js"
 import type { Repo } from "../support/git.js"
@@ -127,16 +127,12 @@ describe("a warm run prints what an uncached run prints", () => {
     const shards = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{2}\.json$/.test(n))
     const prose = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{32}\.json$/.test(n))
     expect(shards().length).toBeGreaterThan(0)
-    const sealed = (text: string) => {
-      const data = Buffer.from(text, "utf8")
-      return Buffer.concat([data, createHash("sha256").update(data).digest()])
-    }
     const damage = [
       (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2)),
       (bytes: Buffer) => bytes.subarray(0, bytes.length - 1),
       // Another format's file, whole and sealed, whose entries would hide every Spec if read.
       (bytes: Buffer) => {
-        const [head, entries] = bytes.subarray(0, -32).toString("utf8").split("\n")
+        const [head, entries] = unsealed(bytes).toString("utf8").split("\n")
         const value = JSON.parse(head) as { reads: Array<{ specs: unknown[] }> }
         const hidden = { ...value, format: 4, reads: value.reads.map((read) => ({ ...read, specs: [] })) }
         return sealed(`${JSON.stringify(hidden)}\n${entries}`)

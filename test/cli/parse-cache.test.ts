@@ -3,11 +3,11 @@
 // deletions and new files, with workers, and with a damaged cache file; an unchanged corpus leaves
 // the file untouched.
 import { execFileSync, spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { shardOf } from "../../src/services/parseCache.js"
+import { sealed, unsealed } from "../support/cache-file.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { tempDir, writeFiles } from "../support/tmp.js"
 
@@ -38,7 +38,7 @@ const parseCacheFiles = (dir: string): string[] => {
   return names.sort().map((n) => path.join(dir, n))
 }
 /** A shard's entries: its second line (src/services/cacheFormat.ts), each [path, stat, hash, oid, place of its read or -1]. */
-const entriesOf = (file: string) => JSON.parse(fs.readFileSync(file).subarray(0, -32).toString("utf8").split("\n")[1]) as unknown[][]
+const entriesOf = (file: string) => JSON.parse(unsealed(fs.readFileSync(file)).toString("utf8").split("\n")[1]) as unknown[][]
 /** The shard file that holds (or would hold) a path. */
 const shardFile = (dir: string, file: string): string => {
   const names = parseCacheFiles(dir)
@@ -143,10 +143,7 @@ describe("the parse cache", () => {
     const file = shardFile(dir, "src/broken/bad.ts")
     // Bytes that fail the checksum, then well-formed data (valid checksum) of the wrong shape, then
     // entries whose hashes do not match the files: each run still prints the reference.
-    const withChecksum = (text: string) => {
-      const data = Buffer.from(text, "utf8")
-      return Buffer.concat([data, createHash("sha256").update(data).digest()])
-    }
+    const withChecksum = sealed
     const head = (reads: unknown) => JSON.stringify({ format: 5, digest: null, prose: null, size: 0, reads })
     const bad = { file: "src/broken/bad.ts", specs: [], packs: [], anchors: [], findings: [] }
     const damaged = [
