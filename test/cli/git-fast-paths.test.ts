@@ -221,7 +221,9 @@ const CACHE_ENTRIES = (dir: string, file: string): Array<[string, string | null,
     .readdirSync(dir)
     .filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{2}\.json$/.test(n))
     .flatMap((name) => {
-      const lines = unsealed(fs.readFileSync(path.join(dir, name))).toString("utf8").split("\n")
+      const lines = unsealed(fs.readFileSync(path.join(dir, name)))
+        .toString("utf8")
+        .split("\n")
       return (JSON.parse(lines[1]) as Array<[string, string | null, string]>).filter((e) => e[0] === file)
     })
 
