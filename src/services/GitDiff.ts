@@ -94,6 +94,7 @@ export interface RepoState {
 /** Everything below runs git through the Git service (its one runner). */
 const make = Effect.gen(function* () {
   const git = yield* Git
+  const sides = sidesOf(git)
   const runGit = git.run
 
   const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
@@ -237,7 +238,7 @@ const make = Effect.gen(function* () {
         const index = parseIndexListingZ(listing)
         if (index.unmerged.length > 0) return yield* new UnmergedPathError({ paths: index.unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
         ;({ changes, oldObjects } = parseRawZ(diffOut))
-        newSource = { _tag: "Index", listed: index.merged }
+        newSource = { _tag: "Index", listed: yield* sides.stagedEntries(top, index.merged) }
         oldCommit = head
         break
       }
@@ -257,7 +258,7 @@ const make = Effect.gen(function* () {
     return { commit: head.trim(), dirty: status === null ? null : status.length > 0 } as RepoState
   })
 
-  return { diff, ...sidesOf(git), repoState, locate } as const
+  return { diff, ...sides, repoState, locate } as const
 })
 
 export class GitDiff extends Effect.Service<GitDiff>()("specbundle/GitDiff", {

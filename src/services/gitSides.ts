@@ -15,7 +15,10 @@ const EMPTY_BLOB_SHA256 = "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f774912
 /** A commit's tree, or the index. */
 export type SideSource =
   | { readonly _tag: "Tree"; readonly commit: string }
-  /** `listed`: the index's merged regular files when the caller already listed them (GitDiff's diff). */
+  /**
+   * `listed`: the index's merged regular files, intent-to-add placeholders left out (stagedEntries),
+   * when the caller already listed them (GitDiff's diff): taken as they are, no git asked again.
+   */
   | { readonly _tag: "Index"; readonly listed?: ReadonlyArray<BlobEntry> }
 
 const OLD_SIDE_PATHSPECS = 200
@@ -41,16 +44,20 @@ export const sidesOf = (git: Git) => {
   const intentToAdd = (top: string) =>
     git.run(top, ["diff", "--name-only", "-z", "--diff-filter=A", "--no-relative", "--no-ext-diff"]).pipe(Effect.map((out) => new Set(splitZ(out))))
 
-  /** The index's staged blobs: merged (stage 0) entries, without intent-to-add placeholders. */
-  const indexEntries = (top: string, listed: ReadonlyArray<BlobEntry> | undefined) =>
+  /** The index's merged (stage 0) entries without intent-to-add placeholders. */
+  const stagedEntries = (top: string, entries: ReadonlyArray<BlobEntry>) =>
     Effect.gen(function* () {
-      const entries = listed ?? parseLsFilesStageZ(yield* git.run(top, ["ls-files", "-s", "-z"]))
       // An intent-to-add entry names the empty blob: without one, asking git (a diff that stats
-      // the whole work tree, ~0.1 s on 30,000 files) can be skipped.
+      // the whole work tree, ~0.1 s on 30,000 files) can be skipped. With one (any empty file
+      // committed: a .gitkeep, an __init__.py) it is asked once a run, by whoever lists the index.
       if (!entries.some((e) => e.object === EMPTY_BLOB_SHA1 || e.object === EMPTY_BLOB_SHA256)) return entries
       const placeholders = yield* intentToAdd(top)
       return placeholders.size === 0 ? entries : entries.filter((e) => !placeholders.has(e.path))
     })
+
+  /** The index's staged blobs: as listed by the caller, or listed now. */
+  const indexEntries = (top: string, listed: ReadonlyArray<BlobEntry> | undefined) =>
+    listed !== undefined ? Effect.succeed(listed) : Effect.flatMap(git.run(top, ["ls-files", "-s", "-z"]), (out) => stagedEntries(top, parseLsFilesStageZ(out)))
 
   /** Blob entries under the root of a commit's tree or of the index, with root-relative paths. */
   const listEntries = (loc: RepoLocation, source: SideSource) =>
@@ -138,5 +145,5 @@ export const sidesOf = (git: Git) => {
     return yield* readEntries(loc, yield* listOld(loc, commit, paths, known))
   })
 
-  return { readSource, listSource, readObjects, readOld, listOld } as const
+  return { readSource, listSource, readObjects, readOld, listOld, stagedEntries } as const
 }

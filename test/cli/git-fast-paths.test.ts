@@ -210,6 +210,39 @@ describe("--staged reads the working tree where it holds the index's bytes", () 
     const cache = tempDir("specbundle-fast-cache-")
     for (const run of [cli(repo.dir, args, undefined), cli(repo.dir, args, cache), cli(repo.dir, args, cache)]) expect(run).toEqual(reference)
   }, 120_000)
+
+  // Whether the index holds intent-to-add placeholders (`git add -N`) costs a diff that stats the
+  // whole work tree; it is asked only when an entry names the empty blob, and then once a run (the
+  // index was listed twice, for package.json and for the corpus, each asking again).
+  it("intent-to-add placeholders are asked about once a run, and only when the index holds an empty file", () => {
+    const intentAsks = (dir: string) => {
+      const trace = path.join(tempDir("specbundle-fast-trace-"), "trace")
+      const env = { ...cleanEnv(), SPECBUNDLE_WORKERS: "0", SPECBUNDLE_CODE_CACHE: "0", GIT_TRACE: trace }
+      const r = spawnSync(process.execPath, [CLI, "impact", "--staged", "--strict"], { cwd: dir, env, encoding: "utf8" })
+      const calls = fs.readFileSync(trace, "utf8").split("\n")
+      return { status: r.status, stdout: r.stdout, asks: calls.filter((l) => /trace: built-in: git .*--diff-filter=A/.test(l)).length }
+    }
+    const repo = makeRepo()
+    repo.write("package.json", `{"name":"demo","private":true}\n`)
+    repo.write("pack.sdp.md", PACK(["spec:n.one"]))
+    repo.write("one.sdp.md", specCarrier("spec:n.one", "One"))
+    repo.commit("first")
+    repo.write("src/one.ts", codeAnchor("impl:n.one", ["spec:n.one"]))
+    repo.git("add", "src/one.ts")
+    const plain = intentAsks(repo.dir)
+    expect(plain.status).toBe(0)
+    expect(plain.asks).toBe(0)
+    // An empty file in the index, and a file only intended to be added: its anchor is not staged.
+    repo.write(".gitkeep", "")
+    repo.git("add", ".gitkeep")
+    repo.write("src/two.ts", codeAnchor("impl:n.two", ["spec:n.one"]))
+    repo.git("add", "-N", "src/two.ts")
+    const withEmpty = intentAsks(repo.dir)
+    expect(withEmpty.status).toBe(0)
+    expect(withEmpty.asks).toBe(1)
+    expect(withEmpty.stdout).toContain("src/one.ts")
+    expect(withEmpty.stdout).not.toContain("src/two.ts")
+  }, 120_000)
 })
 
 /**
