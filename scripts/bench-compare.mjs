@@ -32,8 +32,11 @@ const small = gitHosted(c200.dir)
 const large = argv.includes("--large")
 // --large: the git-hosted 10,000-Spec corpus too (issue 25's rows; generated once, ~1 minute).
 const big = large ? gitHosted((await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 10000, packs: 40, tsFiles: 20000 })).dir) : null
+// The reference-shaped corpus of `npm run bench` (a plain folder, one Pack of 160 Specs).
+const ref = await corpus({ shape: "reference", seed: 1, specs: 160, packs: 1, tsFiles: 225, anchorEvery: null })
 const scenarios = [
   ["--help", ["--help"]],
+  ["reference-shaped: bundle whole Pack --parts 20000 (160 Specs, 225 TS files)", ["bundle", "--root", ref.dir, "--pack", ref.packIds[0], "--parts", "--budget", "20000"]],
   ...(big === null
     ? []
     : [
