@@ -36,7 +36,10 @@ const big = large ? gitHosted((await corpus({ shape: "scale", seed: 1, anchorEve
 const ref = await corpus({ shape: "reference", seed: 1, specs: 160, packs: 1, tsFiles: 225, anchorEvery: null })
 const scenarios = [
   ["--help", ["--help"]],
-  ["reference-shaped: bundle whole Pack --parts 20000 (160 Specs, 225 TS files)", ["bundle", "--root", ref.dir, "--pack", ref.packIds[0], "--parts", "--budget", "20000"]],
+  [
+    "reference-shaped: bundle whole Pack --parts 20000 (160 Specs, 225 TS files)",
+    ["bundle", "--root", ref.dir, "--pack", ref.packIds[0], "--parts", "--budget", "20000"]
+  ],
   ...(big === null
     ? []
     : [
