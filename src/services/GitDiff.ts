@@ -120,6 +120,13 @@ const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const problem = revisionProblem(rev)
       if (problem !== null) return yield* new InvalidRevisionError({ revision: rev, problem })
+      // Without a colon (no message search, no path) a suffix cannot change what the text names:
+      // one git instead of two where it names a commit (HEAD~1, a branch, a tag). Anything else
+      // (unknown, not a commit) takes the two steps below, which tell the cases apart.
+      if (!rev.includes(":")) {
+        const peeled = yield* verify(top, `${rev}^{commit}`).pipe(Effect.catchTag("GitFailedError", () => Effect.succeed("")))
+        if (peeled !== "") return peeled
+      }
       const object = yield* verify(top, rev)
       const sha = object === "" ? "" : yield* verify(top, `${object}^{commit}`)
       if (sha !== "") return sha

@@ -108,6 +108,24 @@ describe("revisions and folders", () => {
     expect(ids(range.impactedSpecs)).toEqual(["spec:b"])
   })
 
+  // A revision without a colon is peeled in the same git call (GitDiff's resolve): an annotated tag
+  // names its commit, a tree is no commit and is refused as before.
+  it("--changeset with an annotated tag resolves to its commit; a tree (HEAD^{tree}) is refused by name", () => {
+    const repo = makeRepo()
+    repo.write("specs/a.sdp.md", specCarrier("spec:a"))
+    repo.commit("base")
+    repo.git("tag", "-a", "v1", "-m", "release one")
+    repo.write("specs/b.sdp.md", specCarrier("spec:b"))
+    repo.commit("later")
+    const tagged = report(repo.dir, ["--changeset", "v1"])
+    expect(ids(tagged.impactedSpecs)).toEqual(["spec:b"])
+    expect({ ...tagged, changeset: "HEAD~1" }).toEqual(report(repo.dir, ["--changeset", "HEAD~1"]))
+    const tree = cli(repo.dir, ["impact", "--changeset", "HEAD^{tree}"])
+    expect(tree.status).toBe(1)
+    expect(tree.stderr).toMatch(/^specbundle: git rev-parse failed: .*expected commit type.*tree/)
+    expect(tree.stderr.trim().split("\n")).toHaveLength(1)
+  })
+
   it("--changeset REV leaves files in folders the reader skips (.specbundle/out, node_modules) out", () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a"))
