@@ -1,5 +1,6 @@
-// Running one command for the bench: wall time, exit status, and peak RSS (`/usr/bin/time -f %M`
-// when present, else VmHWM from /proc written by a preload at exit, else null).
+// Running one command for the bench: wall time, exit status, peak RSS (`/usr/bin/time -f %M`
+// when present, else VmHWM from /proc written by a preload at exit, else null) and CPU time (user
+// + sys of the process and its children: /usr/bin/time only, else null).
 import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync, rmSync } from "node:fs"
 import * as os from "node:os"
@@ -10,13 +11,18 @@ const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : null
 const HWM = path.join(path.dirname(fileURLToPath(import.meta.url)), "bench-hwm.cjs")
 let counter = 0
 
-/** kB from the last number in a file (GNU time writes "Command exited with non-zero status" first). */
-const peakMb = (file) => {
+/**
+ * Peak RSS in MB (kB, the file's last number: GNU time writes "Command exited with non-zero
+ * status" first) and, when the line is time's "%U %S %M", CPU milliseconds.
+ */
+const usageOf = (file) => {
   try {
-    const nums = readFileSync(file, "utf8").match(/\d+/g)
-    return nums === null ? null : Number(nums[nums.length - 1]) / 1024
+    const text = readFileSync(file, "utf8")
+    const nums = text.match(/\d+/g)
+    const cpu = text.match(/(\d+\.\d+) (\d+\.\d+) \d+\s*$/)
+    return { rss: nums === null ? null : Number(nums[nums.length - 1]) / 1024, cpuMs: cpu === null ? null : (Number(cpu[1]) + Number(cpu[2])) * 1000 }
   } catch {
-    return null
+    return { rss: null, cpuMs: null }
   } finally {
     rmSync(file, { force: true })
   }
@@ -27,7 +33,7 @@ export const measure = (node, args, opts = {}) => {
   const memFile = path.join(os.tmpdir(), `specbundle-bench-mem-${process.pid}-${counter++}`)
   const base = { ...process.env, ...opts.env }
   const [cmd, argv, env] =
-    TIME !== null ? [TIME, ["-f", "%M", "-o", memFile, node, ...args], base] : [node, ["--require", HWM, ...args], { ...base, BENCH_HWM_FILE: memFile }]
+    TIME !== null ? [TIME, ["-f", "%U %S %M", "-o", memFile, node, ...args], base] : [node, ["--require", HWM, ...args], { ...base, BENCH_HWM_FILE: memFile }]
   const t0 = process.hrtime.bigint()
   const r = spawnSync(cmd, argv, {
     cwd: opts.cwd,
@@ -37,7 +43,7 @@ export const measure = (node, args, opts = {}) => {
     maxBuffer: 1024 * 1024 * 1024
   })
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
-  return { ms, status: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "", rss: peakMb(memFile) }
+  return { ms, status: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "", ...usageOf(memFile) }
 }
 
 export const median = (xs) => {
