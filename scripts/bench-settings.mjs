@@ -49,12 +49,20 @@ const big = gitHosted((await corpus({ shape: "scale", seed: 1, anchorEvery: 5, s
 const args = argv.includes("--pr")
   ? ["bundle", "--root", big, "--changeset", "HEAD~1", "--parts", "--budget", "50000"]
   : ["impact", "--root", big, "--staged", "--strict", "--quiet"]
+/** Thrown after a failed run's line is written: ends the rounds without a stack trace. */
+const FAILED = Symbol("failed")
 const cacheDir = mkdtempSync(path.join(os.tmpdir(), "specbundle-bench-cache-"))
 try {
-  const run = ({ flags, env }) => {
+  const run = (p) => {
+    const { flags, env } = p
     const r = measure(process.execPath, [...flags, CLI, ...args], { cwd: REPO, env: { SPECBUNDLE_CODE_CACHE_DIR: cacheDir, ...env }, captureErr: true })
-    // The hook exits 1 when the corpus refuses a carrier (--strict): still a whole run.
-    if (r.status !== 0 && r.status !== 1) throw new Error(`exit ${r.status}: ${r.stderr.trim().split("\n").pop()}`)
+    // The bench's corpus refuses no carrier: anything but 0 is a failed run, not a figure.
+    if (r.status !== 0) {
+      // One line, as the CLI's own errors: which setting failed and its last stderr line.
+      process.stderr.write(`bench-settings: ${settings[parsed.indexOf(p)]}: exit ${r.status}: ${r.stderr.trim().split("\n").pop() ?? ""}\n`)
+      process.exitCode = 1
+      throw FAILED
+    }
     return r
   }
   for (const p of parsed) run(p)
@@ -77,6 +85,8 @@ try {
     const c = cpu[i].some((x) => x === null) ? null : median(cpu[i])
     console.log(`| ${s} | ${fmt(median(wall[i]))} | ${ratio(wall, i)} | ${fmt(c)} | ${ratio(cpu, i)} |`)
   })
+} catch (e) {
+  if (e !== FAILED) throw e
 } finally {
   rmSync(cacheDir, { recursive: true, force: true })
 }
