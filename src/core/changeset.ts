@@ -1,7 +1,7 @@
 // Changesets and git's NUL-separated listings, as plain data. Pure: GitDiff runs git and hands the
 // raw text here, so parsing and path rebasing test without a repository.
 import { isSkippedDirectory } from "./discover.js"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { byCodeUnits } from "./model.js"
 
 /** What `--changeset` / `--staged` name (bundle-contract.md section 1). */
@@ -39,21 +39,21 @@ export interface InvalidRevision {
  * "REV", "A..B" or "A...B". An empty side means HEAD, as in git. The value is checked whole first,
  * so "--output=x" is refused even though it holds no "..".
  */
-export const parseChangeset = (text: string): Either.Either<Changeset, InvalidRevision> => {
+export const parseChangeset = (text: string): Result.Result<Changeset, InvalidRevision> => {
   const whole = revisionProblem(text)
-  if (whole !== null) return Either.left({ revision: text, problem: whole })
+  if (whole !== null) return Result.fail({ revision: text, problem: whole })
   const three = text.indexOf("...")
   const two = text.indexOf("..")
   const split = three >= 0 ? { at: three, width: 3 } : two >= 0 ? { at: two, width: 2 } : null
-  if (split === null) return Either.right({ _tag: "Rev", rev: text })
+  if (split === null) return Result.succeed({ _tag: "Rev", rev: text })
   const from = text.slice(0, split.at) || "HEAD"
   const to = text.slice(split.at + split.width) || "HEAD"
   for (const side of [from, to]) {
     const problem = revisionProblem(side)
-    if (problem !== null) return Either.left({ revision: side, problem })
-    if (side.includes("..")) return Either.left({ revision: text, problem: `"${text}" is not REV, A..B or A...B` })
+    if (problem !== null) return Result.fail({ revision: side, problem })
+    if (side.includes("..")) return Result.fail({ revision: text, problem: `"${text}" is not REV, A..B or A...B` })
   }
-  return Either.right(split.width === 3 ? { _tag: "MergeBase", from, to } : { _tag: "Range", from, to })
+  return Result.succeed(split.width === 3 ? { _tag: "MergeBase", from, to } : { _tag: "Range", from, to })
 }
 
 /** The changeset written back as a user would type it. */

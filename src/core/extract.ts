@@ -1,7 +1,7 @@
 // From file bytes to what each file contributes: the file envelope every carrier must pass, and
 // dispatch to the carrier parsers (discovery rules are in discover.ts, re-exported here). Pure: sources (working tree, git objects, the
 // index) hand in bytes; nothing here touches the disk.
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { AnchorOptions, AnchorParser } from "./read/anchors.js"
 import { mayHoldAnchorBytes, parseAnchors } from "./read/anchors.js"
 import { parseGherkinCarrier } from "./read/gherkin.js"
@@ -40,14 +40,14 @@ const lineOfOffset = (text: string, offset: number): number => {
  * Decodes and checks the envelope; returns LF text (a CRLF file reads exactly like its LF twin,
  * line numbers unchanged) or, on the left, the refusal.
  */
-export const openText = (file: string, bytes: Uint8Array, maxBytes: number): Either.Either<string, CarrierRead> => {
+export const openText = (file: string, bytes: Uint8Array, maxBytes: number): Result.Result<string, CarrierRead> => {
   if (bytes.length > maxBytes) {
-    return Either.left(refuse(file, 0, "read/too-large", `file is ${bytes.length} bytes; the limit is ${maxBytes} bytes`))
+    return Result.fail(refuse(file, 0, "read/too-large", `file is ${bytes.length} bytes; the limit is ${maxBytes} bytes`))
   }
   const nul = bytes.indexOf(0)
   if (nul >= 0) {
     const line = lineOfOffset(Buffer.from(bytes.subarray(0, nul)).toString("latin1"), nul)
-    return Either.left(refuse(file, line, "read/binary", "file holds a NUL byte: binary content is not a carrier"))
+    return Result.fail(refuse(file, line, "read/binary", "file holds a NUL byte: binary content is not a carrier"))
   }
   let text: string
   try {
@@ -55,20 +55,20 @@ export const openText = (file: string, bytes: Uint8Array, maxBytes: number): Eit
   } catch {
     const bad = Buffer.from(bytes).toString("utf8").indexOf("\uFFFD")
     const line = bad < 0 ? 1 : lineOfOffset(Buffer.from(bytes).toString("utf8"), bad)
-    return Either.left(refuse(file, line, "read/invalid-utf8", "file is not valid UTF-8"))
+    return Result.fail(refuse(file, line, "read/invalid-utf8", "file is not valid UTF-8"))
   }
-  if (text.charCodeAt(0) === 0xfeff) return Either.left(refuse(file, 1, "read/bom", "file starts with a byte-order mark; save it as UTF-8 without BOM"))
+  if (text.charCodeAt(0) === 0xfeff) return Result.fail(refuse(file, 1, "read/bom", "file starts with a byte-order mark; save it as UTF-8 without BOM"))
   const crlf = text.includes("\r\n")
   const cr = text.indexOf("\r")
   if (cr >= 0) {
     const lone = text.replace(/\r\n/g, "").includes("\r")
     const lfOnly = /(^|[^\r])\n/.test(text)
     if (lone || (crlf && lfOnly)) {
-      return Either.left(refuse(file, lineOfOffset(text, cr), "read/mixed-newlines", "file mixes LF and CR/CRLF newlines; use one kind"))
+      return Result.fail(refuse(file, lineOfOffset(text, cr), "read/mixed-newlines", "file mixes LF and CR/CRLF newlines; use one kind"))
     }
-    return Either.right(text.replace(/\r\n/g, "\n"))
+    return Result.succeed(text.replace(/\r\n/g, "\n"))
   }
-  return Either.right(text)
+  return Result.succeed(text)
 }
 
 export interface ExtractOptions extends AnchorOptions {
@@ -77,7 +77,7 @@ export interface ExtractOptions extends AnchorOptions {
 }
 
 /** Text of an anchor candidate that passes the pre-check, or null (the cheap filter before parsing). */
-export const anchorText = (file: SourceFile, options: AnchorOptions): Either.Either<string, CarrierRead> | null =>
+export const anchorText = (file: SourceFile, options: AnchorOptions): Result.Result<string, CarrierRead> | null =>
   mayHoldAnchorBytes(file.bytes, options) ? openText(file.path, file.bytes, MAX_CODE_BYTES) : null
 
 /** What one file contributes; null when it is not a carrier and holds no anchor. */
@@ -87,11 +87,11 @@ export const extractFile = (file: SourceFile, options: ExtractOptions): CarrierR
   if (role === "anchor-candidate") {
     const text = anchorText(file, options)
     if (text === null) return null
-    if (Either.isLeft(text)) return text.left
+    if (Result.isFailure(text)) return text.failure
     if (options.parser === undefined) throw new Error("extractFile: an anchor candidate needs the TypeScript parser")
-    return parseAnchors(file.path, text.right, options, options.parser)
+    return parseAnchors(file.path, text.success, options, options.parser)
   }
   const text = openText(file.path, file.bytes, MAX_CARRIER_BYTES)
-  if (Either.isLeft(text)) return text.left
-  return role === "markdown" ? parseMarkdownCarrier(file.path, text.right) : parseGherkinCarrier(file.path, text.right)
+  if (Result.isFailure(text)) return text.failure
+  return role === "markdown" ? parseMarkdownCarrier(file.path, text.success) : parseGherkinCarrier(file.path, text.success)
 }

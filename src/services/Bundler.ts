@@ -2,8 +2,10 @@
 // impacted Spec ids fill `specs` here), the composed value or a Stream of parts out, and the
 // manifest of a written set. Diagnostics are a typed failure; findings stay on the graph as data.
 // Nothing here writes to stdout or stderr: the entrances render.
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import type { BundleParams, BundleResult, PartsExceeded } from "../core/bundle/index.js"
@@ -102,8 +104,8 @@ export const scopeOf = (params: BundleParams): unknown => {
   return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
 }
 
-export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
-  effect: Effect.gen(function* () {
+/** The service as built from its dependencies. */
+const make = Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const reader = yield* GraphReader
     const changes = yield* Changes
@@ -224,6 +226,13 @@ export class Bundler extends Effect.Service<Bundler>()("specbundle/Bundler", {
     const bundle = (request: BundleRequest) => Effect.flatMap(prepare(request), compose)
 
     return { prepare, compose, split, parts, manifest, bundle } as const
-  }),
-  dependencies: [GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default]
-}) {}
+})
+
+export class Bundler extends Context.Service<Bundler, Effect.Success<typeof make>>()("specbundle/Bundler") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Bundler, …)` takes). */
+  static readonly make = (service: Bundler["Service"]): Bundler["Service"] => service
+  /** The live service; its dependencies still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<Bundler, never, FileSystem.FileSystem | GraphReader | Changes | Composer | GitDiff> = Layer.effect(this, make)
+  /** The live service with everything under it but a FileSystem. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Layer.mergeAll(GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default)))
+}

@@ -1,8 +1,10 @@
 // The impact use case: a changeset (as text, or the staged changes) over a root in, the impact
 // report and the new graph out. It also gives the bundle use case its scope: the impacted Spec ids
 // the graph holds. Runs the Impact service; a malformed revision is a parameter problem.
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
 import type { Changeset } from "../core/changeset.js"
 import { changesetText } from "../core/changeset.js"
 import type { ImpactReport } from "../core/impact.js"
@@ -54,8 +56,8 @@ export const impactProblems = (request: ImpactRequest): Diagnostic[] => {
   return found
 }
 
-export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
-  effect: Effect.gen(function* () {
+/** The service as built from its dependencies. */
+const make = Effect.gen(function* () {
     const impact = yield* Impact
     const fs = yield* FileSystem.FileSystem
 
@@ -99,6 +101,13 @@ export class Changes extends Effect.Service<Changes>()("specbundle/Changes", {
     })
 
     return { report, scope, run } as const
-  }),
-  dependencies: [Impact.Default]
-}) {}
+})
+
+export class Changes extends Context.Service<Changes, Effect.Success<typeof make>>()("specbundle/Changes") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Changes, …)` takes). */
+  static readonly make = (service: Changes["Service"]): Changes["Service"] => service
+  /** The live service; its dependencies still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<Changes, never, FileSystem.FileSystem | Impact> = Layer.effect(this, make)
+  /** The live service with everything under it but a FileSystem. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Impact.Default))
+}

@@ -1,6 +1,8 @@
 // Composition as a service: the pure composer (src/core/bundle) lifted into a Stream of parts, so
 // the CLI writes part 1 while part 2 is still to be built.
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { composeBundleText, isDiagnostics, planParts } from "../core/bundle/index.js"
 import type { BundleParams, BundleResult, Diagnostics, PartsExceeded } from "../core/bundle/index.js"
@@ -26,8 +28,7 @@ export type PartsOutcome =
   | { readonly _tag: "Oversized"; readonly value: PartsExceeded; readonly text: string }
   | { readonly _tag: "Parts"; readonly of: number; readonly parts: Stream.Stream<ComposedPart> }
 
-export class Composer extends Effect.Service<Composer>()("specbundle/Composer", {
-  succeed: {
+const live = {
     /** One value: the bundle, a part (with params.part), budgetExceeded, or diagnostics. */
     compose: (graph: Graph, params: BundleParams): Effect.Effect<ComposedValue> => Effect.sync(() => composeBundleText(factsOf(graph), params)),
 
@@ -46,5 +47,8 @@ export class Composer extends Effect.Service<Composer>()("specbundle/Composer", 
         )
         return { _tag: "Parts", of: plan.of, parts }
       })
-  }
-}) {}
+} as const
+
+export class Composer extends Context.Service<Composer, typeof live>()("specbundle/Composer") {
+  static readonly Default: Layer.Layer<Composer> = Layer.succeed(this, live)
+}

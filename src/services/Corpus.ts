@@ -1,7 +1,9 @@
 // The read-only use cases over a corpus: `check` (the graph and its findings) and the listing of
 // its Packs and Specs that the MCP server offers. The configuration's excludes apply as to bundle.
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
 import type { Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 import type { FileHash } from "./GraphReader.js"
@@ -34,8 +36,8 @@ export const listingOf = (graph: Graph): Listing => ({
 export const summaryOf = (graph: Graph): string =>
   `${graph.specs.size} specs, ${graph.packs.size} packs, ${graph.anchors.size} anchors, ${graph.findings.length} findings`
 
-export class Corpus extends Effect.Service<Corpus>()("specbundle/Corpus", {
-  effect: Effect.gen(function* () {
+/** The service as built from its dependencies. */
+const make = Effect.gen(function* () {
     const reader = yield* GraphReader
     const fs = yield* FileSystem.FileSystem
 
@@ -53,6 +55,13 @@ export class Corpus extends Effect.Service<Corpus>()("specbundle/Corpus", {
     const list = (request: CorpusRequest) => Effect.map(read(request), ({ graph }) => listingOf(graph))
 
     return { read, list } as const
-  }),
-  dependencies: [GraphReader.Default]
-}) {}
+})
+
+export class Corpus extends Context.Service<Corpus, Effect.Success<typeof make>>()("specbundle/Corpus") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Corpus, …)` takes). */
+  static readonly make = (service: Corpus["Service"]): Corpus["Service"] => service
+  /** The live service; its dependencies still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<Corpus, never, FileSystem.FileSystem | GraphReader> = Layer.effect(this, make)
+  /** The live service with everything under it but a FileSystem. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(GraphReader.Default))
+}

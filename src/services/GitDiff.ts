@@ -1,9 +1,11 @@
 // What a changeset changed, and where the new and old sides of it can be read. Git runs from the
 // repository's top; paths are rebased onto the extraction root (which may be a sub-folder).
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
 import { lstatSync } from "node:fs"
 import * as nodePath from "node:path"
-import * as Either from "effect/Either"
 import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
 import type { BlobEntry } from "../core/changeset.js"
 import {
@@ -81,9 +83,9 @@ const baseOf = (rev: string): string => rev.replace(/(?:~\d*|\^\d*|\^\{[^}]*\})+
 
 /** Parses a changeset text, refusing anything git could take for an option. */
 export const decodeChangeset = (text: string): Effect.Effect<Changeset, InvalidRevisionError> =>
-  Either.match(parseChangeset(text), {
-    onLeft: (invalid) => Effect.fail(new InvalidRevisionError(invalid)),
-    onRight: Effect.succeed
+  Result.match(parseChangeset(text), {
+    onFailure: (invalid) => Effect.fail(new InvalidRevisionError(invalid)),
+    onSuccess: Effect.succeed
   })
 
 export interface RepoState {
@@ -268,7 +270,11 @@ const make = Effect.gen(function* () {
   return { diff, ...sides, repoState, locate } as const
 })
 
-export class GitDiff extends Effect.Service<GitDiff>()("specbundle/GitDiff", {
-  effect: make,
-  dependencies: [Git.Default]
-}) {}
+export class GitDiff extends Context.Service<GitDiff, Effect.Success<typeof make>>()("specbundle/GitDiff") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(GitDiff, …)` takes). */
+  static readonly make = (service: GitDiff["Service"]): GitDiff["Service"] => service
+  /** The live service; the Git service still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<GitDiff, never, Git> = Layer.effect(this, make)
+  /** The live service over the real git. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Git.Default))
+}

@@ -1,9 +1,11 @@
 // Reads a corpus into the graph. Discovery walks the working tree (or takes files another source
-// already holds: git objects, the index); file contents come through @effect/platform's FileSystem,
+// already holds: git objects, the index); file contents come through Effect's FileSystem,
 // so a test can put faults under it. Parsing is the pure core (src/core/extract.ts).
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Data from "effect/Data"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
 import * as Fiber from "effect/Fiber"
 import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
@@ -83,8 +85,8 @@ const NONE: ReadonlyMap<string, string> = new Map()
 const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
   extracted.flatMap((e): SavedEntry[] => (e.hash === null || e.stat === undefined ? [] : [[e.path, e.stat, e.hash, e.oid ?? null, e.read]]))
 
-export class GraphReader extends Effect.Service<GraphReader>()("specbundle/GraphReader", {
-  effect: Effect.gen(function* () {
+/** The service as built from its dependencies. */
+const make = Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const git = yield* Git
 
@@ -132,7 +134,7 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
         // corpus) start loading while the walk is still counting. A warm cache needs no workers:
         // its session starts once the listing has told which shards are whole.
         let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since })
-        const askedGit = yield* Effect.fork(askGit(git, root, cache !== undefined, options.gitListing))
+        const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing))
         const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
         const view = yield* Fiber.join(askedGit)
         const listed = view?.listed ?? null
@@ -194,10 +196,10 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
             (path) =>
               readBytes(path).pipe(
                 Effect.map((bytes) => session.add({ path, bytes })),
-                Effect.catchAll((e) =>
+                Effect.catch((e) =>
                   Effect.sync(() => {
                     // A file that vanished between listing and reading, or one we may not read.
-                    problems.push(unreadableFile(path, e._tag === "SystemError" ? e.reason : "error"))
+                    problems.push(unreadableFile(path, e.reason._tag === "BadArgument" ? "error" : e.reason._tag))
                   })
                 )
               ),
@@ -285,6 +287,13 @@ export class GraphReader extends Effect.Service<GraphReader>()("specbundle/Graph
       })
 
     return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting } as const
-  }),
-  dependencies: [Git.Default]
-}) {}
+})
+
+export class GraphReader extends Context.Service<GraphReader, Effect.Success<typeof make>>()("specbundle/GraphReader") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(GraphReader, …)` takes). */
+  static readonly make = (service: GraphReader["Service"]): GraphReader["Service"] => service
+  /** The live service; its dependencies still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<GraphReader, never, FileSystem.FileSystem | Git> = Layer.effect(this, make)
+  /** The live service with everything under it but a FileSystem. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Git.Default))
+}

@@ -1,6 +1,9 @@
 // A changeset's impact: GitDiff names the changed files and the sources, GraphReader reads the new
 // graph (working tree, a commit's tree, or the index) and the old side of files that went away.
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import type { Changeset } from "../core/changeset.js"
 import { changesetText } from "../core/changeset.js"
@@ -60,8 +63,8 @@ export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>): 
 /** The old side: what its files gave, or its files still to parse (the new side's options unknown yet). */
 type OldSide = { readonly reads: ReadonlyArray<CarrierRead> } | { readonly files: ReadonlyArray<SourceFile> }
 
-export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
-  effect: Effect.gen(function* () {
+/** The service as built from its dependencies. */
+const make = Effect.gen(function* () {
     const git = yield* GitDiff
     const reader = yield* GraphReader
 
@@ -142,6 +145,13 @@ export class Impact extends Effect.Service<Impact>()("specbundle/Impact", {
     })
 
     return { run } as const
-  }),
-  dependencies: [GitDiff.Default, GraphReader.Default]
-}) {}
+})
+
+export class Impact extends Context.Service<Impact, Effect.Success<typeof make>>()("specbundle/Impact") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Impact, …)` takes). */
+  static readonly make = (service: Impact["Service"]): Impact["Service"] => service
+  /** The live service; its dependencies still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<Impact, never, GitDiff | GraphReader> = Layer.effect(this, make)
+  /** The live service with everything under it but a FileSystem. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Layer.mergeAll(GitDiff.Default, GraphReader.Default)))
+}

@@ -1,9 +1,9 @@
-// Why a file could not be read, in @effect/platform's words, from a Node errno code. Apart from
+// Why a file could not be read, in effect/PlatformError's words, from a Node errno code. Apart from
 // NodeFileSystemSync so the worker bundle (src/worker.ts) can name the same reason without Effect.
-import type { SystemErrorReason } from "@effect/platform/Error"
+import type { SystemErrorTag } from "effect/PlatformError"
 
 /** The same reasons platform-node gives for the same errno codes. */
-export const reasonOf = (code: string | undefined): SystemErrorReason => {
+export const reasonOf = (code: string | undefined): SystemErrorTag => {
   switch (code) {
     case "ENOENT":
       return "NotFound"

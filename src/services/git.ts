@@ -4,8 +4,10 @@
 // process behind the same `exec`. GitDiff, the reader's ignore check, the manifest's
 // repository state and `hook install` all go through it, so their types say they need it and a
 // test can put a double in its place.
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { spawn } from "node:child_process"
 import { statSync } from "node:fs"
 import type { GitRefusedError } from "./gitRefusal.js"
@@ -189,7 +191,7 @@ const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.
  * The fiber's AbortSignal kills the child on interruption.
  */
 const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Effect.Effect<GitOutput, GitError> =>
-  Effect.async<GitOutput, GitError>((resume, signal) => {
+  Effect.callback<GitOutput, GitError>((resume, signal) => {
     const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, signal, stdio: ["pipe", "pipe", "pipe"] })
     const out: Buffer[] = []
     const err: Buffer[] = []
@@ -227,6 +229,9 @@ const attempt = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string
     Effect.orElseSucceed(() => null)
   )
 
-export class Git extends Effect.Service<Git>()("specbundle/Git", {
-  succeed: { exec, run, attempt } as const
-}) {}
+const live = { exec, run, attempt } as const
+
+export class Git extends Context.Service<Git, typeof live>()("specbundle/Git") {
+  /** The one implementation: git as a child process. */
+  static readonly Default: Layer.Layer<Git> = Layer.succeed(this, live)
+}

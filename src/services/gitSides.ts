@@ -24,7 +24,7 @@ export type SideSource =
 const OLD_SIDE_PATHSPECS = 200
 
 /** The side readers over the one Git service. */
-export const sidesOf = (git: Git) => {
+export const sidesOf = (git: Git["Service"]) => {
   /** Reads many objects with one `git cat-file --batch` process: object name -> bytes; a missing object is absent. */
   const readBlobs = (cwd: string, objects: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Uint8Array>, GitError> => {
     const unique = [...new Set(objects)]

@@ -186,7 +186,7 @@ export const mayBeInRepository = (root: string): boolean => {
  * A failed listing (git refusing the repository: safe.directory) fails the read: reading on would
  * take in the ignored files; any other failure only leaves nothing vouched for.
  */
-export const askGit = (git: Git, root: string, vouch: boolean, given?: ReadonlyArray<string>): Effect.Effect<GitView | null, GitError> => {
+export const askGit = (git: Git["Service"], root: string, vouch: boolean, given?: ReadonlyArray<string>): Effect.Effect<GitView | null, GitError> => {
   if (given === undefined && !mayBeInRepository(root)) return Effect.succeed(null)
   // `given`: LIST_STAGED's records, when the changeset's diff already asked for them (GitDiff).
   const listing: Effect.Effect<ReadonlyArray<string> | null, GitError> =

@@ -1,7 +1,8 @@
 // Loads the configuration file and merges it with the flags (bundle-contract.md section 4).
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
+import type { PlatformError } from "effect/PlatformError"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as nodePath from "node:path"
 import type { Config, Settings } from "../core/config.js"
 import { CONFIG_FILE, parseConfig, settingsFor } from "../core/config.js"
@@ -14,6 +15,10 @@ export interface LoadedConfig {
   readonly config: Config | undefined
 }
 
+/** The error as one line with Node's own words (Effect 4's file system leaves them in the cause). */
+const readProblem = (e: PlatformError): string =>
+  e.reason._tag !== "BadArgument" && e.reason.description === undefined && e.reason.cause instanceof Error ? `${e.message}: ${e.reason.cause.message}` : e.message
+
 /** `--config FILE` (relative to the current folder) or `<root>/specbundle.config.json` when present; no upward search. */
 export const loadConfig = (request: CorpusRequest) =>
   Effect.gen(function* () {
@@ -25,10 +30,10 @@ export const loadConfig = (request: CorpusRequest) =>
       if (named !== undefined) return yield* new RunFailure({ line: `${path}: configuration file not found` })
       return { path: null, config: undefined } satisfies LoadedConfig
     }
-    const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new RunFailure({ line: `${path}: could not read (${e.message})` })))
+    const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new RunFailure({ line: `${path}: could not read (${readProblem(e)})` })))
     const parsed = parseConfig(text)
-    if (Either.isLeft(parsed)) return yield* new RunFailure({ line: `${path}: ${parsed.left}` })
-    return { path, config: parsed.right } satisfies LoadedConfig
+    if (Result.isFailure(parsed)) return yield* new RunFailure({ line: `${path}: ${parsed.failure}` })
+    return { path, config: parsed.success } satisfies LoadedConfig
   })
 
 export const settingsOf = (
@@ -37,5 +42,5 @@ export const settingsOf = (
   flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
 ): Effect.Effect<Settings, RunFailure> => {
   const merged = settingsFor(loaded.config, profile, flags)
-  return Either.isLeft(merged) ? Effect.fail(new RunFailure({ line: `${loaded.path ?? "--profile"}: ${merged.left}` })) : Effect.succeed(merged.right)
+  return Result.isFailure(merged) ? Effect.fail(new RunFailure({ line: `${loaded.path ?? "--profile"}: ${merged.failure}` })) : Effect.succeed(merged.success)
 }

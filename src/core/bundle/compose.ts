@@ -35,7 +35,7 @@
 // - partsExceeded.part.index is the requested part (1 when planning every part).
 // - Diagnostics name the parameter in `scope` ("scope" when both or neither are given); only
 //   `undefined` counts as absent, so `null` is a wrong value.
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { Facts } from "../model.js"
 import { bundleText, digits, leastBudget, listLength, maxBase, solveUsed } from "./measure.js"
 import { validateParams } from "./params.js"
@@ -94,13 +94,13 @@ const composed = (value: BundleResult): Composed => ({ value, text: JSON.stringi
 /** The result and its compact JSON text, built once (the text comes from cached item texts). */
 export const composeBundleText = (facts: Facts, params: BundleParams): Composed => {
   const validated = validateParams(facts.graph, params)
-  if (Either.isLeft(validated)) return composed(validated.left)
-  const request = validated.right
+  if (Result.isFailure(validated)) return composed(validated.failure)
+  const request = validated.success
   const c = composition(facts, request)
   if (request.part === null) return wholeBundle(c)
   const planned = planSplit(c)
-  if (Either.isLeft(planned)) return composed(planned.left)
-  const plan = planned.right
+  if (Result.isFailure(planned)) return composed(planned.failure)
+  const plan = planned.success
   if (request.part > plan.of) {
     return composed({ diagnostics: [{ scope: "part", problem: `The bundle has ${plan.of} parts.` }] })
   }
@@ -117,8 +117,8 @@ export const composeBundle = (facts: Facts, params: BundleParams): BundleResult 
  */
 export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<number> | Diagnostics => {
   const request = validateParams(facts.graph, params)
-  if (Either.isLeft(request)) return request.left
-  const c = composition(facts, request.right)
+  if (Result.isFailure(request)) return request.failure
+  const c = composition(facts, request.success)
   const lengths: number[] = []
   for (let stage = 0; stage <= c.maxStage; stage++) {
     const items = c.items(stage)
@@ -132,4 +132,4 @@ export const stageLengths = (facts: Facts, params: BundleParams): ReadonlyArray<
  * lazy render. params.part is checked like any parameter but does not change the split.
  */
 export const planParts = (facts: Facts, params: BundleParams): PartsPlan =>
-  Either.merge(Either.flatMap(validateParams(facts.graph, params), (request) => planSplit(composition(facts, request))))
+  Result.merge(Result.flatMap(validateParams(facts.graph, params), (request) => planSplit(composition(facts, request))))

@@ -1,6 +1,6 @@
 // Checks the raw recipe parameters (bundleRecipe line, bundle-contract.md section 2). Every problem
 // is reported at once, in parameter order, as a { scope, problem } row; only `undefined` is absent.
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { Graph } from "../model.js"
 import { byCodeUnits } from "../model.js"
 import { didYouMean } from "../suggest.js"
@@ -50,7 +50,7 @@ export const knownPacks = (graph: Graph, id: string): string => {
   return `${didYouMean(id, ids)} Known Packs: ${shown}.`
 }
 
-export const validateParams = (graph: Graph, params: BundleParams): Either.Either<BundleRequest, Diagnostics> => {
+export const validateParams = (graph: Graph, params: BundleParams): Result.Result<BundleRequest, Diagnostics> => {
   const problems: Diagnostic[] = []
   const say = (scope: string, problem: string) => problems.push({ scope, problem })
   const hasPack = params.pack !== undefined
@@ -135,7 +135,7 @@ export const validateParams = (graph: Graph, params: BundleParams): Either.Eithe
   }
 
   if (problems.length > 0 || scope === null) {
-    return Either.left({ diagnostics: problems.length > 0 ? problems : [{ scope: "scope", problem: "No usable scope." }] })
+    return Result.fail({ diagnostics: problems.length > 0 ? problems : [{ scope: "scope", problem: "No usable scope." }] })
   }
-  return Either.right({ scope, packId, memberIds, budget, declarations, part })
+  return Result.succeed({ scope, packId, memberIds, budget, declarations, part })
 }

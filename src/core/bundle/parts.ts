@@ -1,7 +1,7 @@
 // Parts (rule.parts, rule.partBoundaries, rule.partCuts, rule.partHeader, rule.sameParts,
 // rule.oversizedItem): items are the boundary then each member; each part takes the longest run
 // that fits; the first stage at which every part fits wins. Lengths come from JSON arithmetic.
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { digits, listLength, maxBase, partText, solveUsed } from "./measure.js"
 import type { Composition, StageItems } from "./stages.js"
 import type { OversizedItem, PartValue, PartsExceeded, PartsSplit } from "./types.js"
@@ -11,7 +11,7 @@ import { TOKEN_METHOD } from "./types.js"
 const partFixed = (c: Composition, stage: number): number => partText(c.header(stage), "", "", "", "", "", "").length
 
 /** The part ends, or the item that fails to fit in its place. */
-type Split = Either.Either<ReadonlyArray<number>, OversizedItem>
+type Split = Result.Result<ReadonlyArray<number>, OversizedItem>
 
 /** Greedy split with the digit count of `of` assumed; ends[k] is the member index ending part k+1. */
 const splitWith = (c: Composition, items: StageItems, fixed: number, limit: number, ofDigits: number): Split => {
@@ -19,7 +19,7 @@ const splitWith = (c: Composition, items: StageItems, fixed: number, limit: numb
   const ends: number[] = []
   let part = 1
   let base = fixed + digits(part) + ofDigits + items.boundaryText.length
-  if (base > limit) return Either.left({ item: "boundary", length: solveUsed(base) })
+  if (base > limit) return Result.fail({ item: "boundary", length: solveUsed(base) })
   let count = 0
   for (let j = 0; j < lengths.length; j++) {
     const add = lengths[j] + (count > 0 ? 1 : 0)
@@ -32,10 +32,10 @@ const splitWith = (c: Composition, items: StageItems, fixed: number, limit: numb
     part++
     base = fixed + digits(part) + ofDigits + 4 + lengths[j]
     count = 1
-    if (base > limit) return Either.left({ item: c.request.memberIds[j], length: solveUsed(base) })
+    if (base > limit) return Result.fail({ item: c.request.memberIds[j], length: solveUsed(base) })
   }
   ends.push(lengths.length)
-  return Either.right(ends)
+  return Result.succeed(ends)
 }
 
 /** Splits at one stage; `of` changes the part length by its digits, so settle that first. */
@@ -45,8 +45,8 @@ const splitAt = (c: Composition, stage: number, limit: number): Split => {
   let ofDigits = 1
   for (;;) {
     const split = splitWith(c, items, fixed, limit, ofDigits)
-    if (Either.isLeft(split)) return split
-    const need = digits(split.right.length)
+    if (Result.isFailure(split)) return split
+    const need = digits(split.success.length)
     // More digits only make parts smaller, so the count never shrinks back below `need`.
     if (need <= ofDigits) return split
     ofDigits = need
@@ -131,14 +131,14 @@ const splitPlan = (c: Composition, stage: number, ends: ReadonlyArray<number>): 
  * The split every part request reads (independent of `part`), or the oversized items. Stages are
  * tried from no cut; only when none fits are items measured alone after every permitted cut.
  */
-export const planSplit = (c: Composition): Either.Either<PartsSplit, PartsExceeded> => {
+export const planSplit = (c: Composition): Result.Result<PartsSplit, PartsExceeded> => {
   const limit = maxBase(c.request.budget)
   let last: Split | null = null
   for (let stage = 0; stage <= c.maxStage; stage++) {
     last = splitAt(c, stage, limit)
-    if (Either.isRight(last)) return Either.right(splitPlan(c, stage, last.right))
+    if (Result.isSuccess(last)) return Result.succeed(splitPlan(c, stage, last.success))
   }
   const oversized = oversizedItems(c, limit)
   // Every item fits alone as part 1 of 1 but not in its place among many parts (more digits).
-  return Either.left(partsExceeded(c, oversized.length > 0 ? oversized : last !== null && Either.isLeft(last) ? [last.left] : []))
+  return Result.fail(partsExceeded(c, oversized.length > 0 ? oversized : last !== null && Result.isFailure(last) ? [last.failure] : []))
 }

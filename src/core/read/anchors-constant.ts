@@ -1,6 +1,6 @@
 // The constant form of an anchor (sdp-format.md section 7.1): a top-level const initialized by
 // codeAnchor/specTest/specOracle bound to the protocol package (or, self-hosting, its own modules).
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import type { CallExpression, Expression, ObjectProperty, Program } from "oxc-parser"
 import { PROTOCOL_PACKAGE } from "../protocol-package.js"
 import { CODE_NAMESPACES } from "./anchors-fields.js"
@@ -101,9 +101,9 @@ interface NotStatic {
   readonly message: string
   readonly code: string
 }
-type Static<A = string> = Either.Either<A, NotStatic>
+type Static<A = string> = Result.Result<A, NotStatic>
 const nonStatic = (what: string): Static<never> =>
-  Either.left({ code: "extract/non-static-envelope", message: `${what} is not static (a string literal or a one-literal id builder)` })
+  Result.fail({ code: "extract/non-static-envelope", message: `${what} is not static (a string literal or a one-literal id builder)` })
 
 const literalString = (e: Expression): string | null => {
   if (e.type === "Literal" && typeof e.value === "string") return e.value
@@ -115,7 +115,7 @@ const literalString = (e: Expression): string | null => {
 const staticString = (node: Expression, bindings: Bindings, what: string): Static => {
   const e = unwrap(node)
   const literal = literalString(e)
-  if (literal !== null) return Either.right(literal)
+  if (literal !== null) return Result.succeed(literal)
   if (e.type !== "CallExpression") return nonStatic(what)
   const builder = calleeName(e.callee, bindings)
   if (builder === null || !(builder in ID_BUILDERS) || e.arguments.length !== 1 || e.arguments[0].type === "SpreadElement") {
@@ -126,22 +126,22 @@ const staticString = (node: Expression, bindings: Bindings, what: string): Stati
   const namespaces = ID_BUILDERS[builder]
   const ns = value.slice(0, Math.max(0, value.indexOf(":")))
   if (namespaces !== null && !namespaces.includes(ns)) {
-    return Either.left({ code: "extract/invalid-id", message: `${builder}("${value}") must build an id in ${namespaces.map((n) => `${n}:`).join(" or ")}` })
+    return Result.fail({ code: "extract/invalid-id", message: `${builder}("${value}") must build an id in ${namespaces.map((n) => `${n}:`).join(" or ")}` })
   }
-  return Either.right(value)
+  return Result.succeed(value)
 }
 
 const staticList = (node: Expression, bindings: Bindings, what: string): Static<string[]> => {
   const e = unwrap(node)
-  if (e.type !== "ArrayExpression") return Either.map(staticString(e, bindings, what), (one) => [one])
+  if (e.type !== "ArrayExpression") return Result.map(staticString(e, bindings, what), (one) => [one])
   const value: string[] = []
   for (const element of e.elements) {
     if (element === null || element.type === "SpreadElement") return nonStatic(`an item of ${what}`)
     const one = staticString(element, bindings, `an item of ${what}`)
-    if (Either.isLeft(one)) return Either.left(one.left)
-    value.push(one.right)
+    if (Result.isFailure(one)) return Result.fail(one.failure)
+    value.push(one.success)
   }
-  return Either.right(value)
+  return Result.succeed(value)
 }
 
 const propertyName = (p: ObjectProperty): string | null => {
@@ -201,15 +201,15 @@ export const readConstantAnchor = (call: CallExpression, builder: AnchorBuilder,
     }
     if (name === "label") {
       const v = staticString(p.value, bindings, "label")
-      if (Either.isRight(v)) label = v.right
+      if (Result.isSuccess(v)) label = v.success
       else problems.push({ line: at, code: "extract/non-static-section", message: "label dropped: it is not a static string", severity: "warning" })
       continue
     }
     const v: Static<string | string[]> = LIST_FIELDS.has(name) ? staticList(p.value, bindings, `"${name}"`) : staticString(p.value, bindings, `"${name}"`)
-    if (Either.isLeft(v)) fail(at, v.left.code, v.left.message)
-    else if (name === "id") id = v.right as string
-    else if (Array.isArray(v.right)) lists[name] = v.right
-    else scalars[name] = v.right as string
+    if (Result.isFailure(v)) fail(at, v.failure.code, v.failure.message)
+    else if (name === "id") id = v.success as string
+    else if (Array.isArray(v.success)) lists[name] = v.success
+    else scalars[name] = v.success as string
   }
   if (!seen.has("id")) fail(line, "extract/non-static-envelope", `${builder}(…) needs an id`)
   const target = TARGET_FIELD[builder]
