@@ -1,14 +1,13 @@
 // The configuration file: data, validated on load, never code. Flags override the file, the file
 // overrides the defaults (shared/docs/bundle-contract.md section 4).
-import * as Either from "effect/Either"
-import type * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { DEFAULT_BUDGET } from "./bundle/types.js"
 import { ALTITUDES, RELATION_TYPES, RUNGS, SPEC_KINDS } from "./model.js"
 import type { Perspective } from "./perspective.js"
 import { BUILT_IN_PERSPECTIVES, DIRECTIONS, FLOOR_RUNGS, ORDERS, QUESTION_FILTERS, perspectiveNames } from "./perspective.js"
 import { LAYERS } from "./read/anchors-fields.js"
-import { schemaLine, shapeProblem } from "./schema-line.js"
+import { MESSAGE, STRICT, WORDS, schemaLine, shapeProblem } from "./schema-line.js"
 import { didYouMean } from "./suggest.js"
 
 export const DEFAULT_TIERS: Readonly<Record<string, number>> = { S: 16_000, M: 64_000, L: 200_000 }
@@ -31,51 +30,46 @@ const kindOf = (value: unknown): string => {
 }
 
 /** The error a wrong value gets: what the key takes in words, never its description. */
-const expected = (what: string) => ({
-  message: (issue: ParseResult.ParseIssue) => ({ message: `expected ${what}, got ${kindOf(issue.actual)}`, override: false })
-})
+const expected = (what: string) => ({ [WORDS]: what })
+/** "expected <words>, got <kind>": how schemaLine words a value the WORDS annotation names. */
+const wrongKind = (words: string, actual: unknown): string => `expected ${words}, got ${kindOf(actual)}`
 
-// The JSON Schema is spelled out: the generated one puts the bound beside a $ref, which draft-07 ignores.
-const PositiveInt = Schema.Int.pipe(Schema.positive()).annotations({
+const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0)).annotate({
   ...expected("a positive integer"),
-  description: "A positive integer, in UTF-16 code units.",
-  jsonSchema: { type: "integer", exclusiveMinimum: 0, description: "A positive integer, in UTF-16 code units." }
+  description: "A positive integer, in UTF-16 code units."
 })
-const Budget = Schema.Union(PositiveInt, Schema.String.annotations({ description: "A tier name." })).annotations({
+const Budget = Schema.Union([PositiveInt, Schema.String.annotate({ description: "A tier name." })]).annotate({
   ...expected("a positive integer or a tier name"),
   description: "The budget: a positive integer of UTF-16 code units, or a tier name."
 })
-const Declarations = Schema.Literal("whole", "addresses").annotations({
+const Declarations = Schema.Literals(["whole", "addresses"]).annotate({
   ...expected('"whole" or "addresses"'),
   description: '"addresses" lets the last cut replace pinned declarations by their entry addresses.'
 })
-const Exclude = Schema.Array(Schema.String.annotations(expected("a path"))).annotations({
+const Exclude = Schema.Array(Schema.String.annotate(expected("a path"))).annotate({
   ...expected("a list of paths"),
   description: "Root-relative paths to leave out, matched at segment boundaries."
 })
 
 /** One value or a non-empty list of them (an or); the message names both forms, not the union's first branch. */
-const oneOrMany = <S extends Schema.Schema.Any>(item: S, description: string, values?: ReadonlyArray<string>) => {
+const oneOrMany = <S extends Schema.Top>(item: S, description: string, values?: ReadonlyArray<string>) => {
   const one = values === undefined ? "a string" : `one of ${values.join(", ")}`
-  return Schema.Union(item, Schema.NonEmptyArray(item)).annotations({
-    description,
-    message: () => ({ message: `expected ${one}, or a non-empty list of them`, override: true })
-  })
+  return Schema.Union([item, Schema.NonEmptyArray(item)]).annotate({ description, [MESSAGE]: `expected ${one}, or a non-empty list of them` })
 }
-const Flag = (description: string) => Schema.optional(Schema.Boolean.annotations({ ...expected("true or false"), description }))
-const FloorRung = Schema.Literal(...FLOOR_RUNGS).annotations(expected(`one of ${FLOOR_RUNGS.join(", ")}`))
+const Flag = (description: string) => Schema.optionalKey(Schema.Boolean.annotate({ ...expected("true or false"), description }))
+const FloorRung = Schema.Literals(FLOOR_RUNGS).annotate(expected(`one of ${FLOOR_RUNGS.join(", ")}`))
 
 // Exact meanings: docs/decisions.md, "Perspectives".
 const criteriaFields = {
-  kind: Schema.optional(oneOrMany(Schema.Literal(...SPEC_KINDS), "The member's kind, or any of a list.", SPEC_KINDS)),
-  altitude: Schema.optional(oneOrMany(Schema.Literal(...ALTITUDES), "The member's altitude, or any of a list.", ALTITUDES)),
-  readiness: Schema.optional(oneOrMany(Schema.Literal(...RUNGS), "The member's stated rung, or any of a list.", RUNGS)),
-  floorAtLeast: Schema.optional(FloorRung.annotations({ description: "The floor reached is this rung or above (none < idea < scoped < defined < ready)." })),
-  floorAtMost: Schema.optional(FloorRung.annotations({ description: "The floor reached is this rung or below (none < idea < scoped < defined < ready)." })),
+  kind: Schema.optionalKey(oneOrMany(Schema.Literals(SPEC_KINDS), "The member's kind, or any of a list.", SPEC_KINDS)),
+  altitude: Schema.optionalKey(oneOrMany(Schema.Literals(ALTITUDES), "The member's altitude, or any of a list.", ALTITUDES)),
+  readiness: Schema.optionalKey(oneOrMany(Schema.Literals(RUNGS), "The member's stated rung, or any of a list.", RUNGS)),
+  floorAtLeast: Schema.optionalKey(FloorRung.annotate({ description: "The floor reached is this rung or above (none < idea < scoped < defined < ready)." })),
+  floorAtMost: Schema.optionalKey(FloorRung.annotate({ description: "The floor reached is this rung or below (none < idea < scoped < defined < ready)." })),
   floorBelowStated: Flag("true: the floor reached is below the stated rung (the statement is not yet honest); false: it is not."),
   holds: Flag("true: at least one clause of the stated next rung fails (the member's holds); false: none does."),
-  questions: Schema.optional(
-    Schema.Literal(...QUESTION_FILTERS).annotations({
+  questions: Schema.optionalKey(
+    Schema.Literals(QUESTION_FILTERS).annotate({
       ...expected(QUESTION_FILTERS.map((q) => `"${q}"`).join(", ")),
       description: "any: at least one open question; blocking: at least one blocking one; none: no open question."
     })
@@ -83,47 +77,47 @@ const criteriaFields = {
   implemented: Flag("true: a code unit implements the member (an anchored satisfies); false: none does."),
   hasVerifier: Flag("true: a test anchor or an enabled example verifies the member; false: nothing does."),
   hasEnabledExamples: Flag("true: an example Spec refining or verifying the member is enabled (a test anchor verifies it); false: none is."),
-  relatesTo: Schema.optional(
+  relatesTo: Schema.optionalKey(
     Schema.Struct({
       id: oneOrMany(Schema.String, "The other end's id, or a pattern where * matches any run of characters; any of a list."),
-      type: Schema.optional(oneOrMany(Schema.Literal(...RELATION_TYPES), "The authored relation type, or any of a list (default: all six).", RELATION_TYPES)),
-      direction: Schema.optional(
-        Schema.Literal(...DIRECTIONS).annotations({
+      type: Schema.optionalKey(oneOrMany(Schema.Literals(RELATION_TYPES), "The authored relation type, or any of a list (default: all six).", RELATION_TYPES)),
+      direction: Schema.optionalKey(
+        Schema.Literals(DIRECTIONS).annotate({
           ...expected('"out", "in" or "either"'),
           description: "out: the member declares the relation (default); in: the other end declares it on the member; either."
         })
       )
-    }).annotations({ ...expected("an object of id, type and direction"), description: "The member relates to a given id by a declared, authored relation." })
+    }).annotate({ ...expected("an object of id, type and direction"), description: "The member relates to a given id by a declared, authored relation." })
   ),
-  layer: Schema.optional(
-    oneOrMany(Schema.Literal(...LAYERS), "The layer of the component of a code unit that implements or references the member, or any of a list.", LAYERS)
+  layer: Schema.optionalKey(
+    oneOrMany(Schema.Literals(LAYERS), "The layer of the component of a code unit that implements or references the member, or any of a list.", LAYERS)
   ),
-  ids: Schema.optional(oneOrMany(Schema.String, "The member's id, or a pattern where * matches any run of characters; any of a list.")),
+  ids: Schema.optionalKey(oneOrMany(Schema.String, "The member's id, or a pattern where * matches any run of characters; any of a list.")),
   impacted: Flag("true: the changeset given (--changeset or --staged) impacts the member; false: it does not. Needs a changeset.")
 }
 
-const CriteriaSchema = Schema.Struct(criteriaFields).annotations({
+const CriteriaSchema = Schema.Struct(criteriaFields).annotate({
   ...expected("an object of criteria"),
   identifier: "PerspectiveCriteria",
   description: "Criteria that must all hold; a list inside one criterion is an or."
 })
 
 export const PerspectiveSchema = Schema.Struct({
-  description: Schema.optional(Schema.String.annotations({ ...expected("text"), description: "What the lens is for; not part of any bundle." })),
+  description: Schema.optionalKey(Schema.String.annotate({ ...expected("text"), description: "What the lens is for; not part of any bundle." })),
   ...criteriaFields,
-  anyOf: Schema.optional(
-    Schema.NonEmptyArray(CriteriaSchema).annotations({
+  anyOf: Schema.optionalKey(
+    Schema.NonEmptyArray(CriteriaSchema).annotate({
       ...expected("a non-empty list of criteria objects"),
       description: "Alternatives: at least one set must hold, beside every other criterion."
     })
   ),
-  order: Schema.optional(
-    Schema.Literal(...ORDERS).annotations({
+  order: Schema.optionalKey(
+    Schema.Literals(ORDERS).annotate({
       ...expected('"manifest" or "floor"'),
       description: "manifest (default): the Pack's order; floor: least ready first, ties in manifest order."
     })
   )
-}).annotations({
+}).annotate({
   ...expected("an object of criteria"),
   identifier: "Perspective",
   description: "A named filter over a Pack's members, chosen with --perspective NAME: every criterion given must hold."
@@ -136,49 +130,49 @@ void _perspectiveFits
 const PERSPECTIVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
 
 export const ProfileSchema = Schema.Struct({
-  budget: Schema.optional(Budget),
-  declarations: Schema.optional(Declarations),
-  exclude: Schema.optional(Exclude),
-  perspective: Schema.optional(
-    Schema.String.annotations({
+  budget: Schema.optionalKey(Budget),
+  declarations: Schema.optionalKey(Declarations),
+  exclude: Schema.optionalKey(Exclude),
+  perspective: Schema.optionalKey(
+    Schema.String.annotate({
       ...expected("a perspective's name"),
       description: "A perspective (built-in or configured) the profile applies; --perspective overrides it."
     })
   )
-}).annotations({
+}).annotate({
   ...expected("an object of budget, declarations, exclude and perspective"),
   identifier: "Profile",
   description: "A named set of bundle parameters, chosen with --profile NAME."
 })
 
 export const ConfigSchema = Schema.Struct({
-  $schema: Schema.optional(Schema.String.annotations(expected("the schema's path or URL as text"))),
-  exclude: Schema.optional(Exclude),
-  budget: Schema.optional(Budget),
-  tiers: Schema.optional(
-    Schema.Record({ key: Schema.String, value: PositiveInt }).annotations({
+  $schema: Schema.optionalKey(Schema.String.annotate(expected("the schema's path or URL as text"))),
+  exclude: Schema.optionalKey(Exclude),
+  budget: Schema.optionalKey(Budget),
+  tiers: Schema.optionalKey(
+    Schema.Record(Schema.String, PositiveInt).annotate({
       ...expected("an object of tier names and positive integers"),
       description: "Budget tiers by name, merged over S 16000, M 64000, L 200000."
     })
   ),
-  declarations: Schema.optional(Declarations),
-  profiles: Schema.optional(
-    Schema.Record({ key: Schema.String, value: ProfileSchema }).annotations({
+  declarations: Schema.optionalKey(Declarations),
+  profiles: Schema.optionalKey(
+    Schema.Record(Schema.String, ProfileSchema).annotate({
       ...expected("an object of named profiles"),
       description: "Named parameter sets, chosen with --profile NAME."
     })
   ),
-  perspectives: Schema.optional(
-    Schema.Record({ key: Schema.String, value: PerspectiveSchema }).annotations({
+  perspectives: Schema.optionalKey(
+    Schema.Record(Schema.String, PerspectiveSchema).annotate({
       ...expected("an object of named perspectives"),
       description: "Named perspectives beside the built-ins (blocked, changed, not-ready, unimplemented, unverified), chosen with --perspective NAME."
     })
   )
-}).annotations({ ...expected("an object"), identifier: "SpecbundleConfig", title: "specbundle configuration", description: "specbundle.config.json" })
+}).annotate({ ...expected("an object"), identifier: "SpecbundleConfig", title: "specbundle configuration", description: "specbundle.config.json" })
 
 export type Config = typeof ConfigSchema.Type
 
-const decode = Schema.decodeUnknownEither(ConfigSchema, { onExcessProperty: "error", errors: "first" })
+const decode = Schema.decodeUnknownResult(ConfigSchema, STRICT)
 
 /** Far deeper than any valid configuration (`perspectives.NAME.anyOf.0.relatesTo.id.0` is seven levels). */
 const MAX_CONFIG_DEPTH = 32
@@ -200,19 +194,19 @@ const wrongValue = (json: unknown, path: ReadonlyArray<PropertyKey>): string | n
 }
 
 /** Parses and validates the file's text; the error is one line naming the key's path. */
-export const parseConfig = (text: string): Either.Either<Config, string> => {
+export const parseConfig = (text: string): Result.Result<Config, string> => {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (e) {
-    return Either.left(`not valid JSON (${(e as Error).message})`)
+    return Result.fail(`not valid JSON (${(e as Error).message})`)
   }
   const problem = shapeProblem(json, MAX_CONFIG_DEPTH)
-  if (problem !== null) return Either.left(problem)
-  const decoded = Either.mapLeft(decode(json), (error) => schemaLine(error, (path) => wrongValue(json, path)))
-  return Either.flatMap(decoded, (config) => {
+  if (problem !== null) return Result.fail(problem)
+  const decoded = Result.mapError(decode(json), (error) => schemaLine(error.issue, json, (path) => wrongValue(json, path), wrongKind))
+  return Result.flatMap(decoded, (config) => {
     const problem = referenceProblem(config)
-    return problem === null ? Either.right(config) : Either.left(problem)
+    return problem === null ? Result.succeed(config) : Result.fail(problem)
   })
 }
 
@@ -246,15 +240,15 @@ export const settingsFor = (
   config: Config | undefined,
   profile: string | undefined,
   flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
-): Either.Either<Settings, string> => {
+): Result.Result<Settings, string> => {
   // Own keys only: "constructor" or "__proto__" must not pick up Object.prototype's members.
   const profiles = config?.profiles
   const chosen = profile === undefined || profiles === undefined || !Object.hasOwn(profiles, profile) ? undefined : profiles[profile]
   if (profile !== undefined && chosen === undefined) {
     const known = Object.keys(config?.profiles ?? {})
-    return Either.left(`unknown profile "${profile}"${known.length > 0 ? ` (known: ${known.join(", ")})` : " (the configuration defines none)"}`)
+    return Result.fail(`unknown profile "${profile}"${known.length > 0 ? ` (known: ${known.join(", ")})` : " (the configuration defines none)"}`)
   }
-  return Either.right({
+  return Result.succeed({
     exclude: [...(config?.exclude ?? []), ...(chosen?.exclude ?? []), ...flags.exclude],
     budget: flags.budget ?? chosen?.budget ?? config?.budget,
     declarations: flags.declarations ?? chosen?.declarations ?? config?.declarations,

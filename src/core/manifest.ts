@@ -1,10 +1,10 @@
 // manifest.json, the ticket beside the bundle (bundle-contract.md section 3): one Schema that
 // `--out` encodes the manifest with and `stale` decodes it with, so a hand-edited value that would
 // reach the reader's excludes or the file comparison is refused, naming its key.
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { sha256 } from "./discover.js"
-import { schemaLine, shapeProblem } from "./schema-line.js"
+import { STRICT, TYPE_NAME, schemaLine, shapeProblem } from "./schema-line.js"
 
 export const MANIFEST = "manifest.json"
 
@@ -15,25 +15,30 @@ export const ticket = (fileText: string): string => `sha256:${sha256(fileText)}`
 
 export const graphDigest = (files: ReadonlyArray<{ readonly path: string; readonly hash: string }>): string => sha256(JSON.stringify(files))
 
-const Sha256Hex = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/)).annotations({ description: "hex SHA-256" })
+/** A string matching `pattern`, named as the refusal line names it. */
+const Matching = (pattern: RegExp, expected = `a string matching the pattern ${pattern.source}`) => Schema.String.check(Schema.isPattern(pattern, { expected }))
+
+const Sha256Hex = Matching(/^[0-9a-f]{64}$/, "hex SHA-256")
+/** An integer; "Int" inside another type's name. */
+const Int = Schema.Number.check(Schema.isInt({ [TYPE_NAME]: "Int" }))
 
 const FileHash = Schema.Struct({ path: Schema.String, hash: Sha256Hex })
 
 // The scope as the bundle states it; the specific forms first, since a Struct ignores extra keys.
-const Scope = Schema.Union(
+const Scope = Schema.Union([
   // A perspective's subset (src/core/perspective.ts), with the changeset it read when one was given.
-  Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String), perspective: Schema.String, changeset: Schema.optional(Schema.String) }),
+  Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String), perspective: Schema.String, changeset: Schema.optionalKey(Schema.String) }),
   Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String) }),
   Schema.Struct({ pack: Schema.String }),
-  Schema.Struct({ specs: Schema.Array(Schema.String), changeset: Schema.optional(Schema.String) })
-)
+  Schema.Struct({ specs: Schema.Array(Schema.String), changeset: Schema.optionalKey(Schema.String) })
+])
 
 export const PartRecord = Schema.Struct({
   /** The bare file name inside DIR (`part-001.json`). */
-  file: Schema.String.pipe(Schema.pattern(/^part-\d{3,}\.json$/)),
+  file: Matching(/^part-\d{3,}\.json$/),
   /** `sha256:` + hex of the part file's bytes. */
-  hash: Schema.String.pipe(Schema.pattern(/^sha256:[0-9a-f]{64}$/)),
-  used: Schema.NullOr(Schema.Int)
+  hash: Matching(/^sha256:[0-9a-f]{64}$/),
+  used: Schema.NullOr(Int)
 })
 
 export const BuiltFrom = Schema.Struct({
@@ -48,11 +53,11 @@ export const BuiltFrom = Schema.Struct({
 
 export const ManifestSchema = Schema.Struct({
   scope: Scope,
-  budget: Schema.Int.pipe(Schema.positive()),
-  declarations: Schema.Literal("whole", "addresses"),
+  budget: Int.check(Schema.isGreaterThan(0, { expected: "a positive number" })),
+  declarations: Schema.Literals(["whole", "addresses"]),
   parts: Schema.Array(PartRecord),
   builtFrom: BuiltFrom
-}).annotations({ identifier: "SpecbundleManifest", description: "manifest.json, written by specbundle bundle --out" })
+}).annotate({ identifier: "SpecbundleManifest", description: "manifest.json, written by specbundle bundle --out" })
 
 export type Manifest = typeof ManifestSchema.Type
 export type PartRecord = typeof PartRecord.Type
@@ -65,29 +70,29 @@ export interface ManifestDraft extends Omit<Manifest, "scope" | "budget" | "decl
   readonly declarations: unknown
 }
 
-const encode = Schema.encodeUnknownEither(ManifestSchema, { onExcessProperty: "error", errors: "first" })
-const decode = Schema.decodeUnknownEither(ManifestSchema, { onExcessProperty: "error", errors: "first" })
+const encode = Schema.encodeUnknownResult(ManifestSchema, STRICT)
+const decode = Schema.decodeUnknownResult(ManifestSchema, STRICT)
 
 /**
  * The manifest file's text (indented: it is not a budgeted value), or why the value is not one.
  * Takes the scope, budget and declarations as the CLI holds them (the composer has checked them).
  */
-export const manifestText = (manifest: unknown): Either.Either<string, string> =>
-  Either.match(encode(manifest), {
-    onLeft: (error) => Either.left(schemaLine(error)),
-    onRight: (encoded) => Either.right(`${JSON.stringify(encoded, null, 2)}\n`)
+export const manifestText = (manifest: unknown): Result.Result<string, string> =>
+  Result.match(encode(manifest), {
+    onFailure: (error) => Result.fail(schemaLine(error.issue, manifest)),
+    onSuccess: (encoded) => Result.succeed(`${JSON.stringify(encoded, null, 2)}\n`)
   })
 
 /** Reads a manifest file's text; the problem is one line naming the key. */
-export const parseManifest = (text: string): Either.Either<Manifest, string> => {
+export const parseManifest = (text: string): Result.Result<Manifest, string> => {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    return Either.left("invalid JSON")
+    return Result.fail("invalid JSON")
   }
   // builtFrom.files[i].path is four levels deep.
   const problem = shapeProblem(json, 32)
-  if (problem !== null) return Either.left(problem)
-  return Either.mapLeft(decode(json), schemaLine)
+  if (problem !== null) return Result.fail(problem)
+  return Result.mapError(decode(json), (error) => schemaLine(error.issue, json))
 }

@@ -106,133 +106,137 @@ export const scopeOf = (params: BundleParams): unknown => {
 
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const reader = yield* GraphReader
-    const changes = yield* Changes
-    const composer = yield* Composer
-    const git = yield* GitDiff
+  const fs = yield* FileSystem.FileSystem
+  const reader = yield* GraphReader
+  const changes = yield* Changes
+  const composer = yield* Composer
+  const git = yield* GitDiff
 
-    /** Checks the request, reads the configuration and the graph, settles the composer's parameters. */
-    const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest) {
-      const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
-      const settings = yield* settingsOf(loaded, request.profile, {
-        exclude: requestExcludes(request.exclude ?? []).paths,
-        budget: request.budget,
-        declarations: request.declarations,
-        perspective: request.perspective
-      }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
-      const found = requestProblems(request, settings.perspective)
-      const tier = budgetTierProblem(settings.budget, settings.tiers)
-      if (tier !== null) found.push({ scope: "budget", problem: tier })
-      if (found.length > 0) return yield* problems(found)
-      /** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
-      const chosen = (graph: Graph, perspective: string, impacted?: ReadonlyArray<string>, changeset?: string) => {
-        const selection = resolvePerspective(factsOf(graph), {
-          pack: request.pack,
-          perspective,
-          perspectives: loaded.config?.perspectives,
-          ...(impacted === undefined ? {} : { impacted }),
-          ...(changeset === undefined ? {} : { changeset })
-        })
-        return isDiagnostics(selection) ? Effect.fail(problems(selection.diagnostics)) : Effect.succeed(selection)
-      }
-      const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-      const base: BundleParams = {
-        budget: resolveBudget(settings.budget, settings.tiers),
-        ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
-        ...(request.part !== undefined ? { part: numericText(request.part) } : {})
-      }
-      const root = nodePath.resolve(request.root)
-      const common = { root, exclude, configPath: loaded.path }
-      if (request.changeset !== undefined || request.staged === true) {
-        const s = yield* changes.scope(request.root, request, exclude)
-        const scope =
-          settings.perspective === undefined ? { specs: s.specs, changeset: s.label } : yield* chosen(s.graph, settings.perspective, s.specs, s.label)
-        const params: BundleParams = { ...base, ...scope }
-        return {
-          ...common,
-          graph: s.graph,
-          files: s.files,
-          params,
-          scope: scopeOf(params),
-          builtFromCommit: s.builtFromCommit,
-          dangling: s.dangling
-        } satisfies PreparedBundle
-      }
-      const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
-      if (settings.perspective !== undefined) {
-        const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
-        return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
-      }
-      const params: BundleParams = {
-        ...base,
-        ...(request.pack !== undefined ? { pack: request.pack } : {}),
-        ...(request.members !== undefined ? { members: request.members } : {}),
-        ...(request.specs !== undefined ? { specs: request.specs } : {})
-      }
+  /** Checks the request, reads the configuration and the graph, settles the composer's parameters. */
+  const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest) {
+    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+    const settings = yield* settingsOf(loaded, request.profile, {
+      exclude: requestExcludes(request.exclude ?? []).paths,
+      budget: request.budget,
+      declarations: request.declarations,
+      perspective: request.perspective
+    }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
+    const found = requestProblems(request, settings.perspective)
+    const tier = budgetTierProblem(settings.budget, settings.tiers)
+    if (tier !== null) found.push({ scope: "budget", problem: tier })
+    if (found.length > 0) return yield* problems(found)
+    /** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
+    const chosen = (graph: Graph, perspective: string, impacted?: ReadonlyArray<string>, changeset?: string) => {
+      const selection = resolvePerspective(factsOf(graph), {
+        pack: request.pack,
+        perspective,
+        perspectives: loaded.config?.perspectives,
+        ...(impacted === undefined ? {} : { impacted }),
+        ...(changeset === undefined ? {} : { changeset })
+      })
+      return isDiagnostics(selection) ? Effect.fail(problems(selection.diagnostics)) : Effect.succeed(selection)
+    }
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    const base: BundleParams = {
+      budget: resolveBudget(settings.budget, settings.tiers),
+      ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
+      ...(request.part !== undefined ? { part: numericText(request.part) } : {})
+    }
+    const root = nodePath.resolve(request.root)
+    const common = { root, exclude, configPath: loaded.path }
+    if (request.changeset !== undefined || request.staged === true) {
+      const s = yield* changes.scope(request.root, request, exclude)
+      const scope = settings.perspective === undefined ? { specs: s.specs, changeset: s.label } : yield* chosen(s.graph, settings.perspective, s.specs, s.label)
+      const params: BundleParams = { ...base, ...scope }
+      return {
+        ...common,
+        graph: s.graph,
+        files: s.files,
+        params,
+        scope: scopeOf(params),
+        builtFromCommit: s.builtFromCommit,
+        dangling: s.dangling
+      } satisfies PreparedBundle
+    }
+    const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
+    if (settings.perspective !== undefined) {
+      const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
       return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
-    })
+    }
+    const params: BundleParams = {
+      ...base,
+      ...(request.pack !== undefined ? { pack: request.pack } : {}),
+      ...(request.members !== undefined ? { members: request.members } : {}),
+      ...(request.specs !== undefined ? { specs: request.specs } : {})
+    }
+    return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
+  })
 
-    /** One value (the bundle, or the part the request named); diagnostics fail. */
-    const compose = Effect.fn("Bundler.compose")(function* (prepared: PreparedBundle) {
-      const { value, text } = yield* composer.compose(prepared.graph, prepared.params)
-      if (isDiagnostics(value)) return yield* problems(value.diagnostics)
-      return { value, text } satisfies BundleValue
-    })
+  /** One value (the bundle, or the part the request named); diagnostics fail. */
+  const compose = Effect.fn("Bundler.compose")(function* (prepared: PreparedBundle) {
+    const { value, text } = yield* composer.compose(prepared.graph, prepared.params)
+    if (isDiagnostics(value)) return yield* problems(value.diagnostics)
+    return { value, text } satisfies BundleValue
+  })
 
-    /**
-     * The split: `of` parts (null when no split fits the budget: `parts` then holds the one
-     * oversized value, which `exceeded` also gives), each composed when the stream pulls it. `of`
-     * costs no part composed (the MCP tool's count); the CLI writes `exceeded`'s hint first.
-     */
-    const split = Effect.fn("Bundler.split")(function* (prepared: PreparedBundle) {
-      const outcome = yield* composer.parts(prepared.graph, prepared.params)
-      if (outcome._tag === "Diagnostics") return yield* problems(outcome.value.diagnostics)
-      if (outcome._tag === "Oversized") {
-        const only: BundlePart = { _tag: "Exceeded", value: outcome.value, text: outcome.text }
-        return { of: null, exceeded: outcome.value as PartsExceeded | null, parts: Stream.make(only) }
+  /**
+   * The split: `of` parts (null when no split fits the budget: `parts` then holds the one
+   * oversized value, which `exceeded` also gives), each composed when the stream pulls it. `of`
+   * costs no part composed (the MCP tool's count); the CLI writes `exceeded`'s hint first.
+   */
+  const split = Effect.fn("Bundler.split")(function* (prepared: PreparedBundle) {
+    const outcome = yield* composer.parts(prepared.graph, prepared.params)
+    if (outcome._tag === "Diagnostics") return yield* problems(outcome.value.diagnostics)
+    if (outcome._tag === "Oversized") {
+      const only: BundlePart = { _tag: "Exceeded", value: outcome.value, text: outcome.text }
+      return { of: null, exceeded: outcome.value as PartsExceeded | null, parts: Stream.make(only) }
+    }
+    return {
+      of: outcome.of as number | null,
+      exceeded: null as PartsExceeded | null,
+      parts: Stream.map(outcome.parts, (p): BundlePart => ({ _tag: "Part", index: p.index, of: p.of, used: p.used, text: p.text }))
+    }
+  })
+
+  /** Every part in order, as `bundle --parts` prints them, each composed when the stream pulls it. */
+  const parts = (prepared: PreparedBundle): Stream.Stream<BundlePart, ParameterProblems> => Stream.unwrap(Effect.map(split(prepared), (s) => s.parts))
+
+  /** The manifest of a written set of parts: the scope, the parameters and what it was built from. */
+  const manifest = Effect.fn("Bundler.manifest")(function* (prepared: PreparedBundle, records: ReadonlyArray<PartRecord>) {
+    const state = prepared.builtFromCommit !== null ? { commit: prepared.builtFromCommit, dirty: false } : yield* git.repoState(prepared.root)
+    return {
+      scope: prepared.scope,
+      budget: prepared.params.budget ?? null,
+      declarations: prepared.params.declarations ?? "whole",
+      parts: records,
+      builtFrom: {
+        root: prepared.root,
+        exclude: prepared.exclude,
+        config: prepared.configPath,
+        commit: state.commit,
+        dirty: state.dirty,
+        graphDigest: graphDigest(prepared.files()),
+        files: prepared.files()
       }
-      return {
-        of: outcome.of as number | null,
-        exceeded: null as PartsExceeded | null,
-        parts: Stream.map(outcome.parts, (p): BundlePart => ({ _tag: "Part", index: p.index, of: p.of, used: p.used, text: p.text }))
-      }
-    })
+    } satisfies ManifestDraft
+  })
 
-    /** Every part in order, as `bundle --parts` prints them, each composed when the stream pulls it. */
-    const parts = (prepared: PreparedBundle): Stream.Stream<BundlePart, ParameterProblems> => Stream.unwrap(Effect.map(split(prepared), (s) => s.parts))
+  /** The whole use case for one value: request in, the compact JSON text out. */
+  const bundle = (request: BundleRequest) => Effect.flatMap(prepare(request), compose)
 
-    /** The manifest of a written set of parts: the scope, the parameters and what it was built from. */
-    const manifest = Effect.fn("Bundler.manifest")(function* (prepared: PreparedBundle, records: ReadonlyArray<PartRecord>) {
-      const state = prepared.builtFromCommit !== null ? { commit: prepared.builtFromCommit, dirty: false } : yield* git.repoState(prepared.root)
-      return {
-        scope: prepared.scope,
-        budget: prepared.params.budget ?? null,
-        declarations: prepared.params.declarations ?? "whole",
-        parts: records,
-        builtFrom: {
-          root: prepared.root,
-          exclude: prepared.exclude,
-          config: prepared.configPath,
-          commit: state.commit,
-          dirty: state.dirty,
-          graphDigest: graphDigest(prepared.files()),
-          files: prepared.files()
-        }
-      } satisfies ManifestDraft
-    })
-
-    /** The whole use case for one value: request in, the compact JSON text out. */
-    const bundle = (request: BundleRequest) => Effect.flatMap(prepare(request), compose)
-
-    return { prepare, compose, split, parts, manifest, bundle } as const
+  return { prepare, compose, split, parts, manifest, bundle } as const
 })
 
 export class Bundler extends Context.Service<Bundler, Effect.Success<typeof make>>()("specbundle/Bundler") {
   /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Bundler, …)` takes). */
   static readonly make = (service: Bundler["Service"]): Bundler["Service"] => service
   /** The live service; its dependencies still to provide. */
-  static readonly DefaultWithoutDependencies: Layer.Layer<Bundler, never, FileSystem.FileSystem | GraphReader | Changes | Composer | GitDiff> = Layer.effect(this, make)
+  static readonly DefaultWithoutDependencies: Layer.Layer<Bundler, never, FileSystem.FileSystem | GraphReader | Changes | Composer | GitDiff> = Layer.effect(
+    this,
+    make
+  )
   /** The live service with everything under it but a FileSystem. */
-  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Layer.mergeAll(GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default)))
+  static readonly Default = this.DefaultWithoutDependencies.pipe(
+    Layer.provide(Layer.mergeAll(GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default))
+  )
 }

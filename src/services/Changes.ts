@@ -58,49 +58,49 @@ export const impactProblems = (request: ImpactRequest): Diagnostic[] => {
 
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {
-    const impact = yield* Impact
-    const fs = yield* FileSystem.FileSystem
+  const impact = yield* Impact
+  const fs = yield* FileSystem.FileSystem
 
-    /** The changeset's impact under settled excludes (no configuration read here). */
-    const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
-      const changeset = yield* decode(request)
-      const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
-      const result = yield* impact
-        .run({ root, changeset, exclude, label })
-        .pipe(
-          Effect.mapError((e) =>
-            e._tag === "InvalidRevisionError" ? problems([{ scope: "changeset", problem: e.message }]) : new RunFailure({ line: e.message })
-          )
+  /** The changeset's impact under settled excludes (no configuration read here). */
+  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
+    const changeset = yield* decode(request)
+    const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
+    const result = yield* impact
+      .run({ root, changeset, exclude, label })
+      .pipe(
+        Effect.mapError((e) =>
+          e._tag === "InvalidRevisionError" ? problems([{ scope: "changeset", problem: e.message }]) : new RunFailure({ line: e.message })
         )
-      return { ...result, label } satisfies ChangesetImpact
-    })
+      )
+    return { ...result, label } satisfies ChangesetImpact
+  })
 
-    /** The impact report use case: checks the request, reads the configuration's excludes, runs. */
-    const report = Effect.fn("Changes.report")(function* (request: ImpactRequest) {
-      const found = impactProblems(request)
-      if (found.length > 0) return yield* problems(found)
-      const flags = requestExcludes(request.exclude ?? [])
-      const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
-      const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
-      const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-      return { ...(yield* run(request.root, request, exclude)), exclude }
-    })
+  /** The impact report use case: checks the request, reads the configuration's excludes, runs. */
+  const report = Effect.fn("Changes.report")(function* (request: ImpactRequest) {
+    const found = impactProblems(request)
+    if (found.length > 0) return yield* problems(found)
+    const flags = requestExcludes(request.exclude ?? [])
+    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    return { ...(yield* run(request.root, request, exclude)), exclude }
+  })
 
-    /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */
-    const scope = Effect.fn("Changes.scope")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
-      const { report, graph, files, label, diff } = yield* run(root, request, exclude)
-      const ids = report.impactedSpecs.map((r) => r.id)
-      return {
-        graph,
-        files,
-        specs: ids.filter((id) => graph.specs.has(id)),
-        dangling: ids.filter((id) => !graph.specs.has(id)),
-        label,
-        builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null
-      } satisfies ChangesetScope
-    })
+  /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */
+  const scope = Effect.fn("Changes.scope")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
+    const { report, graph, files, label, diff } = yield* run(root, request, exclude)
+    const ids = report.impactedSpecs.map((r) => r.id)
+    return {
+      graph,
+      files,
+      specs: ids.filter((id) => graph.specs.has(id)),
+      dangling: ids.filter((id) => !graph.specs.has(id)),
+      label,
+      builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null
+    } satisfies ChangesetScope
+  })
 
-    return { report, scope, run } as const
+  return { report, scope, run } as const
 })
 
 export class Changes extends Context.Service<Changes, Effect.Success<typeof make>>()("specbundle/Changes") {

@@ -29,24 +29,24 @@ export type PartsOutcome =
   | { readonly _tag: "Parts"; readonly of: number; readonly parts: Stream.Stream<ComposedPart> }
 
 const live = {
-    /** One value: the bundle, a part (with params.part), budgetExceeded, or diagnostics. */
-    compose: (graph: Graph, params: BundleParams): Effect.Effect<ComposedValue> => Effect.sync(() => composeBundleText(factsOf(graph), params)),
+  /** One value: the bundle, a part (with params.part), budgetExceeded, or diagnostics. */
+  compose: (graph: Graph, params: BundleParams): Effect.Effect<ComposedValue> => Effect.sync(() => composeBundleText(factsOf(graph), params)),
 
-    /** Every part in order; each is rendered only when the stream pulls it. */
-    parts: (graph: Graph, params: BundleParams): Effect.Effect<PartsOutcome> =>
-      Effect.sync((): PartsOutcome => {
-        const plan = planParts(factsOf(graph), params)
-        if (isDiagnostics(plan)) return { _tag: "Diagnostics", value: plan }
-        if (!("render" in plan)) return { _tag: "Oversized", value: plan, text: JSON.stringify(plan) }
-        const parts = Stream.range(1, plan.of).pipe(
-          Stream.map((index): ComposedPart => {
-            const text = plan.renderText(index)
-            // `used` is by definition the length of the compact text.
-            return { index, of: plan.of, used: text.length, text }
-          })
-        )
-        return { _tag: "Parts", of: plan.of, parts }
-      })
+  /** Every part in order; each is rendered only when the stream pulls it. */
+  parts: (graph: Graph, params: BundleParams): Effect.Effect<PartsOutcome> =>
+    Effect.sync((): PartsOutcome => {
+      const plan = planParts(factsOf(graph), params)
+      if (isDiagnostics(plan)) return { _tag: "Diagnostics", value: plan }
+      if (!("render" in plan)) return { _tag: "Oversized", value: plan, text: JSON.stringify(plan) }
+      const parts = Stream.range(1, plan.of).pipe(
+        Stream.map((index): ComposedPart => {
+          const text = plan.renderText(index)
+          // `used` is by definition the length of the compact text.
+          return { index, of: plan.of, used: text.length, text }
+        })
+      )
+      return { _tag: "Parts", of: plan.of, parts }
+    })
 } as const
 
 export class Composer extends Context.Service<Composer, typeof live>()("specbundle/Composer") {

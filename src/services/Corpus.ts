@@ -38,23 +38,23 @@ export const summaryOf = (graph: Graph): string =>
 
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {
-    const reader = yield* GraphReader
-    const fs = yield* FileSystem.FileSystem
+  const reader = yield* GraphReader
+  const fs = yield* FileSystem.FileSystem
 
-    /** Reads the working tree under the root with the request's and the configuration's excludes. */
-    const read = Effect.fn("Corpus.read")(function* (request: CorpusRequest) {
-      const flags = requestExcludes(request.exclude ?? [])
-      if (flags.diagnostics.length > 0) return yield* problems(flags.diagnostics)
-      const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
-      const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
-      const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-      const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
-      return { graph, files, exclude } satisfies CorpusRead
-    })
+  /** Reads the working tree under the root with the request's and the configuration's excludes. */
+  const read = Effect.fn("Corpus.read")(function* (request: CorpusRequest) {
+    const flags = requestExcludes(request.exclude ?? [])
+    if (flags.diagnostics.length > 0) return yield* problems(flags.diagnostics)
+    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
+    return { graph, files, exclude } satisfies CorpusRead
+  })
 
-    const list = (request: CorpusRequest) => Effect.map(read(request), ({ graph }) => listingOf(graph))
+  const list = (request: CorpusRequest) => Effect.map(read(request), ({ graph }) => listingOf(graph))
 
-    return { read, list } as const
+  return { read, list } as const
 })
 
 export class Corpus extends Context.Service<Corpus, Effect.Success<typeof make>>()("specbundle/Corpus") {

@@ -87,206 +87,206 @@ const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
 
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const git = yield* Git
+  const fs = yield* FileSystem.FileSystem
+  const git = yield* Git
 
-    const isSelfHosting = (root: string) =>
-      fs.readFileString(nodePath.join(root, "package.json")).pipe(
-        Effect.map(isProtocolPackageJson),
-        Effect.orElseSucceed(() => false)
-      )
+  const isSelfHosting = (root: string) =>
+    fs.readFileString(nodePath.join(root, "package.json")).pipe(
+      Effect.map(isProtocolPackageJson),
+      Effect.orElseSucceed(() => false)
+    )
 
-    /**
-     * Results of the parse into the graph, with the hash list of every file read; `kept`: what the
-     * parse cache's whole shards gave, with their entries (files not read this run).
-     */
-    const assemble = (
-      extracted: ReadonlyArray<Extracted>,
-      extra: ReadonlyArray<CarrierRead>,
-      kept: { readonly reads: ReadonlyArray<CarrierRead>; readonly entries: () => ReadonlyArray<SavedEntry> } = NOTHING_KEPT
-    ): ReadResult => {
-      const reads: CarrierRead[] = [...extra, ...kept.reads]
-      for (const e of extracted) if (e.read !== null) reads.push(e.read)
-      let files: FileHash[] | undefined
-      const list = () => {
-        if (files !== undefined) return files
-        files = kept.entries().map((e) => ({ path: e[0], hash: e[2] }))
-        for (const e of extracted) if (e.hash !== null) files.push({ path: e.path, hash: e.hash })
-        return files.sort((a, b) => byCodeUnits(a.path, b.path))
-      }
-      return { graph: buildGraph(reads), files: list }
+  /**
+   * Results of the parse into the graph, with the hash list of every file read; `kept`: what the
+   * parse cache's whole shards gave, with their entries (files not read this run).
+   */
+  const assemble = (
+    extracted: ReadonlyArray<Extracted>,
+    extra: ReadonlyArray<CarrierRead>,
+    kept: { readonly reads: ReadonlyArray<CarrierRead>; readonly entries: () => ReadonlyArray<SavedEntry> } = NOTHING_KEPT
+  ): ReadResult => {
+    const reads: CarrierRead[] = [...extra, ...kept.reads]
+    for (const e of extracted) if (e.read !== null) reads.push(e.read)
+    let files: FileHash[] | undefined
+    const list = () => {
+      if (files !== undefined) return files
+      files = kept.entries().map((e) => ({ path: e[0], hash: e[2] }))
+      for (const e of extracted) if (e.hash !== null) files.push({ path: e.path, hash: e.hash })
+      return files.sort((a, b) => byCodeUnits(a.path, b.path))
     }
+    return { graph: buildGraph(reads), files: list }
+  }
 
-    /** Turns files held in memory into the graph: the one place parsing happens. */
-    const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
-      Effect.promise(async () => assemble(await extractAll(files, options), extra))
+  /** Turns files held in memory into the graph: the one place parsing happens. */
+  const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
+    Effect.promise(async () => assemble(await extractAll(files, options), extra))
 
-    /** Reads the working tree under `root`. */
-    const readTree = (options: TreeOptions) =>
-      Effect.gen(function* () {
-        const root = nodePath.resolve(options.root)
-        const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
-        if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
-        const selfHosting = yield* isSelfHosting(root)
-        const since = Date.now()
-        const cache = openParseCache(root, selfHosting, "tree")
-        // git lists its files while the walk runs (the two meet below); worker threads (a large
-        // corpus) start loading while the walk is still counting. A warm cache needs no workers:
-        // its session starts once the listing has told which shards are whole.
-        let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since })
-        const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing))
-        const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
-        const view = yield* Fiber.join(askedGit)
-        const listed = view?.listed ?? null
-        // Code files first, then the carriers (see below), each group in path order; one pass.
-        const code: string[] = []
-        const carriers: string[] = []
-        const extra = new Map((options.extra ?? []).map((f) => [f.path, f.bytes]))
-        // A file held in memory (extra: outside a sparse checkout's cone) or read from the disk.
-        const readBytes = (path: string) => {
-          const held = extra.get(path)
-          return held !== undefined ? Effect.succeed(held) : fs.readFile(prefix + path)
-        }
-        const paths = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
-        for (const path of paths)
-          if (extra.has(path) || listed === null || listed.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
-        const problems = [...listing.problems]
-        // Concatenated, not nodePath.join: join normalizes each path (~2 us, 60 ms on 30,000 files),
-        // and walk's paths are already normal, relative, with "/" (which every platform's fs takes).
-        const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
-        const unchanged =
-          cache === undefined
-            ? NONE
-            : vouched(
-                view,
-                listing.attributes.map((p) => prefix + p)
-              )
-        // A shard whose files git all vouches for, as the objects a shard of the cache was saved
-        // from, is whole: none of its files is looked up, stat'ed or read.
-        const treeListing =
-          cache === undefined
-            ? undefined
-            : shardListing([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
-        cache?.settle(treeListing)
-        const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
-        const pending = (paths: string[]) => (wholeShards.length === 0 ? paths : paths.filter((p) => cache?.whole[shardOf(p)] === undefined))
-        const ordered = [...pending(code), ...pending(carriers)]
-        session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since })
-        // With worker threads, every file is queued unread, code files first: the workers read and
-        // parse from the front, this thread from the back (the Specs, whose results are the costly
-        // ones to send between threads), and both read as they go (extractAll.ts). With a parse
-        // cache, files are queued unread too: a file whose stat data match is not read at all.
-        if (session.parallel || cache !== undefined) {
-          for (const path of ordered) {
-            const bytes = extra.get(path)
-            const object = unchanged.get(path)
-            session.add(
-              bytes !== undefined
-                ? { path, bytes }
-                : object === undefined
-                  ? { path, absolute: prefix + path }
-                  : { path, absolute: prefix + path, unchanged: object }
+  /** Reads the working tree under `root`. */
+  const readTree = (options: TreeOptions) =>
+    Effect.gen(function* () {
+      const root = nodePath.resolve(options.root)
+      const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
+      if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
+      const selfHosting = yield* isSelfHosting(root)
+      const since = Date.now()
+      const cache = openParseCache(root, selfHosting, "tree")
+      // git lists its files while the walk runs (the two meet below); worker threads (a large
+      // corpus) start loading while the walk is still counting. A warm cache needs no workers:
+      // its session starts once the listing has told which shards are whole.
+      let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since })
+      const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing))
+      const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
+      const view = yield* Fiber.join(askedGit)
+      const listed = view?.listed ?? null
+      // Code files first, then the carriers (see below), each group in path order; one pass.
+      const code: string[] = []
+      const carriers: string[] = []
+      const extra = new Map((options.extra ?? []).map((f) => [f.path, f.bytes]))
+      // A file held in memory (extra: outside a sparse checkout's cone) or read from the disk.
+      const readBytes = (path: string) => {
+        const held = extra.get(path)
+        return held !== undefined ? Effect.succeed(held) : fs.readFile(prefix + path)
+      }
+      const paths = extra.size === 0 ? listing.files : [...new Set([...listing.files, ...extra.keys()])].sort(byCodeUnits)
+      for (const path of paths)
+        if (extra.has(path) || listed === null || listed.has(path)) (classifyPath(path) === "anchor-candidate" ? code : carriers).push(path)
+      const problems = [...listing.problems]
+      // Concatenated, not nodePath.join: join normalizes each path (~2 us, 60 ms on 30,000 files),
+      // and walk's paths are already normal, relative, with "/" (which every platform's fs takes).
+      const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
+      const unchanged =
+        cache === undefined
+          ? NONE
+          : vouched(
+              view,
+              listing.attributes.map((p) => prefix + p)
             )
-          }
-        } else {
-          // In one thread, through the FileSystem service, one file after another: reads are
-          // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
-          yield* Effect.forEach(
-            ordered,
-            (path) =>
-              readBytes(path).pipe(
-                Effect.map((bytes) => session.add({ path, bytes })),
-                Effect.catch((e) =>
-                  Effect.sync(() => {
-                    // A file that vanished between listing and reading, or one we may not read.
-                    problems.push(unreadableFile(path, e.reason._tag === "BadArgument" ? "error" : e.reason._tag))
-                  })
-                )
-              ),
-            { discard: true }
+      // A shard whose files git all vouches for, as the objects a shard of the cache was saved
+      // from, is whole: none of its files is looked up, stat'ed or read.
+      const treeListing =
+        cache === undefined
+          ? undefined
+          : shardListing([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
+      cache?.settle(treeListing)
+      const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
+      const pending = (paths: string[]) => (wholeShards.length === 0 ? paths : paths.filter((p) => cache?.whole[shardOf(p)] === undefined))
+      const ordered = [...pending(code), ...pending(carriers)]
+      session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since })
+      // With worker threads, every file is queued unread, code files first: the workers read and
+      // parse from the front, this thread from the back (the Specs, whose results are the costly
+      // ones to send between threads), and both read as they go (extractAll.ts). With a parse
+      // cache, files are queued unread too: a file whose stat data match is not read at all.
+      if (session.parallel || cache !== undefined) {
+        for (const path of ordered) {
+          const bytes = extra.get(path)
+          const object = unchanged.get(path)
+          session.add(
+            bytes !== undefined
+              ? { path, bytes }
+              : object === undefined
+                ? { path, absolute: prefix + path }
+                : { path, absolute: prefix + path, unchanged: object }
           )
         }
-        const started = session
-        const extracted = yield* Effect.promise(() => started.finish())
-        cache?.save(reusable(extracted), treeListing)
-        return assemble(extracted, problems, keptOf(cache, wholeShards))
-      })
+      } else {
+        // In one thread, through the FileSystem service, one file after another: reads are
+        // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
+        yield* Effect.forEach(
+          ordered,
+          (path) =>
+            readBytes(path).pipe(
+              Effect.map((bytes) => session.add({ path, bytes })),
+              Effect.catch((e) =>
+                Effect.sync(() => {
+                  // A file that vanished between listing and reading, or one we may not read.
+                  problems.push(unreadableFile(path, e.reason._tag === "BadArgument" ? "error" : e.reason._tag))
+                })
+              )
+            ),
+          { discard: true }
+        )
+      }
+      const started = session
+      const extracted = yield* Effect.promise(() => started.finish())
+      cache?.save(reusable(extracted), treeListing)
+      return assemble(extracted, problems, keptOf(cache, wholeShards))
+    })
 
-    /**
-     * Reads the index's files under `root` (root-relative paths, with their object ids) from the
-     * working tree wherever the bytes there are the index's (checked by object id, or by the parse
-     * cache's stat data for an id checked before), and the rest through `fetch` (git's object
-     * store): the same bytes as reading every blob from git, at the cost of reading the tree.
-     */
-    const readIndexed = <E>(
-      options: {
-        readonly root: string
-        readonly entries: ReadonlyArray<IndexedFile>
-        readonly selfHosting: boolean
-        /** The cache to use: the index's (default), or an old side's (a changeset's old blobs). */
-        readonly cache?: "index" | "old-index" | "old-tree"
-      },
-      fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
-    ) =>
-      Effect.gen(function* () {
-        const root = nodePath.resolve(options.root)
-        const { selfHosting } = options
-        // Each shard of the cache saved from a listing with the same paths and object ids is whole:
-        // its files are what they were, and none of them is looked up, read or parsed.
-        const listing = shardListing(options.entries)
-        const cache = openParseCache(root, selfHosting, options.cache ?? "index")
-        cache?.settle(listing)
-        const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
-        const entries = wholeShards.length === 0 ? options.entries : options.entries.filter((e) => cache?.whole[shardOf(e.path)] === undefined)
-        const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() })
-        const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
-        const code = entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
-        const carriers = entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
-        for (const e of [...code, ...carriers]) session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
-        const extracted = yield* Effect.promise(() => session.finish())
-        const stale = new Map<string, number>()
-        extracted.forEach((e, i) => e.stale === true && stale.set(e.path, i))
-        if (stale.size > 0) {
-          const wanted = options.entries.filter((e) => stale.has(e.path))
-          const files = yield* fetch(wanted)
-          const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known }))
-          // A blob's bytes are its object id's by definition: kept under that id, so the next run
-          // trusts the entry without fetching it again (a work tree whose bytes never match the
-          // index's, as with core.autocrlf, would otherwise fetch every blob on every run).
-          const objects = new Map(wanted.map((e) => [e.path, e.object]))
-          for (const e of fromIndex) extracted[stale.get(e.path)!] = e.hash === null ? e : { ...e, stat: null, oid: objects.get(e.path) }
-          // A blob git could not give (gone meanwhile) contributes nothing, as when every blob came from git.
-          const given = new Set(files.map((f) => f.path))
-          for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
-        }
-        cache?.save(reusable(extracted), listing)
-        return assemble(extracted, [], keptOf(cache, wholeShards))
-      })
+  /**
+   * Reads the index's files under `root` (root-relative paths, with their object ids) from the
+   * working tree wherever the bytes there are the index's (checked by object id, or by the parse
+   * cache's stat data for an id checked before), and the rest through `fetch` (git's object
+   * store): the same bytes as reading every blob from git, at the cost of reading the tree.
+   */
+  const readIndexed = <E>(
+    options: {
+      readonly root: string
+      readonly entries: ReadonlyArray<IndexedFile>
+      readonly selfHosting: boolean
+      /** The cache to use: the index's (default), or an old side's (a changeset's old blobs). */
+      readonly cache?: "index" | "old-index" | "old-tree"
+    },
+    fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
+  ) =>
+    Effect.gen(function* () {
+      const root = nodePath.resolve(options.root)
+      const { selfHosting } = options
+      // Each shard of the cache saved from a listing with the same paths and object ids is whole:
+      // its files are what they were, and none of them is looked up, read or parsed.
+      const listing = shardListing(options.entries)
+      const cache = openParseCache(root, selfHosting, options.cache ?? "index")
+      cache?.settle(listing)
+      const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
+      const entries = wholeShards.length === 0 ? options.entries : options.entries.filter((e) => cache?.whole[shardOf(e.path)] === undefined)
+      const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() })
+      const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
+      const code = entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
+      const carriers = entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
+      for (const e of [...code, ...carriers]) session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
+      const extracted = yield* Effect.promise(() => session.finish())
+      const stale = new Map<string, number>()
+      extracted.forEach((e, i) => e.stale === true && stale.set(e.path, i))
+      if (stale.size > 0) {
+        const wanted = options.entries.filter((e) => stale.has(e.path))
+        const files = yield* fetch(wanted)
+        const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known }))
+        // A blob's bytes are its object id's by definition: kept under that id, so the next run
+        // trusts the entry without fetching it again (a work tree whose bytes never match the
+        // index's, as with core.autocrlf, would otherwise fetch every blob on every run).
+        const objects = new Map(wanted.map((e) => [e.path, e.object]))
+        for (const e of fromIndex) extracted[stale.get(e.path)!] = e.hash === null ? e : { ...e, stat: null, oid: objects.get(e.path) }
+        // A blob git could not give (gone meanwhile) contributes nothing, as when every blob came from git.
+        const given = new Set(files.map((f) => f.path))
+        for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
+      }
+      cache?.save(reusable(extracted), listing)
+      return assemble(extracted, [], keptOf(cache, wholeShards))
+    })
 
-    /**
-     * A few of the index's files whole (package.json): the work tree's bytes where they are the
-     * index's object, else git's (`fetch`), which saves a git process on every `--staged` run.
-     */
-    const readIndexedFiles = <E>(
-      root: string,
-      entries: ReadonlyArray<IndexedFile>,
-      fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
-    ) =>
-      Effect.gen(function* () {
-        const prefix = nodePath.resolve(root) + nodePath.sep
-        const held: SourceFile[] = []
-        const missing: IndexedFile[] = []
-        for (const e of entries) {
-          const file = load({ path: e.path, absolute: prefix + e.path, object: e.object })
-          // load's bytes live in a scratch buffer until the next read: copied.
-          const blob = "bytes" in file ? asIndexObject(file.bytes, e.object) : undefined
-          if (blob !== undefined) held.push({ path: e.path, bytes: Buffer.from(blob) })
-          else missing.push(e)
-        }
-        return missing.length === 0 ? held : [...held, ...(yield* fetch(missing))]
-      })
+  /**
+   * A few of the index's files whole (package.json): the work tree's bytes where they are the
+   * index's object, else git's (`fetch`), which saves a git process on every `--staged` run.
+   */
+  const readIndexedFiles = <E>(
+    root: string,
+    entries: ReadonlyArray<IndexedFile>,
+    fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
+  ) =>
+    Effect.gen(function* () {
+      const prefix = nodePath.resolve(root) + nodePath.sep
+      const held: SourceFile[] = []
+      const missing: IndexedFile[] = []
+      for (const e of entries) {
+        const file = load({ path: e.path, absolute: prefix + e.path, object: e.object })
+        // load's bytes live in a scratch buffer until the next read: copied.
+        const blob = "bytes" in file ? asIndexObject(file.bytes, e.object) : undefined
+        if (blob !== undefined) held.push({ path: e.path, bytes: Buffer.from(blob) })
+        else missing.push(e)
+      }
+      return missing.length === 0 ? held : [...held, ...(yield* fetch(missing))]
+    })
 
-    return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting } as const
+  return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting } as const
 })
 
 export class GraphReader extends Context.Service<GraphReader, Effect.Success<typeof make>>()("specbundle/GraphReader") {

@@ -65,86 +65,86 @@ type OldSide = { readonly reads: ReadonlyArray<CarrierRead> } | { readonly files
 
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {
-    const git = yield* GitDiff
-    const reader = yield* GraphReader
+  const git = yield* GitDiff
+  const reader = yield* GraphReader
 
-    /**
-     * Whether the new side is the protocol package itself (its package.json), known before anything
-     * is parsed where that costs no git process: the work tree's file, or the index's entry (listed
-     * by the diff). null for a commit's tree: known once its files are read.
-     */
-    const selfHostingFirst = Effect.fn("Impact.selfHosting")(function* (diff: DiffResult) {
-      const source = diff.newSource
-      if (source._tag === "WorkingTree") return yield* reader.isSelfHosting(diff.location.root)
-      if (source._tag === "Tree") return null
-      const pkg = (yield* git.listSource(diff.location, source, (p) => p === "package.json")).filter((e) => e.path === "package.json")
-      return selfHostingOf(pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale)))
-    })
+  /**
+   * Whether the new side is the protocol package itself (its package.json), known before anything
+   * is parsed where that costs no git process: the work tree's file, or the index's entry (listed
+   * by the diff). null for a commit's tree: known once its files are read.
+   */
+  const selfHostingFirst = Effect.fn("Impact.selfHosting")(function* (diff: DiffResult) {
+    const source = diff.newSource
+    if (source._tag === "WorkingTree") return yield* reader.isSelfHosting(diff.location.root)
+    if (source._tag === "Tree") return null
+    const pkg = (yield* git.listSource(diff.location, source, (p) => p === "package.json")).filter((e) => e.path === "package.json")
+    return selfHostingOf(pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale)))
+  })
 
-    const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, known: boolean | null) {
-      const source = diff.newSource
-      if (source._tag === "WorkingTree") {
-        // A sparse checkout's paths outside its cone are part of the tree at their index version.
-        const sparse = new Set(source.sparse ?? [])
-        const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
-        const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing })
-        return { read, selfHosting: known ?? (yield* reader.isSelfHosting(diff.location.root)) }
-      }
-      if (source._tag === "Index") {
-        // The index's files are read from the working tree where they hold the same bytes (most of them).
-        const entries = yield* git.listSource(diff.location, source, (p) => p !== "package.json" && shouldRead(p, exclude) !== null)
-        const selfHosting = known ?? (yield* selfHostingFirst(diff)) ?? false
-        const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting }, (stale) => git.readObjects(diff.location, stale))
-        return { read, selfHosting }
-      }
-      // package.json rides along only to tell whether the corpus is the protocol package itself.
-      const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
-      const selfHosting = selfHostingOf(files)
-      const read = yield* reader.readFiles(
-        files.filter((f) => shouldRead(f.path, exclude) !== null),
-        { selfHosting }
-      )
+  const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, known: boolean | null) {
+    const source = diff.newSource
+    if (source._tag === "WorkingTree") {
+      // A sparse checkout's paths outside its cone are part of the tree at their index version.
+      const sparse = new Set(source.sparse ?? [])
+      const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
+      const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing })
+      return { read, selfHosting: known ?? (yield* reader.isSelfHosting(diff.location.root)) }
+    }
+    if (source._tag === "Index") {
+      // The index's files are read from the working tree where they hold the same bytes (most of them).
+      const entries = yield* git.listSource(diff.location, source, (p) => p !== "package.json" && shouldRead(p, exclude) !== null)
+      const selfHosting = known ?? (yield* selfHostingFirst(diff)) ?? false
+      const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting }, (stale) => git.readObjects(diff.location, stale))
       return { read, selfHosting }
-    })
+    }
+    // package.json rides along only to tell whether the corpus is the protocol package itself.
+    const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
+    const selfHosting = selfHostingOf(files)
+    const read = yield* reader.readFiles(
+      files.filter((f) => shouldRead(f.path, exclude) !== null),
+      { selfHosting }
+    )
+    return { read, selfHosting }
+  })
 
-    /**
-     * The old side: the old commit's objects of the paths a change removed or modified. With the
-     * new side's options known, their results come from the old side's parse cache by object id
-     * (the diff names them: no tree listed, no blob read for a cached one); else the blobs are read
-     * now and parsed once the new side tells its options. Git's work is done before the new side is
-     * read (see run).
-     */
-    const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean | null) {
-      const paths = oldSidePaths(diff, exclude)
-      if (diff.oldCommit === null || paths.length === 0) return { reads: [] } as OldSide
-      if (selfHosting === null) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
-      const entries = yield* git.listOld(diff.location, diff.oldCommit, paths, diff.oldObjects)
-      const cache = diff.newSource._tag === "Index" ? "old-index" : "old-tree"
-      const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache }, (stale) => git.readObjects(diff.location, stale))
-      return { reads: carrierReadsOf(read.graph) } as OldSide
-    })
+  /**
+   * The old side: the old commit's objects of the paths a change removed or modified. With the
+   * new side's options known, their results come from the old side's parse cache by object id
+   * (the diff names them: no tree listed, no blob read for a cached one); else the blobs are read
+   * now and parsed once the new side tells its options. Git's work is done before the new side is
+   * read (see run).
+   */
+  const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean | null) {
+    const paths = oldSidePaths(diff, exclude)
+    if (diff.oldCommit === null || paths.length === 0) return { reads: [] } as OldSide
+    if (selfHosting === null) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
+    const entries = yield* git.listOld(diff.location, diff.oldCommit, paths, diff.oldObjects)
+    const cache = diff.newSource._tag === "Index" ? "old-index" : "old-tree"
+    const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache }, (stale) => git.readObjects(diff.location, stale))
+    return { reads: carrierReadsOf(read.graph) } as OldSide
+  })
 
-    const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
-      const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
-      const known = yield* selfHostingFirst(diff)
-      // The old side's git first: once the new side's worker threads load oxc-parser (a large corpus,
-      // SPECBUNDLE_WORKERS), each reserves ~6 GiB of address space and Linux may refuse to fork git
-      // (spawn ENOMEM: issue 29, docs/decisions.md).
-      const old = yield* oldSide(diff, options.exclude, known)
-      const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude, known)
-      const oldReads = "reads" in old ? old.reads : old.files.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old.files, { selfHosting })).graph)
-      const report = impactReport({
-        changeset: options.label ?? changesetText(options.changeset),
-        root: rootLabel(diff.location),
-        changedFiles: diff.files,
-        graph: fresh.graph,
-        oldReads,
-        outsideRoot: diff.outsideRoot
-      })
-      return { report, graph: fresh.graph, files: fresh.files, diff } satisfies ImpactResult
+  const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
+    const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
+    const known = yield* selfHostingFirst(diff)
+    // The old side's git first: once the new side's worker threads load oxc-parser (a large corpus,
+    // SPECBUNDLE_WORKERS), each reserves ~6 GiB of address space and Linux may refuse to fork git
+    // (spawn ENOMEM: issue 29, docs/decisions.md).
+    const old = yield* oldSide(diff, options.exclude, known)
+    const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude, known)
+    const oldReads = "reads" in old ? old.reads : old.files.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old.files, { selfHosting })).graph)
+    const report = impactReport({
+      changeset: options.label ?? changesetText(options.changeset),
+      root: rootLabel(diff.location),
+      changedFiles: diff.files,
+      graph: fresh.graph,
+      oldReads,
+      outsideRoot: diff.outsideRoot
     })
+    return { report, graph: fresh.graph, files: fresh.files, diff } satisfies ImpactResult
+  })
 
-    return { run } as const
+  return { run } as const
 })
 
 export class Impact extends Context.Service<Impact, Effect.Success<typeof make>>()("specbundle/Impact") {

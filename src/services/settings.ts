@@ -17,7 +17,9 @@ export interface LoadedConfig {
 
 /** The error as one line with Node's own words (Effect 4's file system leaves them in the cause). */
 const readProblem = (e: PlatformError): string =>
-  e.reason._tag !== "BadArgument" && e.reason.description === undefined && e.reason.cause instanceof Error ? `${e.message}: ${e.reason.cause.message}` : e.message
+  e.reason._tag !== "BadArgument" && e.reason.description === undefined && e.reason.cause instanceof Error
+    ? `${e.message}: ${e.reason.cause.message}`
+    : e.message
 
 /** `--config FILE` (relative to the current folder) or `<root>/specbundle.config.json` when present; no upward search. */
 export const loadConfig = (request: CorpusRequest) =>
