@@ -1,119 +1,81 @@
-// Entry point of the bundled CLI. Provides only what the CLI uses (FileSystem, Path, Terminal):
-// the full NodeContext also builds a command executor and worker manager that cost start-up time.
-// The services (the use cases Bundler, Changes, Corpus and those under them) are provided by each
-// command's handler, which loads on first use (src/cli/*-run.ts), so `--help` neither evaluates nor
-// builds them; `mcp` requires a bundle of its own (bin/specbundle-mcp.cjs). The Terminal
-// opens stdin only when a prompt reads it (src/cli/terminal.ts).
-import * as CliConfig from "@effect/cli/CliConfig"
-import * as ValidationError from "@effect/cli/ValidationError"
-import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
+// Entry point of the bundled CLI: wiring. The arguments go through argv.ts first (help, version
+// and the mistakes we word ourselves), then to effect/cli with our own help pages (help.ts) as its
+// presenter; how the run ends (stderr line, exit code) is src/cli/exit.ts. The services (the use
+// cases Bundler, Changes, Corpus and those under them) are provided by each command's handler,
+// which loads on first use (src/cli/*-run.ts), so `--help` neither evaluates nor builds them;
+// `mcp` requires a bundle of its own (bin/specbundle-mcp.cjs).
+import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as CliError from "effect/cli/CliError"
+import * as CliOutput from "effect/cli/CliOutput"
+import * as Command from "effect/cli/Command"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import { isatty } from "node:tty"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as Cause from "effect/Cause"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
-import { preflight } from "./cli/argv.js"
-import { helpAnswer } from "./cli/help.js"
-import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, cli, model } from "./cli/main.js"
-import * as LazyTerminal from "./cli/terminal.js"
-import { enableWorkers, forcedWorkers } from "./services/extractAll.js"
-import { runExtractWorker } from "./services/workerThread.js"
+import { type Preflight, preflight } from "./cli/argv.js"
 import { failWithDiagnostics } from "./cli/diagnostics.js"
+import { exitCodeOf, refusalOf } from "./cli/exit.js"
+import { helpAnswer } from "./cli/help.js"
+import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model, root } from "./cli/main.js"
 import { stopOutput, whenOutputIdle } from "./cli/output.js"
+import { enableWorkers, forcedWorkers } from "./services/extractAll.js"
+import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
 import type { CacheStore } from "./services/parseCache.js"
 import { enableParseCache } from "./services/parseCache.js"
+import { runExtractWorker } from "./services/workerThread.js"
 
-const Platform = Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, LazyTerminal.layer)
-const MainLive = CliConfig.layer({ showBuiltIns: false }).pipe(Layer.provideMerge(Platform))
-
-const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
-  if (Exit.isSuccess(exit)) return 0
-  const failure = Cause.failureOption(exit.cause)
-  if (failure._tag === "None") {
-    if (Cause.isInterruptedOnly(exit.cause)) return 0
-    process.stderr.write(`specbundle: internal error: ${Cause.pretty(exit.cause).split("\n")[0]}\n`)
-    return 1
-  }
-  const error = failure.value as { _tag?: string; code?: number; line?: string }
-  if (ValidationError.isValidationError(error)) return error._tag === "HelpRequested" ? 0 : 2
-  switch (error._tag) {
-    case "ExitWith":
-      return error.code ?? 1
-    case "StdoutClosed":
-      return 0
-    case "ParameterError":
-      process.stderr.write(`specbundle: ${error.line}\n`)
-      return 2
-    default:
-      process.stderr.write(`specbundle: ${(error as Error).message ?? String(error)}\n`)
-      return 1
-  }
-}
-
-// @effect/cli renders help and its errors with ANSI styles through Console; we print no colour, so
-// strip them when NO_COLOR is set or the stream is not a terminal.
-const ANSI = /\u001b\[[0-9;]*m/g
-const noColor = (process.env.NO_COLOR ?? "") !== ""
-const plainFor = (tty: boolean | undefined) => (args: ReadonlyArray<unknown>) =>
-  noColor || tty !== true ? args.map((a) => (typeof a === "string" ? a.replace(ANSI, "") : a)) : args
-const plainOut = plainFor(process.stdout.isTTY)
-const plainErr = plainFor(process.stderr.isTTY)
-const plainConsole = (c: Console.Console): Console.Console => ({
-  ...c,
-  log: (...args) => c.log(...plainOut(args)),
-  // @effect/cli reports argument errors here as a help document: keep each to one stderr line.
-  error: (...args) =>
-    Effect.sync(() => {
-      const text = plainErr(args)
-        .map(String)
-        .join(" ")
-        .trim()
-        .replace(/\s*\n\s*/g, " ")
-      if (text !== "") process.stderr.write(`specbundle: ${text}\n`)
-    }),
-  unsafe: { ...c.unsafe, log: (...args) => c.unsafe.log(...plainOut(args)), error: (...args) => c.unsafe.error(...plainErr(args)) }
-})
+const helpData = () => ({ program: PROGRAM, version: VERSION, root: model(), examples: EXAMPLES, builtIns: BUILT_INS })
+const print = (pre: Preflight) => Effect.sync(() => void process.stdout.write(helpAnswer(helpData(), pre) ?? ""))
 
 /**
- * Help, version and the argument mistakes the parser would misname are answered here (argv.ts);
- * everything else goes to @effect/cli.
+ * What effect/cli presents itself (help it was asked for past argv.ts, `--log-level debug
+ * --help`; a command line with no command, `--`): our pages. Its errors are exit.ts's.
  */
-const answer = () => {
-  const root = model()
-  // isatty(0), not process.stdin.isTTY: reading process.stdin creates the stream (~5 ms).
-  const pre = preflight(PROGRAM, root, process.argv.slice(2), isatty(0))
-  if (pre._tag === "Parse") return cli(process.argv)
-  if (pre._tag === "Problem") return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
-  const text = helpAnswer({ program: PROGRAM, version: VERSION, root, examples: EXAMPLES, builtIns: BUILT_INS }, pre)
-  return Effect.sync(() => void process.stdout.write(text ?? ""))
+const presenter: CliOutput.Presenter = {
+  present: (event) => {
+    if (event._tag === "Version") return print({ _tag: "Version" })
+    if (event._tag === "InvalidInvocation") return Effect.void
+    const command = model().subcommands.find((c) => c.name === event.commandPath[1])
+    return print(command === undefined ? { _tag: "TopHelp" } : { _tag: "CommandHelp", command })
+  }
 }
 
-const program = Console.consoleWith((c) =>
-  Effect.withConsole(
-    Effect.suspend(() => environmentProblem() ?? answer()),
-    plainConsole(c)
-  )
-).pipe(
-  Effect.catchIf(ValidationError.isValidationError, (e) =>
-    // @effect/cli has printed its message to stderr; the parameters' diagnostics value goes to stdout.
-    Effect.sync(() => {
-      if (e._tag !== "HelpRequested") {
-        process.stdout.write(JSON.stringify({ diagnostics: [{ scope: "arguments", problem: validationText(e) }] }) + "\n")
-      }
-    }).pipe(Effect.zipRight(Effect.fail(e)))
-  ),
-  Effect.provide(MainLive)
-)
+// What effect/cli's commands may use: the file system (read synchronously: NodeFileSystemSync),
+// paths, a terminal for --wizard (it opens stdin only when a prompt reads it), stdio, processes.
+const Platform = Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, NodeTerminal.layer, NodeStdio.layer)
+const MainLive = Layer.mergeAll(CliOutput.layerPresenter(presenter), NodeChildProcessSpawner.layer).pipe(Layer.provideMerge(Platform))
 
-function validationText(e: ValidationError.ValidationError): string {
-  const doc = "error" in e ? (e as { error: unknown }).error : undefined
-  const text = JSON.stringify(doc ?? e._tag)
-  const words = [...text.matchAll(/"value":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string)
-  return words.length > 0 ? words.join("").trim() : e._tag
+/** A refusal of the parser's: the `{ diagnostics }` value on stdout, its line on stderr, exit 2. */
+const refused = (problem: string) => failWithDiagnostics([{ scope: "arguments", problem }], problem)
+
+const parse = (argv: ReadonlyArray<string>) =>
+  // (renderErrors: the presenter is told about a refusal, and says nothing: see `refused`.)
+  Command.runWith(root, { version: VERSION })(argv).pipe(
+    Effect.catchIf(
+      (e): e is CliError.ShowHelp => CliError.isCliError(e) && e._tag === "ShowHelp",
+      // No errors: the help page it showed (our presenter's) is the answer.
+      (e) => (e.errors.length === 0 ? Effect.void : refused(refusalOf(root, e)))
+    )
+  )
+
+/** Help, version and the argument mistakes are answered by argv.ts; everything else is parsed. */
+const answer = () => {
+  // isatty(0), not process.stdin.isTTY: reading process.stdin creates the stream (~5 ms).
+  const pre = preflight(PROGRAM, model(), process.argv.slice(2), isatty(0))
+  switch (pre._tag) {
+    case "Parse":
+      return parse(pre.argv)
+    case "Problem":
+      return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
+    case "Refused":
+      return refused(pre.problem)
+    default:
+      return print(pre)
+  }
 }
 
 /** A setting in the environment that cannot be used: a parameter problem like a bad flag (exit 2). */
@@ -121,6 +83,8 @@ function environmentProblem() {
   const workers = forcedWorkers(process.env.SPECBUNDLE_WORKERS)
   return workers !== null && typeof workers === "object" ? failWithDiagnostics([{ scope: "environment", problem: workers.problem }]) : undefined
 }
+
+const program = Effect.suspend(() => environmentProblem() ?? answer()).pipe(Effect.provide(MainLive))
 
 // Worker threads start on their own bundle next to this one (scripts/build.mjs, src/worker.ts).
 const workerEntry = nodePath.join(__dirname, "specbundle-worker.cjs")

@@ -1,7 +1,9 @@
-// What bin.ts decides before @effect/cli parses: help and version (rendered by us), and the
-// argument mistakes whose parser message would mislead ("unknown argument" for a missing value or
-// a repeated option; no suggestion for a misspelt command or option). Everything else is left to
-// the parser. The option table is the parser's own (model.ts).
+// What bin.ts decides before effect/cli parses: help and version (rendered by us), and the
+// argument mistakes we word ourselves (a missing value, a repeated option, a misspelt command,
+// option or choice with the nearest name). Everything else is left to the parser, given the
+// arguments in one spelling (`--flag=value`), so it reads every value as we did: a value that
+// starts with "-" stays a value, and a switch never takes the word after it. The option table is
+// the parser's own (model.ts).
 import { didYouMean } from "../core/suggest.js"
 import type { CommandModel, OptionModel } from "./model.js"
 
@@ -10,11 +12,14 @@ export type Preflight =
   | { readonly _tag: "CommandHelp"; readonly command: CommandModel }
   | { readonly _tag: "Version" }
   | { readonly _tag: "Problem"; readonly problem: string }
-  | { readonly _tag: "Parse" }
+  /** A refusal in the words the parser of earlier releases used (their stderr line has no scope). */
+  | { readonly _tag: "Refused"; readonly problem: string }
+  /** For the parser: the arguments, each option as `--flag=value` (a switch `--flag=true`). */
+  | { readonly _tag: "Parse"; readonly argv: ReadonlyArray<string> }
 
 const HELP = new Set(["--help", "-h"])
 const VERSION = new Set(["--version", "-v", "-V"])
-/** Top-level options @effect/cli itself handles. */
+/** Top-level options effect/cli itself handles. */
 const PASSED = new Set(["--completions", "--wizard", "--log-level"])
 
 const quote = (s: string) => `'${s}'`
@@ -43,7 +48,7 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     if (t === "--wizard" && !stdinIsTTY) {
       return { _tag: "Problem", problem: "--wizard asks its questions on a terminal, and stdin is not one; give the command and its options as arguments." }
     }
-    if (PASSED.has(t) || t.startsWith("--log-level=") || t.startsWith("--completions=")) return { _tag: "Parse" }
+    if (PASSED.has(t) || t.startsWith("--log-level=") || t.startsWith("--completions=")) return { _tag: "Parse", argv }
     if (t.startsWith("-")) {
       const known = [...HELP, "--version", "--completions", "--wizard"]
       return {
@@ -52,9 +57,9 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
       }
     }
   }
-  // No command at all: the top page (@effect/cli would print its own, unwrapped).
+  // No command at all: the top page.
   if (argv.length === 0) return { _tag: "TopHelp" }
-  if (tokens.length === 0) return { _tag: "Parse" }
+  if (tokens.length === 0) return { _tag: "Parse", argv }
   const name = tokens[0]
   const command = root.subcommands.find((c) => c.name === name)
   if (command === undefined) {
@@ -64,6 +69,8 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
   const seen = new Map<string, string>()
   /** The words given so far (`hook run`): a refusal names them. */
   const positional: string[] = []
+  const canonical: string[] = [name]
+  let refused: string | undefined
   let words = 0
   for (let i = 1; i < tokens.length; i++) {
     const t = tokens[i]
@@ -78,6 +85,7 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
         return { _tag: "Problem", problem: `${where} takes ${choices.join(", ")}, not ${JSON.stringify(t)}.${didYouMean(t, choices, quote)}` }
       }
       positional.push(t)
+      canonical.push(t)
       continue
     }
     const eq = t.startsWith("--") ? t.indexOf("=") : -1
@@ -93,8 +101,11 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     }
     let value = ""
     if (option.value !== null) {
-      if (eq > 0) value = t.slice(eq + 1)
-      else {
+      if (eq > 0) {
+        value = t.slice(eq + 1)
+        // An empty `--root=`: refused as it always was, once the other checks found nothing.
+        if (value === "" && option.choices === null) refused ??= `Received unknown argument: '${t}'`
+      } else {
         const next = tokens[i + 1]
         // A following option's name is not a value (a value may start with "-": the checks name it).
         if (next === undefined || (next.startsWith("--") && findOption(command, next.split("=")[0]) !== undefined) || HELP.has(next)) {
@@ -115,6 +126,9 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
       return { _tag: "Problem", problem: `${option.flag} is given twice${both}; give it once.` }
     }
     seen.set(option.flag, value)
+    // A switch as given with its own value (`--strict=false`), else `--strict=true`.
+    canonical.push(option.value !== null ? `${option.flag}=${value}` : eq > 0 ? t : `${option.flag}=true`)
   }
-  return { _tag: "Parse" }
+  if (refused !== undefined) return { _tag: "Refused", problem: refused }
+  return { _tag: "Parse", argv: end < 0 ? canonical : [...canonical, ...argv.slice(end)] }
 }

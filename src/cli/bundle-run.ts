@@ -138,7 +138,7 @@ const checkOut = (args: BundleArgs) =>
 
 export const runBundle = (args: BundleArgs) =>
   checkOut(args).pipe(
-    Effect.zipRight(prepareBundle(args)),
+    Effect.andThen(prepareBundle(args)),
     Effect.flatMap((prepared) => composeAndWrite(args, prepared)),
     Effect.asVoid,
     Effect.withSpan("bundle"),

@@ -2,12 +2,11 @@
 // Parameter values are read as text and checked by the composer's rules, so every bad value is
 // the seed's { diagnostics } value and exit 2. This file holds the command's definition, all that
 // `--help` needs; the handler (bundle-run.ts) and the services it uses load when the command runs.
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { changesetOptions, common, flag, valueOption } from "./common.js"
+import { changesetOptions, choiceOption, common, flag, valueOption } from "./common.js"
 
 export const scopeOptions = {
   pack: valueOption("pack", "ID", "Bundle the members of this Pack, in the Pack's order (specbundle list packs names them)."),
@@ -29,9 +28,11 @@ export const bundleOptions = {
   declarations: valueOption("declarations", "whole|addresses", "addresses lets the last cut replace pinned declarations by their addresses (default whole)."),
   part: valueOption("part", "K", "Print only part K (1-based) of the split bundle."),
   parts: flag("parts", "Print every part, one compact JSON value per line, part 1 first."),
-  format: Options.choice("format", ["json", "pretty", "ndjson"]).pipe(
-    Options.withDescription("json: compact on one line (what the budget measures); pretty: indented; ndjson: one value per line."),
-    Options.withDefault("json" as const)
+  format: choiceOption(
+    "format",
+    ["json", "pretty", "ndjson"],
+    "json",
+    "json: compact on one line (what the budget measures); pretty: indented; ndjson: one value per line."
   ),
   out: valueOption("out", "DIR", "Write part-NNN.json files and manifest.json into DIR (atomically) instead of stdout.")
 } as const
@@ -58,9 +59,11 @@ export interface BundleArgs extends CommonArgs {
 
 /** Options of `bundle` alone: a CI job's gate and annotations. */
 const ciOptions = {
-  findings: Options.choice("findings", ["text", "github"]).pipe(
-    Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
-    Options.withDefault("text" as const)
+  findings: choiceOption(
+    "findings",
+    ["text", "github"],
+    "text",
+    "Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."
   ),
   failOnExceeded: flag("fail-on-exceeded", "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate.")
 } as const

@@ -1,18 +1,17 @@
 // `specbundle check`: reads the corpus and prints every finding; exit 1 when a carrier was refused.
 // The handler loads from check-run.ts when the command runs.
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type { CommonArgs } from "./common.js"
-import { common } from "./common.js"
+import { choiceOption, common } from "./common.js"
 
 const options = {
   ...common,
-  format: Options.choice("format", ["text", "json", "github", "sarif"]).pipe(
-    Options.withDescription(
-      "text: file:line: code: message lines on stderr; json, github (workflow commands) or sarif (SARIF 2.1.0): every finding on stdout."
-    ),
-    Options.withDefault("text" as const)
+  format: choiceOption(
+    "format",
+    ["text", "json", "github", "sarif"],
+    "text",
+    "text: file:line: code: message lines on stderr; json, github (workflow commands) or sarif (SARIF 2.1.0): every finding on stdout."
   )
 } as const
 

@@ -1,27 +1,33 @@
 // Options every reading subcommand takes after its name (`specbundle bundle --root X`). Each
-// value option has a placeholder (withPseudoName) and one sentence: the help page prints both.
-import * as Options from "@effect/cli/Options"
-import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+// value option has a placeholder (withMetavar) and one sentence: the help page prints both.
+import * as Flag from "effect/cli/Flag"
+import type * as Option from "effect/Option"
 
 /** A text option with a placeholder and a sentence; absent unless given. */
 export const valueOption = (name: string, placeholder: string, description: string) =>
-  Options.text(name).pipe(Options.withPseudoName(placeholder), Options.withDescription(description), Options.optional)
+  Flag.String(name).pipe(Flag.withMetavar(placeholder), Flag.withDescription(description), Flag.optional)
 
-export const flag = (name: string, description: string) => Options.boolean(name).pipe(Options.withDescription(description))
+/**
+ * A switch: false unless given. Effect's Boolean flags are required without a default, and would
+ * also take `--no-NAME` and a following `true`/`false`, which specbundle never offered.
+ */
+export const flag = (name: string, description: string) =>
+  Flag.Boolean(name).pipe(Flag.withDescription(description), Flag.withoutNegation, Flag.withDefault(false))
+
+/** A choice option with its default (`--format json|pretty|ndjson`). */
+export const choiceOption = <const L extends ReadonlyArray<string>>(name: string, choices: L, fallback: L[number], description: string) =>
+  Flag.Literals(name, choices).pipe(Flag.withDescription(description), Flag.withDefault(fallback))
 
 export const common = {
-  root: Options.text("root").pipe(
-    Options.withPseudoName("DIR"),
-    Options.withDescription("The corpus folder to read (default: the current folder); it may be a sub-folder of a git repository."),
-    Options.withDefault(".")
+  root: Flag.String("root").pipe(
+    Flag.withMetavar("DIR"),
+    Flag.withDescription("The corpus folder to read (default: the current folder); it may be a sub-folder of a git repository."),
+    Flag.withDefault(".")
   ),
-  exclude: Options.text("exclude").pipe(
-    Options.withPseudoName("PATH"),
-    Options.withDescription(
-      "Leave out a root-relative folder or file (a trailing / and a leading ./ are fine) or a glob such as 'drafts/**'; repeat for more."
-    ),
-    Options.repeated
+  exclude: Flag.String("exclude").pipe(
+    Flag.withMetavar("PATH"),
+    Flag.withDescription("Leave out a root-relative folder or file (a trailing / and a leading ./ are fine) or a glob such as 'drafts/**'; repeat for more."),
+    Flag.atLeast(0)
   ),
   config: valueOption("config", "FILE", "Read this configuration file instead of <root>/specbundle.config.json."),
   strict: flag("strict", "Exit 1 after printing the result when a carrier was refused."),
@@ -50,7 +56,3 @@ export interface CommonArgs {
   readonly quiet: boolean
   readonly verbose: boolean
 }
-
-export const optionalText = (o: Option.Option<string>): string | undefined => Option.getOrUndefined(o)
-
-export const unit = Effect.void

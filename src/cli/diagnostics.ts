@@ -7,11 +7,14 @@ import { writeOut } from "./output.js"
 
 export type { Diagnostic }
 
-/** Prints the value on stdout and one line on stderr, then fails with exit 2. */
-export const failWithDiagnostics = (diagnostics: ReadonlyArray<Diagnostic>) =>
+/**
+ * Prints the value on stdout and one line on stderr (`scope: problem; ...` unless `line` is given),
+ * then fails with exit 2.
+ */
+export const failWithDiagnostics = (diagnostics: ReadonlyArray<Diagnostic>, line?: string) =>
   writeOut(JSON.stringify({ diagnostics }) + "\n").pipe(
-    Effect.catchAll(() => Effect.void),
-    Effect.zipRight(Effect.fail(new ParameterError({ line: diagnostics.map((d) => `${d.scope}: ${d.problem}`).join("; ") })))
+    Effect.catch(() => Effect.void),
+    Effect.andThen(Effect.fail(new ParameterError({ line: line ?? diagnostics.map((d) => `${d.scope}: ${d.problem}`).join("; ") })))
   )
 
 /**

@@ -2,9 +2,11 @@
 // bundle of each pushed range, composed into `<git dir>/specbundle/<remote>/`. Informational: it
 // never blocks a push, and says in one line per pushed ref where the bundle went or why there is
 // none. Loaded by hook-run.ts when `hook run pre-push` runs.
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import { Bundler, partText } from "../services/Bundler.js"
@@ -69,8 +71,8 @@ const compose = (root: string, range: string, out: string) =>
 
 /** The one line of a compose that failed: its own line or message, never a stack. */
 const reasonOf = (cause: Cause.Cause<unknown>): string => {
-  const failure = Cause.failureOption(cause)
-  if (failure._tag === "None") return "internal error"
+  const failure = Cause.findErrorOption(cause)
+  if (Option.isNone(failure)) return "internal error"
   const e = failure.value as { line?: string; message?: string; diagnostics?: ReadonlyArray<{ scope: string; problem: string }> }
   return e.diagnostics?.map((d) => `${d.scope}: ${d.problem}`).join("; ") ?? e.line ?? e.message ?? String(e)
 }
@@ -108,12 +110,12 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>) =>
         yield* say(pushed.skip)
         continue
       }
-      const result = yield* compose(root, pushed.range, out).pipe(Effect.sandbox, Effect.either)
-      if (result._tag === "Left") {
-        yield* say(`the bundle for ${pushed.range} was not composed (${reasonOf(result.left)}); the push goes on`)
+      const result = yield* compose(root, pushed.range, out).pipe(Effect.sandbox, Effect.result)
+      if (Result.isFailure(result)) {
+        yield* say(`the bundle for ${pushed.range} was not composed (${reasonOf(result.failure)}); the push goes on`)
         continue
       }
-      const { count, refused, exceeded } = result.right
+      const { count, refused, exceeded } = result.success
       yield* say(
         [
           `wrote the bundle of ${localRef} (${pushed.range}, ${plural(count, "part", "parts")}) to ${out}`,

@@ -1,5 +1,5 @@
 // The `hook` handler, loaded when the command runs (hook.ts holds its definition, all `--help` needs).
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
 import { Git } from "../services/git.js"
@@ -63,7 +63,7 @@ export const hookScript = (name: HookName, root: string, cli: { readonly node: s
   ].join("\n")
 }
 
-const hooksDir = (git: Git, cwd: string) =>
+const hooksDir = (git: Git["Service"], cwd: string) =>
   Effect.gen(function* () {
     // --git-path honours core.hooksPath.
     const out = yield* git.run(cwd, ["rev-parse", "--git-path", "hooks"]).pipe(
@@ -78,10 +78,11 @@ const hooksDir = (git: Git, cwd: string) =>
     return nodePath.resolve(cwd, out.trim())
   })
 
-const repoTop = (git: Git, cwd: string) => git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
+const repoTop = (git: Git["Service"], cwd: string) =>
+  git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
 
 /** The root relative to the repository top ("" for the top), or a failure when it lies outside. */
-const rootInRepo = (git: Git, cwd: string, root: string) =>
+const rootInRepo = (git: Git["Service"], cwd: string, root: string) =>
   Effect.gen(function* () {
     const top = yield* repoTop(git, cwd)
     const rel = nodePath.relative(top, nodePath.resolve(cwd, root)).split(nodePath.sep).join("/")
@@ -138,7 +139,7 @@ export const runHook = (args: HookArgs) =>
     const cli = shared ? null : { node: process.execPath, script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js") }
     yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => fail(`could not create ${dir}: ${e.message}`)))
     yield* fs.writeFileString(file, hookScript(args.hook, rel, cli), { mode: 0o755 }).pipe(
-      Effect.zipRight(fs.chmod(file, 0o755)),
+      Effect.andThen(fs.chmod(file, 0o755)),
       Effect.mapError((e) => fail(`could not write ${file}: ${e.message}`))
     )
     yield* writeErr(`installed ${file}${shared ? " (inside the work tree: it runs specbundle from node_modules/.bin or PATH, no machine paths)" : ""}`)

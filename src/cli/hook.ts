@@ -2,44 +2,33 @@
 // specbundle (no registry fallback), the command line for hook managers, and what the hooks run.
 // A hook specbundle did not write is never touched. The handler loads from hook-run.ts when the
 // command runs.
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
+import { choiceOption, flag } from "./common.js"
 
-const action = Args.choice(
-  [
-    ["install", "install"],
-    ["uninstall", "uninstall"],
-    ["print", "print"],
-    ["run", "run"]
-  ] as const,
-  { name: "ACTION" }
-).pipe(
-  Args.withDescription(
+const action = Argument.Literals("ACTION", ["install", "uninstall", "print", "run"]).pipe(
+  Argument.withDescription(
     "install writes the hook; uninstall removes one specbundle wrote (restoring a backup it finds); print shows the hook's command line for hook managers; run is what the hook itself runs."
   )
 )
-const hookName = Args.choice(
-  [
-    ["pre-commit", "pre-commit"],
-    ["pre-push", "pre-push"]
-  ] as const,
-  { name: "HOOK" }
-).pipe(Args.withDescription("pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range."))
-// What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
-const gitArgs = Args.text({ name: "GIT_ARG" }).pipe(Args.repeated)
-const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))
-const manager = Options.choice("manager", ["husky", "lefthook", "pre-commit"] as const).pipe(
-  Options.withDescription(
-    "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry."
-  ),
-  Options.withDefault("husky" as const)
+const hookName = Argument.Literals("HOOK", ["pre-commit", "pre-push"]).pipe(
+  Argument.withDescription("pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range.")
 )
-const root = Options.text("root").pipe(
-  Options.withPseudoName("DIR"),
-  Options.withDescription("The corpus folder the hook reads (default: the repository top)."),
-  Options.withDefault(".")
+// What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
+const gitArgs = Argument.String("GIT_ARG").pipe(Argument.variadic())
+const force = flag("force", "Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup.")
+const manager = choiceOption(
+  "manager",
+  ["husky", "lefthook", "pre-commit"],
+  "husky",
+  "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry."
+)
+const root = Flag.String("root").pipe(
+  Flag.withMetavar("DIR"),
+  Flag.withDescription("The corpus folder the hook reads (default: the repository top)."),
+  Flag.withDefault(".")
 )
 
 export interface HookArgs {

@@ -1,24 +1,22 @@
 // `specbundle impact`: which Specs a changeset impacts (bundle-contract.md section 5). The handler
 // loads from impact-run.ts when the command runs.
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { changesetOptions, common, valueOption } from "./common.js"
+import { changesetOptions, choiceOption, common, valueOption } from "./common.js"
 
 const options = {
   ...common,
   ...changesetOptions,
-  format: Options.choice("format", ["json", "text", "markdown"]).pipe(
-    Options.withDescription("json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment."),
-    Options.withDefault("json" as const)
+  format: choiceOption(
+    "format",
+    ["json", "text", "markdown"],
+    "json",
+    "json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment."
   ),
   linkBase: valueOption("link-base", "URL", "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link."),
-  findings: Options.choice("findings", ["text", "github"]).pipe(
-    Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
-    Options.withDefault("text" as const)
-  )
+  findings: choiceOption("findings", ["text", "github"], "text", "Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations).")
 } as const
 
 export interface ImpactArgs extends CommonArgs {

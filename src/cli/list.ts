@@ -1,11 +1,10 @@
 // `specbundle list packs|specs`: the ids a scope can name, so a newcomer and an agent can discover
 // them. The handler loads from list-run.ts when the command runs.
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type { CommonArgs } from "./common.js"
-import { common } from "./common.js"
+import { choiceOption, common } from "./common.js"
 
 export interface ListArgs extends CommonArgs {
   readonly what: "packs" | "specs"
@@ -13,18 +12,11 @@ export interface ListArgs extends CommonArgs {
 }
 
 const options = {
-  what: Args.choice(
-    [
-      ["packs", "packs"],
-      ["specs", "specs"]
-    ] as const,
-    { name: "WHAT" }
-  ).pipe(Args.withDescription("packs: every Pack with its title and member count; specs: every Spec with its kind and title.")),
+  what: Argument.Literals("WHAT", ["packs", "specs"]).pipe(
+    Argument.withDescription("packs: every Pack with its title and member count; specs: every Spec with its kind and title.")
+  ),
   ...common,
-  format: Options.choice("format", ["json", "text"]).pipe(
-    Options.withDescription("text: one id a line with what it is; json: one compact JSON value."),
-    Options.withDefault("text" as const)
-  )
+  format: choiceOption("format", ["json", "text"], "text", "text: one id a line with what it is; json: one compact JSON value.")
 } as const
 
 export const listCommand = Command.make("list", options, (args) =>

@@ -1,6 +1,6 @@
 // The command tree. Each subcommand lives in its own file; this one only assembles them, and
 // gives the help pages (help.ts) the tree as data (model.ts) with each command's examples.
-import * as Command from "@effect/cli/Command"
+import * as Command from "effect/cli/Command"
 import { bundleCommand, bundleExamples } from "./bundle.js"
 import { checkCommand, checkExamples } from "./check.js"
 import type { HelpInput } from "./help.js"
@@ -17,14 +17,12 @@ import { watchCommand, watchExamples } from "./watch.js"
 export { VERSION }
 export const PROGRAM = "specbundle"
 
-const root = Command.make(PROGRAM).pipe(
+export const root = Command.make(PROGRAM).pipe(
   Command.withDescription(
     "Compose deterministic, budgeted context bundles from an SDP Spec corpus and a git changeset.\nExit codes: 0 a value was produced (budgetExceeded included), 2 wrong parameters ({ diagnostics } on stdout), 1 any other failure."
   ),
   Command.withSubcommands([bundleCommand, perspectiveCommand, impactCommand, checkCommand, listCommand, watchCommand, staleCommand, hookCommand, mcpCommand])
 )
-
-export const cli = Command.run(root, { name: PROGRAM, version: VERSION })
 
 /** The tree the parser runs, as data. */
 export const model = () => modelOf(root)
@@ -42,7 +40,7 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
   mcp: mcpExamples
 }
 
-/** What @effect/cli adds at the top level, as the top help page lists it. */
+/** What effect/cli adds at the top level, as the top help page lists it. */
 export const BUILT_INS: HelpInput["builtIns"] = [
   { label: "-h, --help", description: "Show this page; after a command, that command's page (specbundle bundle --help)." },
   { label: "-v, -V, --version", description: "Print the version number." },

@@ -1,6 +1,6 @@
 // `specbundle mcp`: a Model Context Protocol server over stdio (tools: bundle, impact, check, list).
 // The server is its own bundle, loaded by mcp-run.ts when the command runs.
-import * as Command from "@effect/cli/Command"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 
 export const mcpCommand = Command.make("mcp", {}, () => Effect.promise(() => import("./mcp-run.js")).pipe(Effect.flatMap((run) => run.runMcp))).pipe(

@@ -1,10 +1,10 @@
 // `--out DIR`: part files and the manifest, each written to a temporary name and renamed, so a
 // reader (or a killed run, or a full disk) never sees a partial file and the previous set stays whole.
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import type { ManifestDraft } from "../core/manifest.js"
 import { MANIFEST, manifestText } from "../core/manifest.js"
 import { CliFailure } from "./errors.js"
@@ -24,7 +24,7 @@ export const writeAtomic = (dir: string, name: string, text: string) =>
     const target = nodePath.join(dir, name)
     const temp = nodePath.join(dir, `.${name}.${process.pid}.tmp`)
     yield* fs.writeFileString(temp, text).pipe(
-      Effect.zipRight(fs.rename(temp, target)),
+      Effect.andThen(fs.rename(temp, target)),
       Effect.tapError(() => fs.remove(temp).pipe(Effect.ignore)),
       Effect.mapError((e) => new CliFailure({ line: `could not write ${target}: ${describe(e)}` }))
     )
@@ -32,9 +32,9 @@ export const writeAtomic = (dir: string, name: string, text: string) =>
 
 /** Writes DIR/manifest.json, encoded by the manifest Schema (src/core/manifest.ts). */
 export const writeManifest = (dir: string, manifest: ManifestDraft) =>
-  Either.match(manifestText(manifest), {
-    onLeft: (problem) => Effect.fail(new CliFailure({ line: `could not write ${nodePath.join(dir, MANIFEST)}: ${problem}` })),
-    onRight: (text) => writeAtomic(dir, MANIFEST, text)
+  Result.match(manifestText(manifest), {
+    onFailure: (problem) => Effect.fail(new CliFailure({ line: `could not write ${nodePath.join(dir, MANIFEST)}: ${problem}` })),
+    onSuccess: (text) => writeAtomic(dir, MANIFEST, text)
   })
 
 /**

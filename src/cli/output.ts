@@ -31,7 +31,7 @@ export const whenOutputIdle = (f: () => void): void => {
 
 /** Writes to stdout and waits until the text is handed to the OS (backpressure for streamed parts). */
 export const writeOut = (text: string): Effect.Effect<void, StdoutClosed> =>
-  Effect.async<void, StdoutClosed>((resume) => {
+  Effect.callback<void, StdoutClosed>((resume) => {
     if (stdoutClosed) return resume(Effect.fail(new StdoutClosed()))
     if (stopped) return resume(Effect.interrupt)
     writing++

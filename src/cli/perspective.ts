@@ -1,23 +1,24 @@
 // `specbundle perspective --pack ID NAME`: the ordered member ids a perspective selects, the very
 // list `bundle --pack ID --perspective NAME` composes (src/core/perspective.ts). The handler loads
 // from perspective-run.ts when the command runs.
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { changesetOptions, common, valueOption } from "./common.js"
+import { changesetOptions, choiceOption, common, valueOption } from "./common.js"
 
 const options = {
   ...common,
   pack: valueOption("pack", "ID", "The Pack whose members the perspective filters (specbundle list packs names them)."),
   ...changesetOptions,
-  format: Options.choice("format", ["lines", "json"]).pipe(
-    Options.withDescription("lines: one member id per line; json: { pack, members, perspective } (and changeset) on one line."),
-    Options.withDefault("lines" as const)
+  format: choiceOption(
+    "format",
+    ["lines", "json"],
+    "lines",
+    "lines: one member id per line; json: { pack, members, perspective } (and changeset) on one line."
   ),
-  name: Args.text({ name: "NAME" }).pipe(Args.withDescription("The perspective: a built-in or one the configuration names."), Args.optional)
+  name: Argument.String("NAME").pipe(Argument.withDescription("The perspective: a built-in or one the configuration names."), Argument.optional)
 } as const
 
 export interface PerspectiveArgs extends CommonArgs {

@@ -10,9 +10,9 @@ export const withProgress = <A, E, R>(self: Effect.Effect<A, E, R>, label: strin
     ? self
     : Effect.gen(function* () {
         let shown = false
-        const fiber = yield* Effect.fork(
+        const fiber = yield* Effect.forkChild(
           Effect.sleep(DELAY_MS).pipe(
-            Effect.zipRight(
+            Effect.andThen(
               Effect.sync(() => {
                 shown = true
                 process.stderr.write(`${label}\u2026`)
@@ -22,7 +22,7 @@ export const withProgress = <A, E, R>(self: Effect.Effect<A, E, R>, label: strin
         )
         const clear = Fiber.interrupt(fiber).pipe(
           // Carriage return and erase-line (not a colour): the line disappears.
-          Effect.zipRight(Effect.sync(() => void (shown && process.stderr.write("\r\x1b[K"))))
+          Effect.andThen(Effect.sync(() => void (shown && process.stderr.write("\r\x1b[K"))))
         )
         return yield* self.pipe(Effect.ensuring(clear))
       })

@@ -1,8 +1,8 @@
 // The `stale` handler, loaded when the command runs (stale.ts holds its definition, all `--help` needs).
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as nodePath from "node:path"
 import { byCodeUnits } from "../core/model.js"
 import { GraphReader } from "../services/GraphReader.js"
@@ -36,11 +36,13 @@ const readManifest = (dir: string) =>
       .readFileString(path)
       .pipe(Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` })))
     // Decoded all the way down: a hand-edited value reaches the reader's excludes and the comparison.
-    return yield* Either.mapLeft(parseManifest(text), (problem) => new CliFailure({ line: `${path}: not a specbundle manifest (${problem})` }))
+    return yield* Effect.fromResult(
+      Result.mapError(parseManifest(text), (problem) => new CliFailure({ line: `${path}: not a specbundle manifest (${problem})` }))
+    )
   })
 
 /** Could not tell (diff(1)'s "trouble"): one stderr line, exit 2. */
-const cannotTell = (line: string) => writeErr(`specbundle: stale: ${line}`).pipe(Effect.zipRight(Effect.fail(new ExitWith({ code: 2 }))))
+const cannotTell = (line: string) => writeErr(`specbundle: stale: ${line}`).pipe(Effect.andThen(Effect.fail(new ExitWith({ code: 2 }))))
 
 export const runStale = (args: StaleArgs) =>
   Effect.gen(function* () {

@@ -1,8 +1,8 @@
 // `specbundle stale DIR`: is a saved bundle still what the corpus would give? Re-reads the corpus
 // with the recorded root (or --root) and excludes and compares every file's hash. Works from any
 // folder; exit codes follow diff(1). The handler loads from stale-run.ts when the command runs.
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
+import * as Argument from "effect/cli/Argument"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import { valueOption } from "./common.js"
@@ -13,7 +13,7 @@ export interface StaleArgs {
 }
 
 const options = {
-  dir: Args.text({ name: "DIR" }).pipe(Args.withDescription("The folder a bundle was written to with --out (it holds manifest.json).")),
+  dir: Argument.String("DIR").pipe(Argument.withDescription("The folder a bundle was written to with --out (it holds manifest.json).")),
   root: valueOption("root", "DIR", "Compare with the corpus in this folder instead of the root the manifest records (a manifest made elsewhere, in CI).")
 }
 

@@ -1,5 +1,5 @@
 // The `watch` handler, loaded when the command runs (watch.ts holds its definition, all `--help` needs).
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "effect/FileSystem"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -104,7 +104,7 @@ export const runWatch = (args: WatchArgs) =>
     )
     // Watch before the first build, so a save made while it runs is not lost (it makes a rebuild).
     yield* Effect.forkScoped(events)
-    yield* Effect.yieldNow()
+    yield* Effect.yieldNow
 
     // The first build fails the command like `bundle` would: wrong parameters show at once.
     const first = yield* build
@@ -119,5 +119,5 @@ export const runWatch = (args: WatchArgs) =>
       }
       yield* writeErr(`watch: rebuild failed (${changed} changed path(s)): ${messageOf(outcome.cause)}; previous files kept, still watching`)
     })
-    return yield* Queue.take(ticks).pipe(Effect.zipRight(rebuild), Effect.forever)
+    return yield* Queue.take(ticks).pipe(Effect.andThen(rebuild), Effect.forever)
   }).pipe(Effect.scoped, Effect.provide(ServicesLive))

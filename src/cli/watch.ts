@@ -3,22 +3,18 @@
 // is followed by at most one more (a sliding queue of one). Each rebuild writes through
 // composeAndWrite, so the part files and the manifest are replaced atomically.
 // The handler loads from watch-run.ts when the command runs.
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
+import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { BundleArgs } from "./bundle.js"
 import { bundleOptions } from "./bundle.js"
+import { valueOption } from "./common.js"
 
 export const DEFAULT_QUIET_MS = 300
 
 const watchOptions = {
   ...bundleOptions,
-  quietMs: Options.text("quiet-ms").pipe(
-    Options.withPseudoName("N"),
-    Options.withDescription(`Wait N milliseconds without file events before a rebuild starts (default ${DEFAULT_QUIET_MS}).`),
-    Options.optional
-  )
+  quietMs: valueOption("quiet-ms", "N", `Wait N milliseconds without file events before a rebuild starts (default ${DEFAULT_QUIET_MS}).`)
 } as const
 
 export interface WatchArgs extends BundleArgs {

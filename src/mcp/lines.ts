@@ -1,7 +1,7 @@
-// The server's stdin, screened line by line before @effect/rpc reads it. Its NDJSON decoder
-// JSON.parses every line and throws on the first bad one, which fails the stdin stream: the server
-// then stopped, exit 0, with the requests still in the pipe unanswered. JSON-RPC 2.0 (section 5.1)
-// answers a parse error, or an invalid request, and goes on serving; this module does that.
+// The server's stdin, screened line by line before effect's RPC protocol reads it. Its NDJSON
+// decoder reports a line that is not JSON as a defect of its own (Effect 3's stopped the server);
+// JSON-RPC 2.0 (section 5.1) answers a parse error (-32700), or an invalid request (-32600), and
+// goes on serving: this module does that.
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 

@@ -1,11 +1,10 @@
 // The MCP entrance's tools: schema'd parameters in, the use cases run, and the result rendered as
 // the same bytes the CLI prints. A use case's parameter problems are a tool error holding the
 // CLI's `{ diagnostics }` value; any other failure a tool error holding its stderr line.
-import * as McpSchema from "@effect/ai/McpSchema"
-import * as Chunk from "effect/Chunk"
+import type * as McpSchema from "effect/ai/McpSchema"
+import { CallToolResult, Tool } from "effect/ai/McpSchema"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as JSONSchema from "effect/JSONSchema"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { isBudgetExceeded, isPartsExceeded } from "../core/bundle/index.js"
@@ -19,8 +18,12 @@ import type { BundleRequest, Diagnostic } from "../services/requests.js"
 import { decodeArguments } from "./arguments.js"
 import { ParameterProblems, type RunFailure } from "../services/requests.js"
 
-const text = (description: string) => Schema.optional(Schema.String.annotations({ description }))
-const texts = (description: string) => Schema.optional(Schema.Array(Schema.String).annotations({ description }))
+// optionalKey: a parameter may be left out, never given as null (its JSON Schema says just "string").
+const text = (description: string) => Schema.optionalKey(Schema.String.annotate({ description }))
+const texts = (description: string) => Schema.optionalKey(Schema.Array(Schema.String).annotate({ description }))
+/** Text or a number (a budget, a part); finite, as JSON numbers are. */
+const textOrNumber = (description: string) => Schema.optionalKey(Schema.Union([Schema.String, Schema.Finite]).annotate({ description }))
+const choice = <const L extends ReadonlyArray<string>>(literals: L, description: string) => Schema.Literals(literals).annotate({ description })
 
 const corpusFields = {
   root: text("Extraction root: the corpus folder (may be a sub-folder of a git repository). Default: the server's current folder."),
@@ -30,7 +33,7 @@ const corpusFields = {
 
 const changesetFields = {
   changeset: text("A changeset: REV (against the working tree), A..B or A...B."),
-  staged: Schema.optional(Schema.Boolean.annotations({ description: "The staged changes (the index against HEAD)." }))
+  staged: Schema.optionalKey(Schema.Boolean.annotate({ description: "The staged changes (the index against HEAD)." }))
 }
 
 export const BundleParameters = Schema.Struct({
@@ -40,24 +43,18 @@ export const BundleParameters = Schema.Struct({
   perspective: text("With pack: a perspective (built-in or the configuration's) that chooses the members; beside a changeset, among the impacted ones."),
   specs: texts("Scope: an ordered list of Spec ids."),
   ...changesetFields,
-  budget: Schema.optional(
-    Schema.Union(Schema.String, Schema.Number).annotations({
-      description: "Hard limit in UTF-16 code units of the compact JSON, or a tier name (S, M, L). Default 100000."
-    })
-  ),
+  budget: textOrNumber("Hard limit in UTF-16 code units of the compact JSON, or a tier name (S, M, L). Default 100000."),
   profile: text("A named set of bundle parameters from the configuration file."),
   declarations: text("whole (default) or addresses."),
-  part: Schema.optional(Schema.Union(Schema.String, Schema.Number).annotations({ description: "Return only this 1-based part of the split bundle." })),
-  count: Schema.optional(Schema.Boolean.annotations({ description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' }))
+  part: textOrNumber("Return only this 1-based part of the split bundle."),
+  count: Schema.optionalKey(Schema.Boolean.annotate({ description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' }))
 })
 
 export const ImpactParameters = Schema.Struct({
   ...corpusFields,
   ...changesetFields,
-  format: Schema.optional(
-    Schema.Literal("json", "text", "markdown").annotations({
-      description: "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment."
-    })
+  format: Schema.optionalKey(
+    choice(["json", "text", "markdown"], "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment.")
   ),
   linkBase: text("With format markdown: a URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/).")
 })
@@ -66,33 +63,29 @@ export const CorpusParameters = Schema.Struct(corpusFields)
 
 export const CheckParameters = Schema.Struct({
   ...corpusFields,
-  format: Schema.optional(
-    Schema.Literal("text", "json", "github", "sarif").annotations({
-      description:
-        "text (default): file:line: code: message lines, then the counts; json, github (workflow commands) or sarif (SARIF 2.1.0): what check --format prints."
-    })
+  format: Schema.optionalKey(
+    choice(
+      ["text", "json", "github", "sarif"],
+      "text (default): file:line: code: message lines, then the counts; json, github (workflow commands) or sarif (SARIF 2.1.0): what check --format prints."
+    )
   )
 })
 
 export const ListParameters = Schema.Struct({
   ...corpusFields,
-  what: Schema.Literal("packs", "specs").annotations({
-    description: "packs: every Pack with its title and member count; specs: every Spec with its kind and title."
-  }),
-  format: Schema.optional(
-    Schema.Literal("text", "json").annotations({ description: "text (default): one id a line with what it is; json: one compact JSON value." })
-  )
+  what: choice(["packs", "specs"], "packs: every Pack with its title and member count; specs: every Spec with its kind and title."),
+  format: Schema.optionalKey(choice(["text", "json"], "text (default): one id a line with what it is; json: one compact JSON value."))
 })
 
 /** A tool's result: text content, as the CLI prints it; `hint`, what the CLI prints beside it on stderr. */
 const ok = (out: string, hint?: string) =>
-  new McpSchema.CallToolResult({
+  new CallToolResult({
     isError: false,
     content: [{ type: "text", text: out }, ...(hint === undefined ? [] : [{ type: "text" as const, text: hint + "\n" }])]
   })
 
 const fail = (out: string, structured?: unknown) =>
-  new McpSchema.CallToolResult({
+  new CallToolResult({
     isError: true,
     content: [{ type: "text", text: out }],
     ...(structured === undefined ? {} : { structuredContent: structured })
@@ -100,16 +93,20 @@ const fail = (out: string, structured?: unknown) =>
 
 const diagnosticsResult = (diagnostics: ReadonlyArray<Diagnostic>) => fail(JSON.stringify({ diagnostics }) + "\n", { diagnostics })
 
-/** Renders the use case's failures; defects become one line too, never a stack. */
-const settle = <R>(self: Effect.Effect<McpSchema.CallToolResult, ParameterProblems | RunFailure, R>) =>
+/**
+ * The use case's failures as tool errors, in one place: parameter problems hold the CLI's
+ * `{ diagnostics }` value, any other failure its one stderr line; defects become one line too,
+ * never a stack.
+ */
+const settle = <R>(self: Effect.Effect<CallToolResult, ParameterProblems | RunFailure, R>) =>
   self.pipe(
-    Effect.catchAll((e) => Effect.succeed(e._tag === "ParameterProblems" ? diagnosticsResult(e.diagnostics) : fail(`specbundle: ${e.line}\n`))),
-    Effect.catchAllDefect((d) => Effect.succeed(fail(`specbundle: internal error: ${String((d as Error)?.message ?? d).split("\n")[0]}\n`)))
+    Effect.catch((e) => Effect.succeed(e._tag === "ParameterProblems" ? diagnosticsResult(e.diagnostics) : fail(`specbundle: ${e.line}\n`))),
+    Effect.catchDefect((d) => Effect.succeed(fail(`specbundle: internal error: ${String((d as Error)?.message ?? d).split("\n")[0]}\n`)))
   )
 
 /** Decodes the arguments; mistakes are a tool error with one diagnostic per wrong parameter (arguments.ts). */
-const decode = <A, I>(schema: Schema.Schema<A, I>, payload: unknown): Either.Either<A, McpSchema.CallToolResult> =>
-  Either.mapLeft(decodeArguments(schema, payload), diagnosticsResult)
+const decode = <A>(schema: Schema.ConstraintDecoder<A>, payload: unknown): Result.Result<A, CallToolResult> =>
+  Result.mapError(decodeArguments(schema, payload), diagnosticsResult)
 
 const asText = (v: string | number | undefined): string | undefined => (v === undefined ? undefined : String(v))
 
@@ -137,13 +134,7 @@ const runBundle = (p: typeof BundleParameters.Type) =>
     if (p.count === true) {
       const { of, parts, exceeded } = yield* bundler.split(prepared)
       // No split fits the budget: the value that says so, as `--parts` prints it, and its hint.
-      if (of === null)
-        return ok(
-          Chunk.toArray(yield* Stream.runCollect(parts))
-            .map((t) => t.text + "\n")
-            .join(""),
-          exceeded === null ? undefined : exceededLine(exceeded)
-        )
+      if (of === null) return ok((yield* Stream.runCollect(parts)).map((t) => t.text + "\n").join(""), exceeded === null ? undefined : exceededLine(exceeded))
       return ok(JSON.stringify({ parts: of }) + "\n")
     }
     const { value, text: out } = yield* bundler.compose(prepared)
@@ -187,28 +178,37 @@ const runList = (p: typeof ListParameters.Type) =>
 type Services = Bundler | Changes | Corpus
 
 interface ToolSpec {
-  readonly tool: McpSchema.Tool
-  readonly handle: (payload: unknown) => Effect.Effect<McpSchema.CallToolResult, never, Services>
+  readonly tool: Tool
+  readonly handle: (payload: unknown) => Effect.Effect<CallToolResult, never, Services>
 }
 
-const inputSchemaOf = (schema: Schema.Schema.Any): unknown => {
-  const { $schema: _, ...rest } = JSONSchema.make(schema) as { $schema?: unknown }
-  return rest
+/**
+ * The published JSON Schema of a tool's parameters: closed (unknown names are refused, as the
+ * decoder refuses them) and with `required` always present, as earlier releases published it.
+ */
+export const inputSchemaOf = (schema: Schema.Constraint): McpSchema.ToolJson => {
+  const {
+    properties,
+    required = [],
+    additionalProperties
+  } = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" }).schema as {
+    properties?: Record<string, { readonly [x: string]: unknown }>
+    required?: ReadonlyArray<string>
+    additionalProperties?: unknown
+  }
+  return { type: "object", required, properties, additionalProperties }
 }
 
-const define = <A, I>(
+const ANNOTATIONS: McpSchema.ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+
+const define = <A>(
   name: string,
   description: string,
-  schema: Schema.Schema<A, I>,
-  run: (p: A) => Effect.Effect<McpSchema.CallToolResult, ParameterProblems | RunFailure, Services>
+  schema: Schema.ConstraintDecoder<A>,
+  run: (p: A) => Effect.Effect<CallToolResult, ParameterProblems | RunFailure, Services>
 ): ToolSpec => ({
-  tool: new McpSchema.Tool({
-    name,
-    description,
-    inputSchema: inputSchemaOf(schema),
-    annotations: new McpSchema.ToolAnnotations({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
-  }),
-  handle: (payload) => Either.match(decode(schema, payload), { onLeft: Effect.succeed, onRight: (p) => settle(run(p)) })
+  tool: new Tool({ name, description, inputSchema: inputSchemaOf(schema), annotations: ANNOTATIONS }),
+  handle: (payload) => Result.match(decode(schema, payload), { onFailure: Effect.succeed, onSuccess: (p) => settle(run(p)) })
 })
 
 export const tools: ReadonlyArray<ToolSpec> = [

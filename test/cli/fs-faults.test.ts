@@ -1,9 +1,9 @@
 // File-system faults: files that vanish or may not be read while the corpus is read (through the
 // GraphReader with a faulty FileSystem), `--out` into places that cannot be written, and a run
 // killed mid-write. Nothing is lost: siblings read, the previous bundle files stay whole.
-import { SystemError } from "@effect/platform/Error"
 import { spawn, spawnSync } from "node:child_process"
 import * as Effect from "effect/Effect"
+import { systemError } from "effect/PlatformError"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -31,7 +31,7 @@ describe("faults while reading the corpus (GraphReader over a faulty FileSystem)
         // Deleted after listing, then read for real: the real NotFound.
         if (rel === VICTIMS.vanishing) fs.rmSync(file)
         if (rel === VICTIMS.locked || rel === VICTIMS.lockedCode) {
-          return Effect.fail(new SystemError({ reason: "PermissionDenied", module: "FileSystem", method: "readFile", pathOrDescriptor: file }))
+          return Effect.fail(systemError({ _tag: "PermissionDenied", module: "FileSystem", method: "readFile", pathOrDescriptor: file }))
         }
         return real.readFile(file)
       })
