@@ -3,8 +3,9 @@
 // steps, the example space, pinned declarations), every address present in the uncut bundle is
 // present at every stage the request permits. Outside Specs' titles name none: the boundary cut's
 // shape keeps ids only (docs/decisions.md).
-import { describe, expect, it } from "@effect/vitest"
-import { Either, FastCheck as fc } from "effect"
+import { describe, expect, it } from "vitest"
+import * as Result from "effect/Result"
+import * as fc from "fast-check"
 import { addressesIn, maxStage } from "../../src/core/bundle/index.js"
 import type { DeclarationMode, Json } from "../../src/core/bundle/index.js"
 import { validateParams } from "../../src/core/bundle/params.js"
@@ -95,27 +96,27 @@ const addressesOf = (value: Json, into = new Set<string>()): Set<string> => {
 }
 
 describe("entry addresses survive every cut", () => {
-  it.prop(
-    "every address in the uncut bundle is in the bundle at every permitted stage",
-    [worldArb],
-    ([w]) => {
-      const facts = factsOf(graphOf(...nodesOf(w)))
-      const request = Either.getOrThrow(validateParams(facts.graph, { pack: "pack:m", declarations: w.declarations }))
-      const c = composition(facts, request)
-      expect(c.maxStage).toBe(maxStage(w.declarations))
-      const at = (stage: number): Json => {
-        const items = c.items(stage)
-        return { members: items.rows(0, request.memberIds.length), boundary: items.boundary } as unknown as Json
-      }
-      const uncut = addressesOf(at(0))
-      for (let stage = 1; stage <= c.maxStage; stage++) {
-        const kept = addressesOf(at(stage))
-        expect(
-          [...uncut].filter((a) => !kept.has(a)),
-          `stage ${stage}`
-        ).toEqual([])
-      }
-    },
-    { fastCheck: { numRuns: 200 } }
-  )
+  it("every address in the uncut bundle is in the bundle at every permitted stage", () => {
+    fc.assert(
+      fc.property(worldArb, (w) => {
+        const facts = factsOf(graphOf(...nodesOf(w)))
+        const request = Result.getOrThrow(validateParams(facts.graph, { pack: "pack:m", declarations: w.declarations }))
+        const c = composition(facts, request)
+        expect(c.maxStage).toBe(maxStage(w.declarations))
+        const at = (stage: number): Json => {
+          const items = c.items(stage)
+          return { members: items.rows(0, request.memberIds.length), boundary: items.boundary } as unknown as Json
+        }
+        const uncut = addressesOf(at(0))
+        for (let stage = 1; stage <= c.maxStage; stage++) {
+          const kept = addressesOf(at(stage))
+          expect(
+            [...uncut].filter((a) => !kept.has(a)),
+            `stage ${stage}`
+          ).toEqual([])
+        }
+      }),
+      { numRuns: 200 }
+    )
+  })
 })

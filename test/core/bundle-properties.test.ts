@@ -1,6 +1,6 @@
 // Property tests over generated Packs, Spec lists and budgets: the measure is exact, cuts are
 // tried in order, parts cover the members once, and the same input gives the same bytes.
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { composeBundleText, planParts, stageLengths } from "../../src/core/bundle/index.js"
 import type { BundleParams, BundleValue, PartValue } from "../../src/core/bundle/index.js"

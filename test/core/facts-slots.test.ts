@@ -1,4 +1,4 @@
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isConcrete, parseSlots, skeleton, stepFitsVocabulary, valueFits, vocabularyStep } from "../../src/core/slots.js"
 

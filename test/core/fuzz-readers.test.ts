@@ -1,7 +1,7 @@
 // Fuzzing every reader with mutations of real carriers: whatever the bytes, a reader returns a
 // CarrierRead with well-formed findings, a refused carrier holds no node, and nothing hangs.
 // Each property's seed goes to stderr first; FUZZ_SEED=N replays one.
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { PARSER, WHOLE_AST } from "../support/oxc.js"
@@ -186,13 +186,13 @@ describe("readers under random mutation never throw and keep their output lawful
       arb,
       (file) => {
         const opened1 = openText(file.path, file.bytes, 256 * 1024)
-        if (opened1._tag === "Right") {
-          const text = opened1.right
+        if (opened1._tag === "Success") {
+          const text = opened1.success
           opened++
           // What openText hands on is LF text without a BOM: the readers never see CR or a BOM.
           if (text.includes("\r") || text.charCodeAt(0) === 0xfeff) throw new Error("openText let CR or a BOM through")
         } else {
-          const refusal = opened1.left
+          const refusal = opened1.failure
           if (refusal.specs.length + refusal.anchors.length + refusal.packs.length > 0 || refusal.findings.length !== 1) {
             throw new Error(`openText refusal malformed: ${JSON.stringify(refusal.findings)}`)
           }

@@ -1,5 +1,5 @@
-import * as Either from "effect/Either"
-import { FastCheck as fc } from "effect"
+import * as Result from "effect/Result"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
   changesetText,
@@ -15,20 +15,20 @@ import {
 
 describe("parseChangeset", () => {
   it("reads REV, A..B and A...B, an empty side meaning HEAD", () => {
-    expect(parseChangeset("HEAD~1")).toEqual(Either.right({ _tag: "Rev", rev: "HEAD~1" }))
-    expect(parseChangeset("main..feature")).toEqual(Either.right({ _tag: "Range", from: "main", to: "feature" }))
-    expect(parseChangeset("origin/main...HEAD")).toEqual(Either.right({ _tag: "MergeBase", from: "origin/main", to: "HEAD" }))
-    expect(parseChangeset("v1..")).toEqual(Either.right({ _tag: "Range", from: "v1", to: "HEAD" }))
-    expect(parseChangeset("...topic")).toEqual(Either.right({ _tag: "MergeBase", from: "HEAD", to: "topic" }))
+    expect(parseChangeset("HEAD~1")).toEqual(Result.succeed({ _tag: "Rev", rev: "HEAD~1" }))
+    expect(parseChangeset("main..feature")).toEqual(Result.succeed({ _tag: "Range", from: "main", to: "feature" }))
+    expect(parseChangeset("origin/main...HEAD")).toEqual(Result.succeed({ _tag: "MergeBase", from: "origin/main", to: "HEAD" }))
+    expect(parseChangeset("v1..")).toEqual(Result.succeed({ _tag: "Range", from: "v1", to: "HEAD" }))
+    expect(parseChangeset("...topic")).toEqual(Result.succeed({ _tag: "MergeBase", from: "HEAD", to: "topic" }))
   })
 
   it("refuses values git could read as an option, on either side", () => {
     for (const value of ["--output=/tmp/x", "-p", "HEAD..--output=x", "-x...HEAD", "a..-b"]) {
-      expect(Either.isLeft(parseChangeset(value))).toBe(true)
+      expect(Result.isFailure(parseChangeset(value))).toBe(true)
     }
     expect(revisionProblem("")).not.toBeNull()
     expect(revisionProblem("a\nb")).not.toBeNull()
-    expect(parseChangeset("a..b..c")).toEqual(Either.left({ revision: "a..b..c", problem: '"a..b..c" is not REV, A..B or A...B' }))
+    expect(parseChangeset("a..b..c")).toEqual(Result.fail({ revision: "a..b..c", problem: '"a..b..c" is not REV, A..B or A...B' }))
   })
 
   it("writes a changeset back as typed", () => {

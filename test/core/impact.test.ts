@@ -1,4 +1,4 @@
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { ChangedFile } from "../../src/core/changeset.js"
 import { buildGraph } from "../../src/core/graph.js"

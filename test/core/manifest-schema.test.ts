@@ -1,6 +1,6 @@
 // The manifest Schema (src/core/manifest.ts): what `--out` writes is what `stale` reads back, and a
 // hand-edited manifest is refused with one line naming the key.
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import { describe, expect, it } from "vitest"
 import { manifestText, parseManifest } from "../../src/core/manifest.js"
 
@@ -13,15 +13,15 @@ const manifest = {
   builtFrom: { root: "/r", exclude: ["vendor"], config: null, commit: null, dirty: null, graphDigest: HEX, files: [{ path: "specs/a.sdp.md", hash: HEX }] }
 }
 
-const left = <A>(e: Either.Either<A, string>): string => Either.getOrThrowWith(Either.flip(e), () => new Error("decoded"))
+const left = <A>(e: Result.Result<A, string>): string => Result.getOrThrowWith(Result.flip(e), () => new Error("decoded"))
 
 describe("manifest Schema", () => {
   it("writes indented JSON that reads back equal, the Pack subset scope whole", () => {
-    const text = Either.getOrThrow(manifestText(manifest))
+    const text = Result.getOrThrow(manifestText(manifest))
     expect(text).toBe(`${JSON.stringify(manifest, null, 2)}\n`)
-    expect(Either.getOrThrow(parseManifest(text))).toEqual(manifest)
+    expect(Result.getOrThrow(parseManifest(text))).toEqual(manifest)
     const specs = { ...manifest, scope: { specs: ["spec:a"], changeset: "HEAD~1" } }
-    expect(Either.getOrThrow(parseManifest(Either.getOrThrow(manifestText(specs)))).scope).toEqual(specs.scope)
+    expect(Result.getOrThrow(parseManifest(Result.getOrThrow(manifestText(specs)))).scope).toEqual(specs.scope)
   })
 
   it("refuses a hand-edited manifest with one line naming the key", () => {

@@ -1,4 +1,4 @@
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { mayHoldAnchor, mayHoldAnchorBytes, parseAnchors } from "../../src/core/read/anchors.js"
 import { PARSER, WHOLE_AST } from "../support/oxc.js"

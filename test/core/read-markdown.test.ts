@@ -1,6 +1,6 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { parseMarkdownCarrier } from "../../src/core/read/markdown.js"
 import { onlyPack, onlySpec, parse, refused, specText, where, withKind } from "../support/read-markdown.js"

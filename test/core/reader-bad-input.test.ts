@@ -2,8 +2,8 @@
 // read, nothing dropped without a finding. Faults the disk cannot make on demand (an unreadable file
 // when running as root, a file vanishing between listing and reading) go through a wrapped
 // FileSystem layer under GraphReader.
-import { SystemError } from "@effect/platform/Error"
 import * as Effect from "effect/Effect"
+import { systemError } from "effect/PlatformError"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -270,7 +270,7 @@ describe("files that cannot be read", () => {
     writeFiles(root, { ...healthyFiles, "specs/locked.sdp.md": ruleSpec("spec:t.locked") })
     const layer = readerWithReadFile((real, file) =>
       file.endsWith("locked.sdp.md")
-        ? Effect.fail(new SystemError({ reason: "PermissionDenied", module: "FileSystem", method: "readFile", pathOrDescriptor: file }))
+        ? Effect.fail(systemError({ _tag: "PermissionDenied", module: "FileSystem", method: "readFile", pathOrDescriptor: file }))
         : real.readFile(file)
     )
     const { graph, files } = await readTreeWith(layer, root)

@@ -6,7 +6,6 @@ import { execFile, execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { promisify } from "node:util"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { transformSync } from "esbuild"
@@ -25,7 +24,7 @@ const partsOf = (request: BundleRequest) =>
   Effect.runPromise(
     Effect.gen(function* () {
       const bundler = yield* Bundler
-      return Chunk.toArray(yield* Stream.runCollect(bundler.parts(yield* bundler.prepare(request))))
+      return yield* Stream.runCollect(bundler.parts(yield* bundler.prepare(request)))
     }).pipe(Effect.provide(layerNode))
   )
 

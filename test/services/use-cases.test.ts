@@ -2,7 +2,6 @@
 // failures out. One service is replaced by a double (GitDiff.make) to show the layers compose.
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
@@ -26,7 +25,7 @@ const EXAMPLE = path.resolve("examples/bike-dock")
 const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(NodeFileSystem.layer))
 
 /** The use cases over the real reader and composer, with a GitDiff double that names the changes. */
-const withGitDouble = (double: GitDiff) =>
+const withGitDouble = (double: GitDiff["Service"]) =>
   Bundler.DefaultWithoutDependencies.pipe(
     Layer.provideMerge(Changes.DefaultWithoutDependencies),
     Layer.provideMerge(Impact.DefaultWithoutDependencies),
@@ -54,7 +53,7 @@ const corpusAndDouble = () => {
     readOld: () => Effect.succeed([]),
     repoState: () => Effect.succeed({ commit: "0123456789abcdef0123456789abcdef01234567", dirty: false }),
     locate: (r: string) => Effect.succeed({ root: r, top: r, prefix: "" })
-  } as unknown as GitDiff)
+  } as unknown as GitDiff["Service"])
   return { root, double }
 }
 
@@ -75,7 +74,7 @@ describe("Bundler over the example corpus", () => {
     Effect.gen(function* () {
       const bundler = yield* Bundler
       const prepared = yield* bundler.prepare({ root: EXAMPLE, pack: "pack:rides-v1", budget: "4000", parts: true })
-      const texts = Chunk.toArray(yield* Stream.runCollect(bundler.parts(prepared)))
+      const texts = yield* Stream.runCollect(bundler.parts(prepared))
       const { of } = yield* bundler.split(prepared)
       expect(texts.length).toBeGreaterThan(1)
       expect(texts.map((t) => (t._tag === "Part" ? [t.index, t.of] : null))).toEqual(texts.map((_, i) => [i + 1, of]))
@@ -89,7 +88,7 @@ describe("Bundler over the example corpus", () => {
     Effect.gen(function* () {
       const bundler = yield* Bundler
       const prepared = yield* bundler.prepare({ root: EXAMPLE, pack: "pack:rides-v1", budget: "300", parts: true })
-      const only = Chunk.toArray(yield* Stream.runCollect(bundler.parts(prepared)))
+      const only = yield* Stream.runCollect(bundler.parts(prepared))
       expect(only.map((p) => p._tag)).toEqual(["Exceeded"])
       expect(only[0]._tag === "Exceeded" && JSON.parse(only[0].text)).toEqual(only[0]._tag === "Exceeded" && only[0].value)
       const unknown = yield* bundler.prepare({ root: EXAMPLE, pack: "pack:none", parts: true })

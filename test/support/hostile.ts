@@ -2,7 +2,7 @@
 // stderr holds no stack trace, and the reader-output invariants every fuzzed read must keep.
 import { spawnSync } from "node:child_process"
 import * as path from "node:path"
-import { FastCheck as fc } from "effect"
+import * as fc from "fast-check"
 import type { CarrierRead } from "../../src/core/model.js"
 
 export const CLI = path.resolve("bin/specbundle.js")
