@@ -96,7 +96,7 @@ export const buildComposerProgram = async (repo, outfile) => {
       bundle: true,
       platform: "node",
       format: "esm",
-      target: "node20",
+      target: "node22",
       outfile,
       logLevel: "silent"
     })

@@ -32,7 +32,7 @@ const LIBRARY = "dist/index.js"
 const options = {
   bundle: true,
   platform: "node",
-  target: "node20",
+  target: "node22",
   format: "cjs",
   minify: true,
   treeShaking: true,

@@ -37,16 +37,16 @@ for (const [signal, code] of [
 }
 
 /**
- * Whether this Node can run the bundle: it require()s oxc-parser, an ES module, which Node loads
- * that way from 20.19 on (package.json "engines"). Checked before anything else, so an older Node
- * gets one line instead of an error from deep inside the bundle.
+ * Whether this Node can run the bundle: Effect 4 needs Node 22.19 or later (package.json
+ * "engines"). Checked before anything else, so an older Node gets one line instead of an error
+ * from deep inside the bundle.
  */
 const nodeSupported = (version) => {
   const [major, minor] = String(version).replace(/^v/, "").split(".").map(Number)
-  return major > 20 || (major === 20 && minor >= 19)
+  return major > 22 || (major === 22 && minor >= 19)
 }
 if (!nodeSupported(process.versions.node)) {
-  process.stderr.write(`specbundle needs Node 20.19 or later; this is ${process.version}\n`)
+  process.stderr.write(`specbundle needs Node 22.19 or later; this is ${process.version}\n`)
   process.exit(1)
 }
 

@@ -1,4 +1,4 @@
-// The loader (src/loader.cjs, built as bin/specbundle.js) refuses a Node older than 20.19 with one
+// The loader (src/loader.cjs, built as bin/specbundle.js) refuses a Node older than 22.19 with one
 // line before it loads anything. The built loader runs under a preload that makes Node report
 // another version (process.version and process.versions.node), the way the check reads it.
 import { spawnSync } from "node:child_process"
@@ -36,14 +36,14 @@ const runAs = (version: string) =>
   })
 
 describe("the Node version check", () => {
-  it.each(["20.10.0", "18.20.4", "20.18.3", "16.0.0"])("Node %s: one line, exit 1, nothing on stdout", (version) => {
+  it.each(["22.18.0", "20.19.0", "20.20.2", "22.1.0", "18.20.4", "16.0.0"])("Node %s: one line, exit 1, nothing on stdout", (version) => {
     const r = runAs(version)
     expect(r.status).toBe(1)
     expect(r.stdout).toBe("")
-    expect(r.stderr).toBe(`specbundle needs Node 20.19 or later; this is v${version}\n`)
+    expect(r.stderr).toBe(`specbundle needs Node 22.19 or later; this is v${version}\n`)
   })
 
-  it.each(["20.19.0", "20.20.2", "22.1.0", "24.0.0"])("Node %s runs", (version) => {
+  it.each(["22.19.0", "22.23.3", "23.0.0", "24.0.0", "26.1.0"])("Node %s runs", (version) => {
     const r = runAs(version)
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/)
