@@ -9,10 +9,10 @@
 // byte when it compiles a script without a cache (the first run, a worker), ~25 ms less for
 // `--help`. No code reads a function's name; nothing prints a stack trace.
 // oxc-parser stays external: it ships a native binding that cannot be inlined, and it is loaded
-// only when a file may hold an anchor. The loader compiles the bundle with vm.Script, where Node 20
-// cannot run import() (it needs --experimental-vm-modules, and a cached script loses the
-// callback), so esbuild turns the external import() calls into require(): oxc-parser is an ES
-// module, which require() loads on Node >= 20.19 (package.json "engines").
+// only when a file may hold an anchor. The loader compiles the bundle with vm.Script, which cannot
+// run import() without --experimental-vm-modules, so esbuild turns the external import() calls into
+// require(): oxc-parser is an ES module, which require() loads on Node >= 22.19 (package.json
+// "engines") without a flag.
 import { build } from "esbuild"
 import { isAscii } from "node:buffer"
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -47,9 +47,9 @@ await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 // The MCP server (src/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
 // bundle and `--help` carry none of @effect/ai and @effect/rpc.
 await build({ ...options, entryPoints: ["src/mcp/main.ts"], outfile: MCP })
-// The library (src/index.ts): one ES module. effect and @effect/platform stay external, shared with
-// the host program (peerDependencies, which npm installs); the rest is inlined, @effect/platform-node's
-// NodeFileSystem included, so a plain install needs no third peer (docs/decisions.md, "The published
+// The library (src/index.ts): one ES module. effect stays external, shared with the host program
+// (the one peerDependency, which npm installs); the rest is inlined, @effect/platform-node's
+// NodeFileSystem included, so a plain install needs no second peer (docs/decisions.md, "The published
 // package"). Its declarations: `npm run build:types`.
 await build({
   ...options,
@@ -58,7 +58,7 @@ await build({
   format: "esm",
   minify: false,
   supported: {},
-  external: [...options.external, "effect", "@effect/platform"],
+  external: [...options.external, "effect"],
   // Inlined CommonJS packages call require() for Node's built-ins: give the module one.
   banner: { js: 'import { createRequire as __specbundleRequire } from "node:module"\nconst require = __specbundleRequire(import.meta.url)' }
 })
