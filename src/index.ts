@@ -1,6 +1,7 @@
 // The library entrance: the use-case services, the services under them, their layers, and the
 // pure composer. An Effect program provides `layer` (or the services' own `Default` layers, or
-// doubles through `X.make`) and a FileSystem (NodeContext.layer, or `layerNode` here).
+// doubles through `X.make`) and a FileSystem (`layerNode` here, or `NodeServices.layer` from
+// @effect/platform-node).
 import * as Layer from "effect/Layer"
 import { Bundler } from "./services/Bundler.js"
 import { Changes } from "./services/Changes.js"

@@ -151,9 +151,8 @@ const firstProblem = (
       return firstProblem(issue.issues[0], path, json, expected, issue.ast)
     case "AnyOf": {
       if (issue.issues.length > 0) return firstProblem(issue.issues[0], path, json, expected)
-      const own = words(issue.ast)
-      if (own !== undefined) return { path, message: own }
-      // No member takes a value of this kind: the first member says why (as Effect 3 worded it).
+      // No member takes a value of this kind: the first member says why, as Effect 3 worded it (a
+      // union's own WORDS never showed; `explain` words the unions whose key it knows).
       const first = Schema.make<Schema.Codec<unknown, unknown>>(issue.ast.types[0])
       const result = Schema.decodeUnknownResult(first, STRICT)(actual())
       return Result.isFailure(result)
