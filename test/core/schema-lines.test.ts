@@ -18,7 +18,8 @@ const EFFECT3 = fs
   .slice(0, -1)
 
 const lineOf = (parser: "config" | "manifest" | "manifestText", text: string): string => {
-  const r = parser === "config" ? parseConfig(text) : parser === "manifest" ? parseManifest(text) : manifestText(JSON.parse(text))
+  const r: Result.Result<unknown, string> =
+    parser === "config" ? parseConfig(text) : parser === "manifest" ? parseManifest(text) : manifestText(JSON.parse(text))
   return Result.isFailure(r) ? r.failure : "ok"
 }
 

@@ -63,14 +63,14 @@ const changedAt = (root: Json, path: ReadonlyArray<string | number>, change: (pa
 }
 
 /** The full value, then each path's variants, as JSON texts. */
-export const variants = (full: Json): string[] => {
+export const variants = (full: object): string[] => {
   const out = [JSON.stringify(full)]
-  for (const path of pathsOf(full)) {
-    for (const wrong of WRONGS) out.push(JSON.stringify(path.length === 0 ? wrong : changedAt(full, path, (p, k) => (p[k] = structuredClone(wrong)))))
-    if (path.length > 0) out.push(JSON.stringify(changedAt(full, path, (p, k) => (Array.isArray(p) ? p.splice(k as number, 1) : delete p[k]))))
+  for (const path of pathsOf(full as Json)) {
+    for (const wrong of WRONGS) out.push(JSON.stringify(path.length === 0 ? wrong : changedAt(full as Json, path, (p, k) => (p[k] = structuredClone(wrong)))))
+    if (path.length > 0) out.push(JSON.stringify(changedAt(full as Json, path, (p, k) => (Array.isArray(p) ? p.splice(k as number, 1) : delete p[k]))))
     const value = path.reduce<any>((v, k) => v[k], full)
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      out.push(JSON.stringify(path.length === 0 ? { ...value, bogus: 1 } : changedAt(full, path, (p, k) => (p[k] = { ...p[k], bogus: 1 }))))
+      out.push(JSON.stringify(path.length === 0 ? { ...value, bogus: 1 } : changedAt(full as Json, path, (p, k) => (p[k] = { ...p[k], bogus: 1 }))))
     }
   }
   return out
