@@ -45,7 +45,7 @@ const options = {
 const result = await build({ ...options, entryPoints: ["src/bin.ts"], outfile: PAYLOAD })
 await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 // The MCP server (src/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
-// bundle and `--help` carry none of @effect/ai and @effect/rpc.
+// bundle and `--help` carry none of effect/ai and effect/rpc.
 await build({ ...options, entryPoints: ["src/mcp/main.ts"], outfile: MCP })
 // The library (src/index.ts): one ES module. effect stays external, shared with the host program
 // (the one peerDependency, which npm installs); the rest is inlined, @effect/platform-node's
