@@ -32,13 +32,13 @@ const ghCalls = (ghDir: string): Array<{ method: string; endpoint: string; token
     .map((l) => JSON.parse(l))
 
 describe("action.yml", () => {
-  it("is a composite action on Node 20 with the issue's inputs and outputs", () => {
+  it("is a composite action on Node 22 with the issue's inputs and outputs", () => {
     expect(action.runs.using).toBe("composite")
     for (const name of ["root", "base", "budget", "profile", "pack", "perspective", "comment", "artifact"]) expect(Object.keys(action.inputs)).toContain(name)
     expect(action.outputs.impacted.value).toBe("${{ steps.run.outputs.impacted }}")
     expect(action.outputs.manifest.value).toBe("${{ steps.run.outputs.manifest }}")
     const setup = action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/setup-node@"))
-    expect(String(setup.with["node-version"])).toBe("20")
+    expect(String(setup.with["node-version"])).toBe("22")
     const upload = action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/upload-artifact@"))
     expect(upload.if).toBe("inputs.artifact == 'true'")
     expect(upload.with.path).toBe("${{ steps.run.outputs.parts-dir }}")
