@@ -68,7 +68,7 @@ describe("a cold then a warm run", () => {
     const dir = path.join(tempDir("specbundle-cc-"), "cache")
     const reference = uncached(COMPILES)
     expect(reference.status).toBe(0)
-    expect(reference.stdout).toContain("_specbundle_bash_completions")
+    expect(reference.stdout).toContain("complete -F _specbundle specbundle")
 
     const first = runIn(dir, COMPILES)
     expect(first).toEqual(reference)
