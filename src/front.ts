@@ -1,4 +1,4 @@
-// The answers that need neither Effect nor @effect/cli: the help pages and the version. The loader
+// The answers that need neither Effect nor effect/cli: the help pages and the version. The loader
 // (src/loader.cjs) requires this small bundle (bin/specbundle-front.cjs) before the CLI's when the
 // arguments ask for help or the version; it renders them from the command tree as data, which the
 // build reads from the CLI's own definitions (scripts/build.mjs: src/cli/help-data.ts) and inlines

@@ -1,7 +1,7 @@
 // The help pages, rendered from the command model (model.ts: read from the parser's own
 // definitions) and wrapped to the terminal's width, 80 columns when stdout is not a terminal.
-// @effect/cli's own pages print each option's type sentence ("A user-defined piece of text."),
-// `text` as every placeholder and unwrapped lines; this renderer replaces them for our commands.
+// effect/cli's own pages (its CliOutput formatter) are laid out otherwise (DESCRIPTION first, FLAGS
+// and GLOBAL FLAGS tables, lines not wrapped to the terminal); this renderer keeps the project's.
 import type { Preflight } from "./argv.js"
 import type { CommandModel, OptionModel } from "./model.js"
 
