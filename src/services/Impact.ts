@@ -2,7 +2,6 @@
 // graph (working tree, a commit's tree, or the index) and the old side of files that went away.
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import type { Changeset } from "../core/changeset.js"
