@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { hasRefusal } from "../core/graph.js"
+import { gitlabLinkBase } from "../core/render/gitlab.js"
 import { impactOutput } from "../core/render/outputs.js"
 import { Changes, impactProblems } from "../services/Changes.js"
 import type { ImpactRequest } from "../services/requests.js"
@@ -34,7 +35,7 @@ export const runImpactCommand = (args: ImpactArgs) =>
         report,
         graph,
         args.format,
-        Option.getOrElse(args.linkBase, () => "")
+        Option.getOrElse(args.linkBase, () => (args.format === "markdown" ? gitlabLinkBase(process.env) : ""))
       )
     )
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })

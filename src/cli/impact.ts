@@ -10,11 +10,17 @@ import { changesetOptions, common, valueOption } from "./common.js"
 const options = {
   ...common,
   ...changesetOptions,
-  format: Options.choice("format", ["json", "text", "markdown"]).pipe(
-    Options.withDescription("json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment."),
+  format: Options.choice("format", ["json", "text", "markdown", "gitlab"]).pipe(
+    Options.withDescription(
+      "json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment; gitlab: a GitLab Code Quality report (findings, lost bindings, at-risk nodes)."
+    ),
     Options.withDefault("json" as const)
   ),
-  linkBase: valueOption("link-base", "URL", "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link."),
+  linkBase: valueOption(
+    "link-base",
+    "URL",
+    "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/."
+  ),
   findings: Options.choice("findings", ["text", "github"]).pipe(
     Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
     Options.withDefault("text" as const)
@@ -24,7 +30,7 @@ const options = {
 export interface ImpactArgs extends CommonArgs {
   readonly changeset: Option.Option<string>
   readonly staged: boolean
-  readonly format: "json" | "text" | "markdown"
+  readonly format: "json" | "text" | "markdown" | "gitlab"
   readonly linkBase: Option.Option<string>
   readonly findings: "text" | "github"
 }
