@@ -132,7 +132,7 @@ beforeAll(async () => {
 }, 600_000)
 
 describe("the packed package", () => {
-  it("holds the CLI, the library, the schema, README and LICENSE, and a manifest without scripts whose peers npm installs", async () => {
+  it("holds the CLI, the library, the schema, the GitLab CI template and note script, README and LICENSE, and a manifest without scripts whose peers npm installs", async () => {
     // The library's declarations (dist/types/, built by prepack) are many; the rest is this list.
     const types = packedFiles.filter((f) => f.startsWith("dist/types/"))
     expect(types).toContain("dist/types/index.d.ts")
@@ -146,6 +146,8 @@ describe("the packed package", () => {
       "bin/specbundle-mcp.cjs",
       "bin/specbundle-worker.cjs",
       "bin/specbundle.js",
+      "ci/gitlab/mr-note.mjs",
+      "ci/gitlab/specbundle.gitlab-ci.yml",
       "dist/index.js",
       "package.json",
       "schema/specbundle.config.schema.json"
