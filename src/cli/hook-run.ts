@@ -5,7 +5,8 @@ import * as nodePath from "node:path"
 import { Git } from "../services/git.js"
 import { CliFailure } from "./errors.js"
 import type { HookArgs } from "./hook.js"
-import { hookSnippet, shellQuote } from "./hook-print.js"
+import { failWithDiagnostics } from "./diagnostics.js"
+import { SKIPPED, hookSnippet, printedHooks, shellQuote } from "./hook-print.js"
 import { writeErr, writeOut } from "./output.js"
 
 export const HOOK_MARKER = "# specbundle-hook"
@@ -14,9 +15,6 @@ type HookName = HookArgs["hook"]
 
 /** ` --root R` for `hook run` in an installed hook: under "$top". */
 const rootArg = (root: string): string => ` --root "$top"${root === "" ? "" : `/${shellQuote(root)}`}`
-
-/** What a hook that cannot run did not do. */
-const SKIPPED: Record<HookName, string> = { "pre-commit": "checked nothing", "pre-push": "composed no bundle" }
 
 const PURPOSE: Record<HookName, string> = {
   "pre-commit": "# Refuses the commit only when a carrier staged in it does not read (file:line on stderr).",
@@ -97,13 +95,16 @@ export const runHook = (args: HookArgs) =>
         return yield* check.runPreCommit(args.root)
       }
       const push = yield* Effect.promise(() => import("./hook-push.js"))
-      return yield* push.runPrePush(args.root, args.gitArgs)
+      return yield* push.runPrePush(args.root, args.gitArgs, args.manager)
     }
     const cwd = process.cwd()
     if (args.action === "print") {
+      // `hook print pre-commit pre-push`: the second hook arrives as a GIT_ARG.
+      const asked = printedHooks(args.hook, args.gitArgs, args.manager)
+      if ("problem" in asked) return yield* failWithDiagnostics([{ scope: "arguments", problem: asked.problem }])
       const git = yield* Git
       const { rel } = yield* rootInRepo(git, cwd, args.root)
-      return yield* writeOut(hookSnippet(args.hook, rel, args.manager))
+      return yield* writeOut(hookSnippet(asked.hooks, rel, args.manager))
     }
     const fs = yield* FileSystem.FileSystem
     const git = yield* Git

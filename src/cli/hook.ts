@@ -32,7 +32,7 @@ const gitArgs = Args.text({ name: "GIT_ARG" }).pipe(Args.repeated)
 const force = Options.boolean("force").pipe(Options.withDescription("Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup."))
 const manager = Options.choice("manager", ["husky", "lefthook", "pre-commit"] as const).pipe(
   Options.withDescription(
-    "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry."
+    "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry (pre-commit 3.2 or later). Each runs specbundle from node_modules/.bin or PATH, and when it is missing says so in one line and lets git go on. For run: the manager that runs the hook."
   ),
   Options.withDefault("husky" as const)
 )
@@ -55,8 +55,13 @@ export const hookCommand = Command.make("hook", { action, hook: hookName, gitArg
   Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))
 ).pipe(
   Command.withDescription(
-    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives what to commit for a hook manager (--manager husky, lefthook or pre-commit), without machine paths. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup)."
+    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives what to commit for a hook manager (--manager husky, lefthook or pre-commit), without machine paths; print pre-commit pre-push gives one lefthook.yml or .pre-commit-config.yaml with both hooks. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup)."
   )
 )
 
-export const hookExamples = ["specbundle hook install pre-commit", "specbundle hook print pre-push --manager lefthook", "specbundle hook uninstall pre-commit"]
+export const hookExamples = [
+  "specbundle hook install pre-commit",
+  "specbundle hook print pre-push --manager lefthook",
+  "specbundle hook print pre-commit pre-push --manager pre-commit",
+  "specbundle hook uninstall pre-commit"
+]

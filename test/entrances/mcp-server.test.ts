@@ -237,4 +237,36 @@ describe("specbundle mcp", () => {
     server.stdin.end()
     expect(await exited).toBe(0)
   }, 60_000)
+  it('answers a JSON line that is no request ({"foo":1}) or has an id it cannot carry with -32600 Invalid Request, its id when it has one, and serves the next request', async () => {
+    const server = spawn(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] })
+    let raw = ""
+    server.stdout.on("data", (c: Buffer) => (raw += c.toString("utf8")))
+    const exited = new Promise<number | null>((resolve) => server.on("close", resolve))
+    const answered = <T>(call: Promise<T>) => Promise.race([call, exited.then((code) => Promise.reject(new Error(`server exited (${code}) unanswered`)))])
+    const own = new Client({ name: "specbundle-raw", version: "1.0.0" })
+    own.onerror = () => {}
+    await own.connect(new StdioServerTransport(server.stdout, server.stdin))
+    // No method, no result or error; an id without a method; a request and a response whose ids
+    // the protocol cannot carry (it answers only integer ids); a response to no request of the
+    // server's, with an integer id (answered by nothing, as JSON-RPC answers no response).
+    server.stdin.write('{"foo":1}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":7,"params":{}}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":"s-1","result":{}}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":77,"result":{}}\n')
+    const listed = await answered(own.callTool({ name: "list", arguments: { root: EXAMPLE, what: "packs" } }))
+    expect(textOf(listed)).toBe(runCli(["list", "packs", "--root", EXAMPLE], cwd).stdout)
+    const lines = raw.split("\n").filter((l) => l !== "")
+    expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}',
+      '{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request"}}',
+      '{"jsonrpc":"2.0","id":"a-1","error":{"code":-32600,"message":"Invalid Request","data":"specbundle mcp takes integer request ids"}}',
+      '{"jsonrpc":"2.0","id":"s-1","error":{"code":-32600,"message":"Invalid Request"}}'
+    ])
+    // initialize, the call and the four error answers.
+    expect(lines).toHaveLength(6)
+    await own.close()
+    server.stdin.end()
+    expect(await exited).toBe(0)
+  }, 60_000)
 })

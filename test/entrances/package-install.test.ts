@@ -13,31 +13,13 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { runAsync } from "../support/cli.js"
 import { repoAt } from "../support/git.js"
+import { packWorkingTree, REPO, sh } from "../support/pack.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { tempDir } from "../support/tmp.js"
 
-const REPO = path.join(import.meta.dirname, "..", "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
 const TSC = path.join(REPO, "node_modules", "typescript", "bin", "tsc")
-/** Never copied: the repository's install, its history, the build's outputs and scratch files. */
-const SKIP = new Set(["node_modules", ".git", ".scratch", "tmp"])
-
-/**
- * The environment without what an outer `npm test` puts there for its own package: npm reads
- * npm_config_local_prefix before the folder it runs in, and would pack the repository itself.
- */
-const npmFreeEnv = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i.test(k) && k !== "INIT_CWD")
-  )
-
-/**
- * Runs a command to its end without blocking the event loop (npm pack, install and publish take
- * minutes on a loaded machine; a blocked test worker misses vitest's own messages).
- */
-const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => runAsync(command, args, { cwd, env: npmFreeEnv(), timeout: 540_000 })
 
 /** A program over the library's services (Bundler, Corpus) and its layer, as a user writes one. */
 const LIBRARY_PROGRAM = `import { Bundler, Corpus, layerNode, type BundleRequest } from "specbundle"
@@ -107,28 +89,10 @@ const installAlone = async (tarball: string, flags: ReadonlyArray<string> = []) 
 
 let work = ""
 let tarball = ""
-let packedFiles: string[] = []
+let packedFiles: ReadonlyArray<string> = []
 
 beforeAll(async () => {
-  // Pack from a copy of the working tree.
-  work = tempDir("specbundle-pack-src-")
-  fs.cpSync(REPO, work, {
-    recursive: true,
-    filter: (from) => {
-      const rel = path.relative(REPO, from)
-      return rel === "" || !SKIP.has(rel.split(path.sep)[0]!)
-    }
-  })
-  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(work, "node_modules"))
-  const before = fs.readFileSync(path.join(work, "package.json"), "utf8")
-  const out = tempDir("specbundle-pack-out-")
-  const pack = await sh("npm", ["pack", "--json", "--pack-destination", out], work)
-  expect(pack.status, pack.stderr).toBe(0)
-  const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
-  packedFiles = packed!.files.map((f) => f.path).sort()
-  tarball = path.join(out, packed!.filename)
-  // postpack put the manifest back byte for byte.
-  expect(fs.readFileSync(path.join(work, "package.json"), "utf8")).toBe(before)
+  ;({ work, tarball, files: packedFiles } = await packWorkingTree())
 }, 600_000)
 
 describe("the packed package", () => {
