@@ -75,11 +75,11 @@ export const impactText = (r: ImpactReport): string => {
 }
 
 /** The report in the asked format: what stdout carries (the MCP impact tool returns the same text). */
-export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown", linkBase = ""): string =>
+export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown", linkBase = "", diagram = true): string =>
   format === "text"
     ? impactText(report)
     : format === "markdown"
-      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase })
+      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase, diagram })
       : JSON.stringify(report) + "\n"
 
 /** What `list` prints on stdout (the MCP list tool returns the same text). */
