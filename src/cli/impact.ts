@@ -5,7 +5,7 @@ import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { changesetOptions, common, valueOption } from "./common.js"
+import { changesetOptions, common, flag, valueOption } from "./common.js"
 
 const options = {
   ...common,
@@ -21,6 +21,7 @@ const options = {
     "URL",
     "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/."
   ),
+  noDiagram: flag("no-diagram", "With --format markdown: leave out the Mermaid picture of changed files, impacted Specs and Packs at the top."),
   findings: Options.choice("findings", ["text", "github"]).pipe(
     Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
     Options.withDefault("text" as const)
@@ -32,6 +33,7 @@ export interface ImpactArgs extends CommonArgs {
   readonly staged: boolean
   readonly format: "json" | "text" | "markdown" | "gitlab"
   readonly linkBase: Option.Option<string>
+  readonly noDiagram: boolean
   readonly findings: "text" | "github"
 }
 

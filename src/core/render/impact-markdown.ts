@@ -1,5 +1,6 @@
 // The impact report as GitHub-flavoured Markdown for a pull-request comment or a job summary
-// (`specbundle impact --format markdown`): a one-line count summary; then the summary sections
+// (`specbundle impact --format markdown`): a one-line count summary; the impact picture (a Mermaid
+// flowchart, impact-diagram.ts) unless asked without; then the summary sections
 // (removed Specs and Packs, lost bindings, impacted Packs, at risk, uncovered files), each within a
 // share of the cap so they always survive; then the long parts (the impacted Specs' table with
 // title, readiness and reasons linking file:line, and the context lists), folded in <details> and
@@ -10,6 +11,7 @@ import type { AtRiskReason, ImpactReason, ImpactReport } from "../impact.js"
 import { memberChangeText } from "../impact-members.js"
 import type { Rung } from "../model.js"
 import { RUNGS } from "../model.js"
+import { impactDiagramMarkdown } from "./impact-diagram.js"
 import { mdCode, mdId, mdText, urlPath } from "./markdown-text.js"
 
 /** A GitHub comment holds 65,536 characters; the default leaves room for a marker and a header. */
@@ -46,10 +48,14 @@ export interface ImpactMarkdownOptions {
   /** Prefix of every file link (e.g. https://github.com/o/r/blob/SHA/); "" gives repository-relative links. */
   readonly linkBase?: string
   readonly maxChars?: number
+  /** The Mermaid picture under the counts (default true; `--no-diagram` leaves it out). */
+  readonly diagram?: boolean
 }
 
 /** Each summary section (removed, lost bindings, Packs, at risk, uncovered) may take this fraction of the cap. */
 export const SUMMARY_SHARE = 12
+/** The picture may take this fraction of the cap (it shows fewer nodes to fit, or is left out). */
+export const DIAGRAM_SHARE = 6
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
@@ -169,6 +175,7 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
     plural(report.coverageUnknown.length, "uncovered file")
   ].join(" · ")
   doc.add(`**specbundle impact** of ${mdCode(report.changeset)}: ${summary}\n\n`)
+  if (options.diagram !== false) doc.add(impactDiagramMarkdown(report, facts, Math.floor(cap / DIAGRAM_SHARE)))
 
   const reasonText = (r: ImpactReason, own: Located | undefined): string => {
     if (r.via === null) return `${link(r.file, own?.file === r.file ? own.line : null)} (its file)`

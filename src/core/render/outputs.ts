@@ -74,11 +74,11 @@ export const impactText = (r: ImpactReport): string => {
 }
 
 /** The report in the asked format: what stdout carries (the MCP impact tool returns the same text). */
-export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown" | "gitlab", linkBase = ""): string =>
+export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown" | "gitlab", linkBase = "", diagram = true): string =>
   format === "text"
     ? impactText(report)
     : format === "markdown"
-      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase })
+      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase, diagram })
       : format === "gitlab"
         ? codeQualityJson(impactIssues(report, graph))
         : JSON.stringify(report) + "\n"
