@@ -35,7 +35,7 @@ const SAFE_ASCII = /^[A-Za-z0-9 .,\-_()'?!/+*]$/
 // `&`, `&#` and `;`. An invisible word joiner (U+2060) inside each such pair leaves nothing to act
 // on and changes nothing a reader sees.
 const JOINER = "\u2060"
-const defuse = (text: string): string => text.replace(/\$(?=\$)|ﬂ(?=°)|¶(?=ß)|(?<=fa[bklrs]?):(?=fa-)/g, (c) => c + JOINER)
+const defuse = (text: string): string => text.replace(/\$(?=\$)|\uFB02(?=\u00B0)|\u00B6(?=\u00DF)|(?<=fa[bklrs]?):(?=fa-)/g, (c) => c + JOINER)
 
 /** One line: control characters and line or paragraph separators become a space. */
 const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim()
