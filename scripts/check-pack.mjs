@@ -1,8 +1,8 @@
 // `prepublishOnly`: refuses to publish a package whose tarball lacks what users run or read: the
 // LICENSE, the README, every `bin` target and the bundle it loads, the library and its declarations
-// (package.json `exports`), the config schema. It asks npm what the tarball would hold
-// (`npm pack --dry-run --json`, which runs prepack and postpack like the real pack) and prints one
-// line naming what is missing, exit 1; nothing on success.
+// (package.json `exports`), the config schema, the example that `specbundle example` writes. It asks
+// npm what the tarball would hold (`npm pack --dry-run --json`, which runs prepack and postpack like
+// the real pack) and prints one line naming what is missing, exit 1; nothing on success.
 //
 //   node scripts/check-pack.mjs [DIR]     DIR: the package folder (default: this repository)
 import { spawnSync } from "node:child_process"
@@ -26,7 +26,10 @@ const required = [
   "bin/specbundle-front.cjs",
   library.import,
   library.types,
-  "schema/specbundle.config.schema.json"
+  "schema/specbundle.config.schema.json",
+  // What `specbundle example DIR` copies and runs.
+  "examples/make-history.mjs",
+  "examples/bike-dock/specs/rides.pack.sdp.md"
 ]
   .filter((f) => typeof f === "string")
   .map((f) => path.posix.normalize(f))
