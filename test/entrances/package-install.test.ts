@@ -288,7 +288,7 @@ describe("the packed package", () => {
   it("prepublishOnly refuses, in one line, a package whose tarball lacks the schema", async () => {
     // The built copy with `files` missing schema (and no prepack, so the dry run is quick).
     const broken = tempDir("specbundle-pack-broken-")
-    for (const f of ["bin", "dist", "scripts", "LICENSE", "README.md"]) fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
+    for (const f of ["bin", "dist", "scripts", "examples", "LICENSE", "README.md"]) fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
     const manifest = JSON.parse(fs.readFileSync(path.join(work, "package.json"), "utf8"))
     manifest.files = manifest.files.filter((f: string) => f !== "schema")
     manifest.scripts = { prepublishOnly: manifest.scripts.prepublishOnly }
