@@ -20,7 +20,7 @@ export const exampleCommand = Command.make("example", options, (args) =>
   Effect.promise(() => import("./example-run.js")).pipe(Effect.flatMap((run) => run.runExample(args)))
 ).pipe(
   Command.withDescription(
-    "Write the example corpus (a bike-dock system: Specs, Packs, anchored code and tests) into DIR as a git repository with two commits, the second changing one Spec and its code; print the folder. Every --help example runs as written there. Exit 0 when written; 2 when DIR is a file or a folder that is not empty; 1 when git fails."
+    "Write the example corpus (a bike-dock system: Specs, Packs, anchored code, tests) into DIR as a git repository with two commits, to try the --help examples on. The second commit changes one Spec and its code; every --help example runs as written there. Prints the folder on stdout. Exit 0 when written; 2 when DIR is a file or a folder that is not empty; 1 when git fails."
   )
 )
 
