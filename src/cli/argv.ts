@@ -22,7 +22,7 @@ const quote = (s: string) => `'${s}'`
 const findOption = (command: CommandModel, token: string): OptionModel | undefined => command.options.find((o) => o.flag === token || o.aliases.includes(token))
 
 /** A word that reads as a git revision: a range, a `~`/`^` suffix, a symbolic ref, a commit id, a remote branch. */
-export const looksLikeRevision = (word: string): boolean =>
+const looksLikeRevision = (word: string): boolean =>
   word.includes("..") ||
   /[~^]/.test(word) ||
   /^(HEAD|@|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD)$/.test(word) ||
