@@ -1,6 +1,7 @@
 // `prepublishOnly`: refuses to publish a package whose tarball lacks what users run or read: the
 // LICENSE, the README, every `bin` target and the bundle it loads, the library and its declarations
-// (package.json `exports`), the config schema, the GitLab CI template and its note script. It asks
+// (package.json `exports`), the config schema, the GitLab CI template and its note script, the
+// example that `specbundle example` writes. It asks
 // npm what the tarball would hold (`npm pack --dry-run --json`, which runs prepack and postpack like
 // the real pack) and prints one line naming what is missing, exit 1; nothing on success.
 //
@@ -28,7 +29,10 @@ const required = [
   library.types,
   "schema/specbundle.config.schema.json",
   "ci/gitlab/specbundle.gitlab-ci.yml",
-  "ci/gitlab/mr-note.mjs"
+  "ci/gitlab/mr-note.mjs",
+  // What `specbundle example DIR` copies and runs.
+  "examples/make-history.mjs",
+  "examples/bike-dock/specs/rides.pack.sdp.md"
 ]
   .filter((f) => typeof f === "string")
   .map((f) => path.posix.normalize(f))

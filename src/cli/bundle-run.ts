@@ -6,6 +6,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { isBudgetExceeded, isPartsExceeded } from "../core/bundle/index.js"
 import { hasRefusal } from "../core/graph.js"
+import { counted } from "../core/plural.js"
 import { exceededLine } from "../core/render/exceeded.js"
 import type { PartRecord } from "../core/manifest.js"
 import { MANIFEST, partFileName, ticket } from "../core/manifest.js"
@@ -81,7 +82,7 @@ export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, pre
       dir,
       records.map((r) => r.file)
     )
-    if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
+    if (!args.quiet) yield* writeErr(`wrote ${counted(records.length, "part file")} and ${MANIFEST} to ${dir}`)
     return records.length
   })
 

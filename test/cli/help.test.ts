@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
 import { tempDir } from "../support/tmp.js"
 
-const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook"]
+const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "example"]
 
 const pages = new Map<string, ReturnType<typeof runCli>>()
 /** A help page, run once per test file (each page is a process). */
@@ -117,8 +117,9 @@ describe("every help example runs as written in the example corpus", () => {
     expect(made.status, made.stderr).toBe(0)
   })
 
-  // In this order: stale reads what bundle's --out example wrote.
-  it.each(["bundle", "impact", "check", "list", "stale", "hook"])("%s", (command) => {
+  // In this order: stale reads what bundle's --out example wrote; example's folder goes last (and
+  // is removed after), so no other example reads the second corpus it writes.
+  it.each(["bundle", "impact", "check", "list", "stale", "hook", "example"])("%s", (command) => {
     const examples = examplesOf(command)
     expect(examples.length).toBeGreaterThan(0)
     for (const args of examples) {
@@ -128,6 +129,7 @@ describe("every help example runs as written in the example corpus", () => {
       // What each prints: bundle, impact and list a value on stdout; check its count line on stderr.
       if (command === "check") expect(r.stderr + r.stdout).toMatch(/\d+ specs, \d+ packs|^$/)
       else if (!args.includes("--out") && command !== "hook" && command !== "stale") expect(r.stdout.length).toBeGreaterThan(0)
+      if (command === "example") fs.rmSync(path.join(repo, args[1]!), { recursive: true, force: true })
     }
   })
 
@@ -188,7 +190,8 @@ describe("--wizard", () => {
     const r = runCli(["--completions", "bash"], tempDir("specbundle-help-"))
     expect(r.status).toBe(0)
     expect(r.stdout).toContain("specbundle")
-    expect(r.stdout).toContain("bundle")
+    for (const command of COMMANDS) expect(r.stdout, command).toContain(command)
+    expect(r.stdout).toMatch(/specbundle,example\)/)
   })
 })
 

@@ -95,7 +95,7 @@ describe("watch", () => {
     const out = path.join(root, "out")
     const w = startWatch(root, ["--out", "out"])
     await w.waitFor((l) => l.some((x) => x.startsWith("watch: built")))
-    expect(w.builds()[0]).toMatch(/^watch: built \d+ part\(s\) into out \(0 changed path\(s\)\)$/)
+    expect(w.builds()[0]).toMatch(/^watch: built \d+ parts? into out \(0 changed paths\)$/)
     expect(fs.existsSync(path.join(out, "manifest.json"))).toBe(true)
 
     const sampler = sampleOutputs(out)
@@ -108,7 +108,7 @@ describe("watch", () => {
       await w.waitFor(() => rebuilds(w).length >= 1)
       await sleep(QUIET_MS * 4)
       expect(rebuilds(w)).toHaveLength(1)
-      expect(rebuilds(w)[0]).toMatch(/^watch: rebuilt \d+ part\(s\) into out \(3 changed path\(s\)\)$/)
+      expect(rebuilds(w)[0]).toMatch(/^watch: rebuilt \d+ parts? into out \(3 changed paths\)$/)
       // The rebuild read the final state of every saved file.
       const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { builtFrom: { files: Array<{ path: string; hash: string }> } }
       for (const c of CARRIERS) {
@@ -127,7 +127,7 @@ describe("watch", () => {
 
       fs.appendFileSync(path.join(root, CARRIERS[0]), "\n")
       await w.waitFor(() => rebuilds(w).length >= 2)
-      expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ part\(s\) into out \(1 changed path\(s\)\)$/)
+      expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ parts? into out \(1 changed path\)$/)
     } finally {
       sampler.stop()
     }
@@ -155,7 +155,7 @@ describe("watch", () => {
 
     fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ exclude: ["src"] }))
     await w.waitFor(() => rebuilds(w).length >= 2)
-    expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ part\(s\)/)
+    expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ parts? /)
     const manifest = JSON.parse(fs.readFileSync(path.join(outParent, "out", "manifest.json"), "utf8")) as { builtFrom: { exclude: string[] } }
     expect(manifest.builtFrom.exclude).toEqual(["src"])
 
@@ -201,8 +201,8 @@ describe("watch", () => {
     await sleep(1000)
     const rebuilt = lines().slice(1)
     expect(rebuilt).toHaveLength(2)
-    expect(rebuilt[0]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
-    expect(rebuilt[1]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
+    expect(rebuilt[0]).toMatch(/^watch: rebuilt \d+ parts? .* \(1 changed path\)$/)
+    expect(rebuilt[1]).toMatch(/^watch: rebuilt \d+ parts? .* \(1 changed path\)$/)
     child.kill("SIGINT")
     expect(await new Promise((r) => child.on("exit", r))).toBe(0)
   })

@@ -1,7 +1,7 @@
 // The packed form as a user gets it: `npm pack` (prepack builds and strips the manifest), the tarball
 // installed ALONE into an empty project (`npm init -y && npm install ./specbundle-0.1.0.tgz`), where
-// `npx specbundle` runs, the library imports with no package added by hand (npm installs the peers)
-// and the README's library program type-checks and runs (a program over Bundler and Corpus too, and a
+// `npx specbundle` runs (and `specbundle example` writes the example to try), the library imports
+// with no package added by hand (npm installs the peers) and the README's library program type-checks and runs (a program over Bundler and Corpus too, and a
 // wrong request fails to type-check); `--omit=peer` for the CLI alone; the
 // prepublishOnly check; `npm publish --dry-run` (never a real publish).
 //
@@ -101,7 +101,14 @@ describe("the packed package", () => {
     const types = packedFiles.filter((f) => f.startsWith("dist/types/"))
     expect(types).toContain("dist/types/index.d.ts")
     for (const f of types) expect(f).toMatch(/\.d\.ts$/)
-    expect(packedFiles.filter((f) => !f.startsWith("dist/types/"))).toEqual([
+    // The example corpus `specbundle example` writes: every file of examples/bike-dock, as in the repository.
+    const example = packedFiles.filter((f) => f.startsWith("examples/bike-dock/"))
+    const corpusFiles = (fs.readdirSync(BIKE_DOCK, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => `examples/bike-dock/${path.relative(BIKE_DOCK, path.join(d.parentPath, d.name)).split(path.sep).join("/")}`)
+      .sort()
+    expect(example).toEqual(corpusFiles)
+    expect(packedFiles.filter((f) => !f.startsWith("dist/types/") && !f.startsWith("examples/bike-dock/"))).toEqual([
       "LICENSE",
       "README.md",
       "bin/package.json",
@@ -113,6 +120,8 @@ describe("the packed package", () => {
       "ci/gitlab/mr-note.mjs",
       "ci/gitlab/specbundle.gitlab-ci.yml",
       "dist/index.js",
+      "examples/README.md",
+      "examples/make-history.mjs",
       "package.json",
       "schema/specbundle.config.schema.json"
     ])
@@ -222,6 +231,15 @@ describe("the packed package", () => {
     expect(built.status).toBe(0)
     expect(installed.stdout).toBe(built.stdout)
     expect(installed.stdout).toContain('"file":"src/rides/unlock.ts"')
+
+    // Something to try the --help examples on, from the installed package alone: `specbundle example DIR`.
+    const example = await sh("npx", ["--no", "--", "specbundle", "example", "try-it"], project)
+    expect(example.status, example.stderr).toBe(0)
+    const tryIt = path.join(fs.realpathSync(project), "try-it")
+    expect(example.stdout).toBe(`${tryIt}\n`)
+    const tried = await sh("npx", ["--no", "--", "specbundle", "impact", "--changeset", "HEAD~1", "--format", "text"], tryIt)
+    expect(tried.status, tried.stderr).toBe(0)
+    expect(tried.stdout).toContain("modified  specs/rides/ride-fare-rule.sdp.md")
   }, 300_000)
 
   it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script", async () => {
@@ -236,7 +254,8 @@ describe("the packed package", () => {
   it("prepublishOnly refuses, in one line, a package whose tarball lacks the schema", async () => {
     // The built copy with `files` missing schema (and no prepack, so the dry run is quick).
     const broken = tempDir("specbundle-pack-broken-")
-    for (const f of ["bin", "ci", "dist", "scripts", "LICENSE", "README.md"]) fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
+    for (const f of ["bin", "ci", "dist", "scripts", "examples", "LICENSE", "README.md"])
+      fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
     const manifest = JSON.parse(fs.readFileSync(path.join(work, "package.json"), "utf8"))
     manifest.files = manifest.files.filter((f: string) => f !== "schema")
     manifest.scripts = { prepublishOnly: manifest.scripts.prepublishOnly }

@@ -11,6 +11,7 @@ import type { AtRiskReason, ImpactReason, ImpactReport } from "../impact.js"
 import { memberChangeText } from "../impact-members.js"
 import type { Rung } from "../model.js"
 import { RUNGS } from "../model.js"
+import { counted } from "../plural.js"
 import { impactDiagramMarkdown } from "./impact-diagram.js"
 import { mdCode, mdId, mdText, urlPath } from "./markdown-text.js"
 
@@ -56,8 +57,6 @@ export interface ImpactMarkdownOptions {
 export const SUMMARY_SHARE = 12
 /** The picture may take this fraction of the cap (it shows fewer nodes to fit, or is left out). */
 export const DIAGRAM_SHARE = 6
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
 /** Closing tags the last block may still need after the note's room is kept. */
 const CLOSING = 50
@@ -167,12 +166,12 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
   const reserve = note(Object.values(sections).map((c) => ({ ...c, omitted: c.total }))).length + CLOSING
   const doc = new CappedText(cap - reserve)
   const summary = [
-    plural(report.impactedSpecs.length, "impacted Spec"),
-    plural(report.impactedPacks.length, "impacted Pack"),
+    counted(report.impactedSpecs.length, "impacted Spec"),
+    counted(report.impactedPacks.length, "impacted Pack"),
     `${report.removedSpecs.length + removedPacks.length} removed`,
-    plural(lostBindings.length, "lost binding"),
+    counted(lostBindings.length, "lost binding"),
     `${report.atRisk.length} at risk`,
-    plural(report.coverageUnknown.length, "uncovered file")
+    counted(report.coverageUnknown.length, "uncovered file")
   ].join(" · ")
   doc.add(`**specbundle impact** of ${mdCode(report.changeset)}: ${summary}\n\n`)
   if (options.diagram !== false) doc.add(impactDiagramMarkdown(report, facts, Math.floor(cap / DIAGRAM_SHARE)))
@@ -228,7 +227,7 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
   if (specs.length === 0) doc.add("No Spec is impacted.\n\n")
   const table = doc.section(sections.specs.name, specs.length)
   doc.block(table, `**Impacted Specs (${specs.length})**\n\n${TABLE_HEAD}`, rowsOf(specs, specRow, 0, OPEN_ROWS), "\n")
-  doc.block(table, `${details(`${specs.length - OPEN_ROWS} more impacted Specs`)}${TABLE_HEAD}`, rowsOf(specs, specRow, OPEN_ROWS), DETAILS_END)
+  doc.block(table, `${details(counted(specs.length - OPEN_ROWS, "more impacted Spec"))}${TABLE_HEAD}`, rowsOf(specs, specRow, OPEN_ROWS), DETAILS_END)
   folded("unlinked", "Unlinked code units", report.unlinked, (u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`)
   folded("outside", "Changed files outside the root", report.outsideRoot, (f) => `- ${mdText(f, 400)}\n`)
   folded(

@@ -6,6 +6,7 @@ import type { ImpactReport } from "../impact.js"
 import { riskReasonText } from "../impact-members.js"
 import type { Graph } from "../model.js"
 import { byCodeUnits } from "../model.js"
+import { counted } from "../plural.js"
 import { VERSION } from "../version.js"
 import { findingsGithub, findingsJson, findingsSarif } from "./findings.js"
 import { codeQualityJson, findingIssues, impactIssues } from "./gitlab.js"
@@ -27,8 +28,8 @@ export const checkOutput = (graph: Graph, format: "json" | "github" | "sarif" | 
 export const impactText = (r: ImpactReport): string => {
   const lines: string[] = [
     `changeset ${r.changeset} (root ${r.root})`,
-    `${r.impactedSpecs.length} impacted, ${r.impactedPacks.length} packs, ${r.removedSpecs.length} removed, ${r.atRisk.length} at risk, ${r.coverageUnknown.length} uncovered` +
-      ` (${r.changedFiles.length} changed files, ${r.unlinked.length} unlinked code units, ${r.outsideRoot.length} outside the root)`,
+    `${r.impactedSpecs.length} impacted, ${counted(r.impactedPacks.length, "pack")}, ${r.removedSpecs.length} removed, ${r.atRisk.length} at risk, ${r.coverageUnknown.length} uncovered` +
+      ` (${counted(r.changedFiles.length, "changed file")}, ${counted(r.unlinked.length, "unlinked code unit")}, ${r.outsideRoot.length} outside the root)`,
     ""
   ]
   const section = (title: string, rows: ReadonlyArray<string>) => {
@@ -88,7 +89,7 @@ export const listOutput = (graph: Graph, what: "packs" | "specs", format: "json"
   if (what === "packs") {
     const packs = [...graph.packs.values()].sort((a, b) => byCodeUnits(a.id, b.id))
     const rows = packs.map((p) => ({ id: p.id, title: p.title, members: p.members.length, file: p.file }))
-    return format === "json" ? JSON.stringify({ packs: rows }) + "\n" : table(rows.map((r) => [r.id, `${r.members} members`, r.title]))
+    return format === "json" ? JSON.stringify({ packs: rows }) + "\n" : table(rows.map((r) => [r.id, counted(r.members, "member"), r.title]))
   }
   const specs = [...graph.specs.values()].sort((a, b) => byCodeUnits(a.id, b.id))
   const rows = specs.map((s) => ({ id: s.id, kind: s.kind, title: s.title, file: s.file }))
