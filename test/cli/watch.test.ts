@@ -10,6 +10,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { runPaused } from "../support/pause.js"
+import { whenStderr } from "../support/stderr.js"
 import { bikeDockCopy, tempDir as tmpDir } from "../support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
@@ -33,32 +34,6 @@ interface Watcher {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-/**
- * Resolves once `predicate` holds for the stderr lines so far, checked at each chunk watch writes;
- * fails when watch exits first. A watch that never prints it ends at the test's deadline.
- */
-const stderrWaiter =
-  (child: ChildProcess, lines: () => string[], stderr: () => string) =>
-  (predicate: (lines: string[]) => boolean): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const check = () => {
-        if (predicate(lines())) {
-          done()
-          resolve()
-        } else if (child.exitCode !== null || child.signalCode !== null) {
-          done()
-          reject(new Error(`watch exited with ${child.exitCode ?? child.signalCode}; stderr:\n${stderr()}`))
-        }
-      }
-      const done = () => {
-        child.stderr!.off("data", check)
-        child.off("exit", check)
-      }
-      child.stderr!.on("data", check)
-      child.on("exit", check)
-      check()
-    })
-
 const startWatch = (root: string, extra: ReadonlyArray<string>): Watcher => {
   const child = spawn(process.execPath, [CLI, "watch", "--pack", PACK, "--parts", "--budget", "4000", "--quiet-ms", String(QUIET_MS), ...extra], {
     cwd: root,
@@ -71,7 +46,18 @@ const startWatch = (root: string, extra: ReadonlyArray<string>): Watcher => {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
   const lines = () => err.split("\n").filter((l) => l !== "")
   const builds = () => lines().filter((l) => l.startsWith("watch: "))
-  return { child, lines, builds, waitFor: stderrWaiter(child, lines, () => err), exited }
+  return {
+    child,
+    lines,
+    builds,
+    waitFor: (predicate) =>
+      whenStderr(
+        child,
+        () => err,
+        () => predicate(lines())
+      ),
+    exited
+  }
 }
 
 const rebuilds = (w: Watcher) => w.builds().filter((l) => l.startsWith("watch: rebuilt") || l.startsWith("watch: rebuild failed"))
@@ -216,7 +202,7 @@ describe("watch", () => {
         .stderr()
         .split("\n")
         .filter((l) => l.startsWith("watch: "))
-    const waitFor = stderrWaiter(run.child, lines, run.stderr)
+    const waitFor = (predicate: (lines: string[]) => boolean) => whenStderr(run.child, run.stderr, () => predicate(lines()))
     await waitFor((l) => l.length >= 1)
     expect(lines()[0]).toMatch(/^watch: built /)
     armed = true
