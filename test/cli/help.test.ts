@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
 import { tempDir } from "../support/tmp.js"
+import { skipping } from "../support/skip.js"
 
 const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "example"]
 
@@ -100,13 +101,16 @@ describe("help pages", () => {
 
   // util-linux `script` gives the CLI a terminal of a set width: help wraps to it.
   const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
-  it.skipIf(!hasScript)("on a 60-column terminal, help wraps to 60 columns (examples stay whole, to copy)", () => {
-    const cmd = `stty cols 60 2>/dev/null; NO_COLOR=1 '${process.execPath}' '${CLI}' bundle --help`
-    const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: cleanEnv() })
-    const lines = r.stdout.replace(/\r/g, "").split("\n")
-    expect(lines.some((l) => l.includes("--budget N|TIER"))).toBe(true)
-    for (const line of lines.filter((l) => !l.startsWith("  specbundle bundle --"))) expect(line.length, line).toBeLessThanOrEqual(60)
-  })
+  it.skipIf(skipping(!hasScript, "help on a 60-column terminal", "script(1), which gives the run a terminal, is not installed"))(
+    "on a 60-column terminal, help wraps to 60 columns (examples stay whole, to copy)",
+    () => {
+      const cmd = `stty cols 60 2>/dev/null; NO_COLOR=1 '${process.execPath}' '${CLI}' bundle --help`
+      const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: cleanEnv() })
+      const lines = r.stdout.replace(/\r/g, "").split("\n")
+      expect(lines.some((l) => l.includes("--budget N|TIER"))).toBe(true)
+      for (const line of lines.filter((l) => !l.startsWith("  specbundle bundle --"))) expect(line.length, line).toBeLessThanOrEqual(60)
+    }
+  )
 })
 
 describe("every help example runs as written in the example corpus", () => {
@@ -245,20 +249,23 @@ describe("help and the version without the CLI's bundle", () => {
 
   // On a terminal the pages wrap to its width and bold their headings: the same through both.
   const SCRIPT = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
-  it.skipIf(!SCRIPT)("on a terminal 60 columns wide (script(1)): the same wrapped, bold pages through both", () => {
-    const onTerminal = (file: string, args: string) =>
-      spawnSync("script", ["-qec", `stty cols 60; "${process.execPath}" "${file}" ${args}`, "/dev/null"], { env: cleanEnv(), encoding: "utf8" })
-    for (const args of ["--help", "bundle --help"]) {
-      const loader = onTerminal(CLI, args)
-      expect(loader.status).toBe(0)
-      expect(loader.stdout).toContain("\u001b[1mUSAGE\u001b[0m")
-      // (Examples are command lines that run as written: never wrapped.)
-      const examples = loader.stdout.indexOf("EXAMPLES")
-      const prose = examples < 0 ? loader.stdout : loader.stdout.slice(0, examples)
-      for (const line of prose.replace(/\u001b\[[0-9;]*m/g, "").split(/\r?\n/)) expect(line.length, line).toBeLessThanOrEqual(60)
-      expect(loader.stdout).toBe(onTerminal(MAIN, args).stdout)
+  it.skipIf(skipping(!SCRIPT, "both help pages on a 60-column terminal", "script(1), which gives the run a terminal, is not installed"))(
+    "on a terminal 60 columns wide (script(1)): the same wrapped, bold pages through both",
+    () => {
+      const onTerminal = (file: string, args: string) =>
+        spawnSync("script", ["-qec", `stty cols 60; "${process.execPath}" "${file}" ${args}`, "/dev/null"], { env: cleanEnv(), encoding: "utf8" })
+      for (const args of ["--help", "bundle --help"]) {
+        const loader = onTerminal(CLI, args)
+        expect(loader.status).toBe(0)
+        expect(loader.stdout).toContain("\u001b[1mUSAGE\u001b[0m")
+        // (Examples are command lines that run as written: never wrapped.)
+        const examples = loader.stdout.indexOf("EXAMPLES")
+        const prose = examples < 0 ? loader.stdout : loader.stdout.slice(0, examples)
+        for (const line of prose.replace(/\u001b\[[0-9;]*m/g, "").split(/\r?\n/)) expect(line.length, line).toBeLessThanOrEqual(60)
+        expect(loader.stdout).toBe(onTerminal(MAIN, args).stdout)
+      }
     }
-  })
+  )
 
   it("a build without the front bundle still answers --help and --version, through the CLI", () => {
     const bin = tempDir("specbundle-no-front-")
