@@ -185,6 +185,20 @@ describe("hook print --manager claude-code", () => {
   })
 })
 
+describe("what users read", () => {
+  it("the README's settings snippet is what hook print gives; the hook help page names the Claude Code hooks", () => {
+    const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8")
+    const section = readme.slice(readme.indexOf("#### Claude Code"))
+    const json = /```json\n([\s\S]*?)```/.exec(section)?.[1]
+    expect(json).toBe(printed(history(), "session-start", "user-prompt-submit", "--manager", "claude-code"))
+    const help = cli(tempDir("specbundle-agent-help-"), ["hook", "--help"], { env: { ...gitCleanEnv(), NO_COLOR: "1", COLUMNS: "200" } })
+    expect(help.status).toBe(0)
+    expect(help.stdout).toContain("pre-commit|pre-push|session-start|user-prompt-submit")
+    expect(help.stdout).toContain("--manager husky|lefthook|pre-commit|claude-code")
+    expect(help.stdout).toContain("  specbundle hook print session-start user-prompt-submit --manager claude-code\n")
+  })
+})
+
 describe("the printed command, run as Claude Code runs it (sh -c in the project)", () => {
   let PATH = ""
   beforeAll(() => {
