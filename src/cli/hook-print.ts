@@ -24,9 +24,12 @@ export const HOOKS: ReadonlyArray<HookName> = ["pre-commit", "pre-push"]
  * node_modules/.bin or PATH, or says in one line that it is missing and lets git go on (status 0).
  * No `exit`/`exec`: in a husky file more lines may follow. No ": " or " #", so YAML reads it plain.
  */
-export const guardedRun = (name: HookName, root: string, args: string): string => {
+export const guardedRun = (name: HookName, root: string, args: string): string => guardedLine(name, root, args, SKIPPED[name])
+
+/** guardedRun for any hook `hook run` knows; `skipped` says what a missing specbundle leaves undone. */
+export const guardedLine = (name: string, root: string, args: string, skipped: string): string => {
   const run = `specbundle hook run ${name}${root === "" ? "" : ` --root ${shellQuote(root)}`}${args === "" ? "" : ` ${args}`}`
-  const missing = `specbundle is not in node_modules/.bin or on PATH, so the ${name} hook ${SKIPPED[name]} (install specbundle in this project)`
+  const missing = `specbundle is not in node_modules/.bin or on PATH, so the ${name} hook ${skipped} (install specbundle in this project)`
   return `PATH="node_modules/.bin:$PATH"; if command -v specbundle >/dev/null 2>&1; then ${run}; else echo "${missing}" >&2; fi`
 }
 

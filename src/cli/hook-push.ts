@@ -90,7 +90,7 @@ const compose = (root: string, range: string, out: string) =>
   })
 
 /** The one line of a compose that failed: its own line or message, never a stack. */
-const reasonOf = (cause: Cause.Cause<unknown>): string => {
+export const reasonOf = (cause: Cause.Cause<unknown>): string => {
   const failure = Cause.failureOption(cause)
   if (failure._tag === "None") return "internal error"
   const e = failure.value as { line?: string; message?: string; diagnostics?: ReadonlyArray<{ scope: string; problem: string }> }
