@@ -77,18 +77,19 @@ export const fitTokenBudget = (facts: Facts, params: BundleParams, split: boolea
     return Array.from({ length: plan.of }, (_, i) => plan.renderText(i + 1))
   }
   const most = new Map<number, number>()
-  /** The largest count at a budget (Infinity when nothing fits), counting parts until one is over. */
-  const mostAt = (budget: number): number => {
+  /**
+   * The largest count at a budget (Infinity when nothing fits). `over`: stop at the first part over
+   * the target (a probe needs no more); the count is then a lower bound, not kept.
+   */
+  const mostAt = (budget: number, over = true): number => {
     const known = most.get(budget)
     if (known !== undefined) return known
-    let found = Number.POSITIVE_INFINITY
     const texts = textsAt(budget)
-    if (texts !== null) {
-      found = 0
-      for (const text of texts) {
-        found = Math.max(found, count(text))
-        if (found > target) break
-      }
+    if (texts === null) return Number.POSITIVE_INFINITY
+    let found = 0
+    for (const text of texts) {
+      found = Math.max(found, count(text))
+      if (over && found > target) return found
     }
     most.set(budget, found)
     return found
@@ -103,8 +104,7 @@ export const fitTokenBudget = (facts: Facts, params: BundleParams, split: boolea
     if (textsAt(mid) === null) below = mid
     else fitting = mid
   }
-  const least = mostAt(fitting)
-  if (least > target) return { _tag: "none", budget: Math.max(1, fitting - 1), least, at: fitting }
+  if (mostAt(fitting) > target) return { _tag: "none", budget: Math.max(1, fitting - 1), least: mostAt(fitting, false), at: fitting }
   if (mostAt(hi) <= target) return { _tag: "fits", budget: hi, most: mostAt(hi) }
   let ok = fitting
   let over = hi
