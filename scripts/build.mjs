@@ -62,7 +62,11 @@ const tokenizerLicense = readFileSync(
 for (const encoding of ["o200k_base", "cl100k_base"]) {
   await build({
     ...options,
-    stdin: { contents: `module.exports = { countTokens: require("gpt-tokenizer/encoding/${encoding}").countTokens }`, resolveDir: ".", loader: "js" },
+    stdin: {
+      contents: `const { countTokens, isWithinTokenLimit } = require("gpt-tokenizer/encoding/${encoding}")\nmodule.exports = { countTokens, isWithinTokenLimit }`,
+      resolveDir: ".",
+      loader: "js"
+    },
     outfile: `bin/specbundle-tokens-${encoding}.cjs`,
     banner: {
       js: `/* gpt-tokenizer (${encoding}), https://github.com/niieani/gpt-tokenizer; ranks from OpenAI's tiktoken (MIT).\n${tokenizerLicense.trim()}\n*/`

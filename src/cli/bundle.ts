@@ -97,5 +97,5 @@ export const bundleExamples = [
   "specbundle bundle --specs spec:rides.ride-fare-rule --format pretty",
   "specbundle bundle --changeset HEAD~1 --parts --budget 20000",
   "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out",
-  "specbundle bundle --pack pack:rides-v1 --parts --tokens o200k_base --budget-tokens 4000"
+  "specbundle bundle --pack pack:rides-v1 --parts --tokens o200k_base"
 ]

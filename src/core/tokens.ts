@@ -3,7 +3,7 @@
 // "no model's tokenizer binds the Protocol"). Pure: the count function is handed in
 // (src/services/tokenizer.ts loads it), so nothing here loads a tokenizer.
 import type { BundleParams, Diagnostic, Diagnostics } from "./bundle/index.js"
-import { composeBundleText, isBudgetExceeded, isDiagnostics, isPartsSplit, planParts, stageLengths } from "./bundle/index.js"
+import { composeBundleText, isBudgetExceeded, isDiagnostics, isPartsExceeded, isPartsSplit, planParts, stageLengths } from "./bundle/index.js"
 import type { Encoding } from "./encodings.js"
 import { ENCODINGS } from "./encodings.js"
 import type { Facts } from "./model.js"
@@ -16,8 +16,11 @@ export interface TokenCount {
   readonly encoding: Encoding
 }
 
-/** Counts the tokens of one text (the compact JSON of a part, the text its `used` measures). */
-export type CountTokens = (text: string) => number
+/**
+ * Counts the tokens of one text (the compact JSON of a part, the text its `used` measures). With
+ * `limit`, counting may stop once the count passes it: any number above `limit` is then returned.
+ */
+export type CountTokens = (text: string, limit?: number) => number
 
 /** The stderr line of a run with `--tokens`: one count, or one per part in part order. */
 export const tokensLine = (encoding: Encoding, counts: ReadonlyArray<number>, parts: boolean): string =>
@@ -58,62 +61,88 @@ const SLACK = 64
 /**
  * Bisects the code-unit budget for a token target (`split`: the request splits into parts, by
  * `--parts` or `--part K`, and every part must fit; `--part K` takes its part of that same split).
- * Bounded work: at most 2 * log2(the uncut value's length) compositions, each part counted only in
- * the second search. Token counts are not strictly monotone in the budget (a cut may trade values
- * for longer addresses), so the budget found is verified, and the largest the bisection meets.
+ * Every budget it settles on is composed and counted: token counts are not strictly monotone in
+ * the budget (a cut may trade values for longer addresses), so the budget found is verified, and
+ * the largest the bisection meets. Bounded work: the least budget that gives a bundle is read from
+ * the budgetExceeded value (its protectedLength, or its oversized items' lengths) and checked, with
+ * a bisection behind it; then one bisection between it and the uncut length, where each budget's
+ * parts are counted until one passes the target, and a count stops there (`count`'s limit).
  * Diagnostics (an unknown Pack, a bad part) come back as the composer gives them.
  */
 export const fitTokenBudget = (facts: Facts, params: BundleParams, split: boolean, count: CountTokens, target: number): TokenFit | Diagnostics => {
   const lengths = stageLengths(facts, params)
   if (isDiagnostics(lengths)) return lengths
-  /** The texts a budget gives (every part, or the one value), or null when nothing fits. */
+  /** The least budget the value at `budget` says it needs (null: it fits at `budget`). */
+  const needAt = (budget: number): number | null => {
+    if (!split) {
+      const { value } = composeBundleText(facts, { ...params, budget })
+      return isBudgetExceeded(value) ? value.protectedLength : null
+    }
+    const plan = planParts(facts, { ...params, budget })
+    return isPartsExceeded(plan) ? Math.max(...plan.oversized.map((o) => o.length)) : null
+  }
+  const fits = (budget: number): boolean => budget > 0 && needAt(budget) === null
+  /** The texts a budget gives (every part, or the one value); null when nothing fits. */
   const textsAt = (budget: number): ReadonlyArray<string> | null => {
     if (!split) {
       const { value, text } = composeBundleText(facts, { ...params, budget })
       return isBudgetExceeded(value) || isDiagnostics(value) ? null : [text]
     }
     const plan = planParts(facts, { ...params, budget })
-    if (!isPartsSplit(plan)) return null
-    return Array.from({ length: plan.of }, (_, i) => plan.renderText(i + 1))
+    return isPartsSplit(plan) ? Array.from({ length: plan.of }, (_, i) => plan.renderText(i + 1)) : null
   }
-  const most = new Map<number, number>()
-  /**
-   * The largest count at a budget (Infinity when nothing fits). `over`: stop at the first part over
-   * the target (a probe needs no more); the count is then a lower bound, not kept.
-   */
-  const mostAt = (budget: number, over = true): number => {
-    const known = most.get(budget)
-    if (known !== undefined) return known
+  interface Probe {
+    /** The largest part's count; past the target, a lower bound (counting stopped there). */
+    readonly most: number
+    /** The largest part's length, in code units. */
+    readonly length: number
+  }
+  const probes = new Map<number, Probe>()
+  const probe = (budget: number, limit = target): Probe => {
+    const known = probes.get(budget)
+    if (known !== undefined && (known.most <= target || limit === target)) return known
     const texts = textsAt(budget)
-    if (texts === null) return Number.POSITIVE_INFINITY
-    let found = 0
-    for (const text of texts) {
-      found = Math.max(found, count(text))
-      if (over && found > target) return found
+    let found: Probe = { most: texts === null ? Number.POSITIVE_INFINITY : 0, length: 0 }
+    for (const text of texts ?? []) {
+      const n = count(text, limit)
+      if (n > found.most) found = { most: n, length: text.length }
+      if (n > limit) break
     }
-    most.set(budget, found)
+    probes.set(budget, found)
     return found
   }
+  const ok = (budget: number): boolean => probe(budget).most <= target
+
   const hi = lengths[0] + SLACK
-  // The least budget that gives a bundle (or parts): fitting is monotone in the budget.
-  let below = 0
-  let fitting = hi
-  if (textsAt(hi) === null) return { _tag: "none", budget: hi, least: Number.POSITIVE_INFINITY, at: hi }
-  while (fitting - below > 1) {
-    const mid = Math.floor((below + fitting) / 2)
-    if (textsAt(mid) === null) below = mid
-    else fitting = mid
+  if (!fits(hi)) return { _tag: "none", budget: hi, least: Number.POSITIVE_INFINITY, at: hi }
+  // The least budget that gives a bundle: what the exceeded value needs (its digits settle in a
+  // step or two), checked; a bisection when the check fails (fitting is monotone in the budget).
+  let least = 1
+  for (let step = 0; step < 4; step++) {
+    const need = needAt(least)
+    if (need === null) break
+    least = Math.min(hi, Math.max(least + 1, need))
   }
-  if (mostAt(fitting) > target) return { _tag: "none", budget: Math.max(1, fitting - 1), least: mostAt(fitting, false), at: fitting }
-  if (mostAt(hi) <= target) return { _tag: "fits", budget: hi, most: mostAt(hi) }
-  let ok = fitting
+  if (!(fits(least) && !fits(least - 1))) {
+    let below = 0
+    least = hi
+    while (least - below > 1) {
+      const mid = Math.floor((below + least) / 2)
+      if (fits(mid)) least = mid
+      else below = mid
+    }
+  }
+  if (!ok(least)) return { _tag: "none", budget: Math.max(1, least - 1), least: probe(least, Number.POSITIVE_INFINITY).most, at: least }
+  if (ok(hi)) return { _tag: "fits", budget: hi, most: probe(hi).most }
+  // Bisect [good, over]: ok at good, not at over.
+  let good = least
   let over = hi
-  while (over - ok > 1) {
-    const mid = Math.floor((ok + over) / 2)
-    if (mostAt(mid) <= target) ok = mid
+  while (over - good > 1) {
+    const mid = Math.floor((good + over) / 2)
+    if (ok(mid)) good = mid
     else over = mid
   }
-  return { _tag: "fits", budget: ok, most: mostAt(ok) }
+  return { _tag: "fits", budget: good, most: probe(good).most }
 }
 
 /** The stderr line that says what `--budget-tokens` did. */

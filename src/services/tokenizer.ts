@@ -7,9 +7,13 @@ import type { CountTokens, Encoding } from "../core/tokens.js"
 
 export const tokenizerFile = (encoding: Encoding): string => `specbundle-tokens-${encoding}.cjs`
 
-/** What the bundle exports: gpt-tokenizer's countTokens for its encoding. */
+type Options = { readonly disallowedSpecial: ReadonlySet<string> }
+
+/** What the bundle exports: gpt-tokenizer's countTokens and isWithinTokenLimit for its encoding. */
 interface TokenizerBundle {
-  readonly countTokens: (text: string, options: { readonly disallowedSpecial: ReadonlySet<string> }) => number
+  readonly countTokens: (text: string, options: Options) => number
+  /** The count, or false as soon as it passes the limit (the encoder stops there). */
+  readonly isWithinTokenLimit: (text: string, limit: number, options: Options) => number | false
 }
 
 // A corpus's text is data: a special token's text (`<|endoftext|>`) counts as the plain text it
@@ -20,8 +24,12 @@ const ORDINARY = { disallowedSpecial: new Set<string>() }
 export const loadTokenizer = (encoding: Encoding, dir: string): CountTokens | { readonly problem: string } => {
   const file = nodePath.join(dir, tokenizerFile(encoding))
   try {
-    const { countTokens } = require(file) as TokenizerBundle
-    return (text) => countTokens(text, ORDINARY)
+    const { countTokens, isWithinTokenLimit } = require(file) as TokenizerBundle
+    return (text, limit) => {
+      if (limit === undefined || !Number.isFinite(limit)) return countTokens(text, ORDINARY)
+      const within = isWithinTokenLimit(text, limit, ORDINARY)
+      return within === false ? limit + 1 : within
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code
     const why =

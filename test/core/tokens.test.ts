@@ -1,8 +1,8 @@
 // `--budget-tokens`: the code-unit budget a token target translates to, found by composing the
 // example corpus's Pack and counting with gpt-tokenizer (the package itself, in this process), and
 // the parameter's problems.
-import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base"
-import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base"
+import { countTokens as cl100kCount } from "gpt-tokenizer/encoding/cl100k_base"
+import { countTokens as o200kCount, isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base"
 import { beforeAll, describe, expect, it } from "vitest"
 import type { Facts } from "../../src/core/model.js"
 import { composeBundleText, isBudgetExceeded, isDiagnostics, isPartsSplit, planParts, stageLengths } from "../../src/core/bundle/index.js"
@@ -13,9 +13,12 @@ import { BIKE_DOCK } from "../support/paths.js"
 import { readTree } from "../support/tmp.js"
 
 const PACK = { pack: "pack:rides-v1" }
+// Whole counts: the limit a CountTokens may take only lets it stop early.
+const o200k: CountTokens = (t) => o200kCount(t)
+const cl100k: CountTokens = (t) => cl100kCount(t)
 const COUNTERS: ReadonlyArray<[string, CountTokens]> = [
-  ["o200k_base", (t) => o200k(t)],
-  ["cl100k_base", (t) => cl100k(t)]
+  ["o200k_base", o200k],
+  ["cl100k_base", cl100k]
 ]
 
 let facts: Facts
@@ -46,6 +49,12 @@ describe("fitTokenBudget", () => {
     const floor = fitted(true, count, 1)
     expect(floor._tag).toBe("none")
     const least = floor._tag === "none" ? floor.least : 0
+    // `at` is the least budget that splits at all (read from the oversized value, then checked).
+    if (floor._tag === "none") {
+      expect(isPartsSplit(planParts(facts, { ...PACK, budget: floor.at }))).toBe(true)
+      expect(isPartsSplit(planParts(facts, { ...PACK, budget: floor.at - 1 }))).toBe(false)
+      expect(Math.max(...countsAt(floor.at, true, count)!)).toBe(least)
+    }
     for (const target of [least, least + 150, 2500]) {
       const found = fitted(true, count, target)
       expect(found._tag, `target ${target}`).toBe("fits")
@@ -106,6 +115,22 @@ describe("fitTokenBudget", () => {
     expect(isPartsSplit(maxParts)).toBe(true)
     expect(texts.length).toBeLessThanOrEqual((Math.ceil(Math.log2(hi)) + 2) * (isPartsSplit(maxParts) ? maxParts.of : 0))
     expect(texts.length).toBeGreaterThan(0)
+  })
+
+  it("a counter that stops past the limit (as the CLI's does) finds the same budgets as whole counts", () => {
+    const stopping: CountTokens = (t, limit) => {
+      if (limit === undefined || !Number.isFinite(limit)) return o200kCount(t)
+      const within = isWithinTokenLimit(t, limit)
+      return within === false ? limit + 1 : within
+    }
+    for (const [split, target] of [
+      [true, 900],
+      [true, 2000],
+      [false, 4500],
+      [false, 100]
+    ] as const) {
+      expect(fitted(split, stopping, target), `${split} ${target}`).toEqual(fitted(split, o200k, target))
+    }
   })
 
   it("the composer's diagnostics come back as they are (an unknown Pack)", () => {
