@@ -9,6 +9,7 @@
 // TEXT_FILE defaults to this repository's Markdown (README.md and docs/*.md). Prints a Markdown table.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -19,10 +20,12 @@ const RUNS = runsAt >= 0 ? Number(argv[runsAt + 1]) : 3
 const [modules, textArg] = argv.filter((a, i) => !a.startsWith("--") && argv[i - 1] !== "--runs")
 if (modules === undefined) throw new Error("usage: node scripts/bench-tokenizers.mjs NODE_MODULES [TEXT_FILE] [--runs N]")
 
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-tokenizers-"))
+process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }))
 const textFile =
   textArg ??
   (() => {
-    const file = path.join(fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? "/tmp"), "specbundle-tokenizers-")), "text.md")
+    const file = path.join(scratch, "text.md")
     const docs = fs.readdirSync(path.join(REPO, "docs")).filter((f) => f.endsWith(".md"))
     fs.writeFileSync(file, [path.join(REPO, "README.md"), ...docs.map((f) => path.join(REPO, "docs", f))].map((f) => fs.readFileSync(f, "utf8")).join("\n"))
     return file
@@ -83,7 +86,7 @@ for (const enc of ["o200k_base", "cl100k_base"]) {
   }
 }
 const chars = fs.readFileSync(textFile, "utf8").length
-console.log(`tokenizers: median of ${RUNS} fresh processes; text ${chars.toLocaleString("en-US")} code units (${textFile}); node ${process.version}`)
+console.log(`tokenizers: median of ${RUNS} fresh processes; text ${chars.toLocaleString("en-US")} code units (${textArg ?? "README.md and docs/*.md"}); node ${process.version}`)
 console.log("")
 console.log("| candidate | encoding | load ms (wall / CPU) | count x5 ms (wall / CPU) | tokens | install MB |")
 console.log("|---|---|---|---|---|---|")

@@ -91,27 +91,25 @@ export const fitTokenBudget = (facts: Facts, params: BundleParams, split: boolea
     const plan = planParts(facts, { ...params, budget })
     return isPartsSplit(plan) ? Array.from({ length: plan.of }, (_, i) => plan.renderText(i + 1)) : null
   }
-  interface Probe {
-    /** The largest part's count; past the target, a lower bound (counting stopped there). */
-    readonly most: number
-    /** The largest part's length, in code units. */
-    readonly length: number
-  }
-  const probes = new Map<number, Probe>()
-  const probe = (budget: number, limit = target): Probe => {
-    const known = probes.get(budget)
-    if (known !== undefined && (known.most <= target || limit === target)) return known
+  /** Each budget's largest count: exact when within the target, else a lower bound past it (counting stopped). */
+  const counted = new Map<number, { readonly most: number; readonly exact: boolean }>()
+  /** The largest part's count at a budget (Infinity when nothing fits); `exact`: never stop early. */
+  const most = (budget: number, exact = false): number => {
+    const known = counted.get(budget)
+    if (known !== undefined && (known.exact || !exact)) return known.most
     const texts = textsAt(budget)
-    let found: Probe = { most: texts === null ? Number.POSITIVE_INFINITY : 0, length: 0 }
-    for (const text of texts ?? []) {
-      const n = count(text, limit)
-      if (n > found.most) found = { most: n, length: text.length }
-      if (n > limit) break
+    if (texts === null) return Number.POSITIVE_INFINITY
+    const limit = exact ? Number.POSITIVE_INFINITY : target
+    let found = 0
+    // The longest first: a budget over the target is usually told by its longest part alone.
+    for (const text of [...texts].sort((a, b) => b.length - a.length)) {
+      found = Math.max(found, count(text, limit))
+      if (found > limit) break
     }
-    probes.set(budget, found)
+    counted.set(budget, { most: found, exact: exact || found <= target })
     return found
   }
-  const ok = (budget: number): boolean => probe(budget).most <= target
+  const ok = (budget: number): boolean => most(budget) <= target
 
   const hi = lengths[0] + SLACK
   if (!fits(hi)) return { _tag: "none", budget: hi, least: Number.POSITIVE_INFINITY, at: hi }
@@ -132,8 +130,8 @@ export const fitTokenBudget = (facts: Facts, params: BundleParams, split: boolea
       else below = mid
     }
   }
-  if (!ok(least)) return { _tag: "none", budget: Math.max(1, least - 1), least: probe(least, Number.POSITIVE_INFINITY).most, at: least }
-  if (ok(hi)) return { _tag: "fits", budget: hi, most: probe(hi).most }
+  if (!ok(least)) return { _tag: "none", budget: Math.max(1, least - 1), least: most(least, true), at: least }
+  if (ok(hi)) return { _tag: "fits", budget: hi, most: most(hi) }
   // Bisect [good, over]: ok at good, not at over.
   let good = least
   let over = hi
@@ -142,7 +140,7 @@ export const fitTokenBudget = (facts: Facts, params: BundleParams, split: boolea
     if (ok(mid)) good = mid
     else over = mid
   }
-  return { _tag: "fits", budget: good, most: probe(good).most }
+  return { _tag: "fits", budget: good, most: most(good) }
 }
 
 /** The stderr line that says what `--budget-tokens` did. */
