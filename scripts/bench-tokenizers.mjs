@@ -55,7 +55,11 @@ console.log(JSON.stringify({ load: Number(t1 - t0) / 1e6, loadCpu: cpu(c1), coun
 
 /** Bytes of a folder, recursively. */
 const sizeOf = (dir) =>
-  fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }).reduce((sum, e) => sum + (e.isFile() ? fs.statSync(path.join(e.parentPath, e.name)).size : 0), 0) : 0
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { recursive: true, withFileTypes: true })
+        .reduce((sum, e) => sum + (e.isFile() ? fs.statSync(path.join(e.parentPath, e.name)).size : 0), 0)
+    : 0
 /** A package with its dependencies (one level: both candidates have at most one). */
 const installed = (name) => {
   const dir = path.join(modules, name)
@@ -64,7 +68,10 @@ const installed = (name) => {
 }
 const sizes = {
   "gpt-tokenizer (package)": installed("gpt-tokenizer"),
-  "gpt-tokenizer (bin/ bundle)": ["o200k_base", "cl100k_base"].reduce((sum, e) => sum + fs.statSync(path.join(REPO, "bin", `specbundle-tokens-${e}.cjs`)).size, 0),
+  "gpt-tokenizer (bin/ bundle)": ["o200k_base", "cl100k_base"].reduce(
+    (sum, e) => sum + fs.statSync(path.join(REPO, "bin", `specbundle-tokens-${e}.cjs`)).size,
+    0
+  ),
   "js-tiktoken": installed("js-tiktoken")
 }
 
@@ -86,7 +93,9 @@ for (const enc of ["o200k_base", "cl100k_base"]) {
   }
 }
 const chars = fs.readFileSync(textFile, "utf8").length
-console.log(`tokenizers: median of ${RUNS} fresh processes; text ${chars.toLocaleString("en-US")} code units (${textArg ?? "README.md and docs/*.md"}); node ${process.version}`)
+console.log(
+  `tokenizers: median of ${RUNS} fresh processes; text ${chars.toLocaleString("en-US")} code units (${textArg ?? "README.md and docs/*.md"}); node ${process.version}`
+)
 console.log("")
 console.log("| candidate | encoding | load ms (wall / CPU) | count x5 ms (wall / CPU) | tokens | install MB |")
 console.log("|---|---|---|---|---|---|")
