@@ -25,6 +25,9 @@ const required = [
   ...Object.values(manifest.bin ?? {}),
   "bin/specbundle-main.cjs",
   "bin/specbundle-front.cjs",
+  // `bundle --tokens` requires these beside the CLI's bundle (src/services/tokenizer.ts).
+  "bin/specbundle-tokens-o200k_base.cjs",
+  "bin/specbundle-tokens-cl100k_base.cjs",
   library.import,
   library.types,
   "schema/specbundle.config.schema.json",

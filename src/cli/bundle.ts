@@ -6,6 +6,7 @@ import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import { ENCODINGS, type Encoding } from "../core/encodings.js"
 import type { CommonArgs } from "./common.js"
 import { changesetOptions, common, flag, valueOption } from "./common.js"
 
@@ -54,6 +55,10 @@ export interface BundleArgs extends CommonArgs {
   readonly findings?: "text" | "github"
   /** `bundle` only: exit 3 after the value when it is budgetExceeded. */
   readonly failOnExceeded?: boolean
+  /** `bundle` only: count each part's tokens in this encoding (src/core/tokens.ts). */
+  readonly tokens?: Option.Option<Encoding>
+  /** `bundle` only: a token target, translated to a code-unit budget by composing and counting. */
+  readonly budgetTokens?: Option.Option<string>
 }
 
 /** Options of `bundle` alone: a CI job's gate and annotations. */
@@ -62,7 +67,18 @@ const ciOptions = {
     Options.withDescription("Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."),
     Options.withDefault("text" as const)
   ),
-  failOnExceeded: flag("fail-on-exceeded", "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate.")
+  failOnExceeded: flag("fail-on-exceeded", "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate."),
+  tokens: Options.choice("tokens", ENCODINGS).pipe(
+    Options.withDescription(
+      "Count each part's exact tokens in this encoding: on stderr, and in manifest.json with --out. The value and its budget stay in code units."
+    ),
+    Options.optional
+  ),
+  budgetTokens: valueOption(
+    "budget-tokens",
+    "N",
+    "With --tokens, instead of --budget: the largest code-unit budget at which every part counts at most N tokens (found by counting; stderr says which)."
+  )
 } as const
 
 export const bundleCommand = Command.make("bundle", { ...bundleOptions, ...ciOptions }, (args) =>
@@ -80,5 +96,6 @@ export const bundleExamples = [
   "specbundle bundle --pack pack:rides-v1 --budget M",
   "specbundle bundle --specs spec:rides.ride-fare-rule --format pretty",
   "specbundle bundle --changeset HEAD~1 --parts --budget 20000",
-  "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out"
+  "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out",
+  "specbundle bundle --pack pack:rides-v1 --parts --tokens o200k_base"
 ]

@@ -5,6 +5,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { sha256 } from "./discover.js"
 import { schemaLine, shapeProblem } from "./schema-line.js"
+import { ENCODINGS } from "./encodings.js"
 
 export const MANIFEST = "manifest.json"
 
@@ -33,7 +34,9 @@ export const PartRecord = Schema.Struct({
   file: Schema.String.pipe(Schema.pattern(/^part-\d{3,}\.json$/)),
   /** `sha256:` + hex of the part file's bytes. */
   hash: Schema.String.pipe(Schema.pattern(/^sha256:[0-9a-f]{64}$/)),
-  used: Schema.NullOr(Schema.Int)
+  used: Schema.NullOr(Schema.Int),
+  /** With `bundle --tokens`: the exact count of the same text `used` measures, in that encoding. */
+  tokens: Schema.optional(Schema.Struct({ value: Schema.NonNegativeInt, encoding: Schema.Literal(...ENCODINGS) }))
 })
 
 export const BuiltFrom = Schema.Struct({

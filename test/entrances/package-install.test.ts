@@ -115,6 +115,8 @@ describe("the packed package", () => {
       "bin/specbundle-front.cjs",
       "bin/specbundle-main.cjs",
       "bin/specbundle-mcp.cjs",
+      "bin/specbundle-tokens-cl100k_base.cjs",
+      "bin/specbundle-tokens-o200k_base.cjs",
       "bin/specbundle-worker.cjs",
       "bin/specbundle.js",
       "ci/gitlab/mr-note.mjs",
@@ -242,13 +244,18 @@ describe("the packed package", () => {
     expect(tried.stdout).toContain("modified  specs/rides/ride-fare-rule.sdp.md")
   }, 300_000)
 
-  it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script", async () => {
+  it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script; --tokens works there", async () => {
     const { project, modules, install, packages } = await installAlone(tarball, ["--omit=peer"])
     expect(install.stderr).not.toContain("install-scripts")
     expect(fs.existsSync(path.join(modules, "effect"))).toBe(false)
     expect(packages).toBeLessThanOrEqual(4)
     const version = await sh("npx", ["--no", "--", "specbundle", "--version"], project)
     expect(version.status, version.stderr).toBe(0)
+    // `--tokens` needs no package of its own: the tokenizer ships built in bin/.
+    fs.cpSync(BIKE_DOCK, path.join(project, "corpus"), { recursive: true })
+    const counted = await sh("npx", ["--no", "--", "specbundle", "bundle", "--root", "corpus", "--pack", "pack:rides-v1", "--tokens", "cl100k_base"], project)
+    expect(counted.status, counted.stderr).toBe(0)
+    expect(counted.stderr).toMatch(/^cl100k_base tokens: \d+$/m)
   }, 300_000)
 
   it("prepublishOnly refuses, in one line, a package whose tarball lacks the schema", async () => {
