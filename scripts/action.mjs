@@ -21,8 +21,17 @@ const BIN = path.join(ACTION_PATH, "bin", "specbundle.js")
 /** Finds the sticky comment; the root is part of it so two corpora in one repository keep two comments. */
 export const markerFor = (root) => `<!-- specbundle-impact root=${encodeURIComponent(root)} -->`
 
-const fail = (line, code = 1) => {
+/**
+ * Ends the step: one line on stderr, and the same in the job summary (with the CLI's own lines
+ * before it, `cliLines`), so a failed step says why where the report would have been.
+ */
+const fail = (line, code = 1, cliLines = []) => {
   process.stderr.write(`specbundle action: ${line}\n`)
+  if (env.GITHUB_STEP_SUMMARY) {
+    // An indented code block: the lines stay as written, no Markdown or HTML in them is read.
+    const block = [...cliLines, `specbundle action: ${line}`].map((l) => `    ${l}`).join("\n")
+    fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `**specbundle**: the step failed (exit ${code}).\n\n${block}\n\n`)
+  }
   process.exit(code)
 }
 
@@ -41,6 +50,24 @@ const ensureBuilt = () => {
 }
 
 const git = (cwd, args) => spawnSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+
+/**
+ * git's own reason when it will not work in the checkout at all: a checkout owned by another user
+ * (safe.directory, common in container jobs) or no repository. Checked first: the checks below
+ * would take the refusal for a missing base and blame fetch-depth.
+ */
+const checkoutProblem = (cwd) => {
+  const r = git(cwd, ["rev-parse", "--git-dir"])
+  if (r.status === 0) return null
+  const lines = r.stderr
+    .split("\n")
+    .map((l) => l.replace(/^(fatal|error): /, "").trim())
+    .filter((l) => l !== "")
+  const reason = lines[0] ?? `git exited ${r.status}`
+  // git prints the command that trusts the folder on a line of its own.
+  const fix = lines.find((l) => l.startsWith("git config --global --add safe.directory "))
+  return fix !== undefined ? `git refuses the checkout: ${reason}; if you trust it, run: ${fix}` : `git cannot read the checkout ${cwd}: ${reason}`
+}
 
 /**
  * BASE...HEAD needs the base and the merge base in the clone. actions/checkout fetches one commit
@@ -69,7 +96,7 @@ const specbundle = (args, { log = false } = {}) => {
   const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", log ? "inherit" : "pipe"], maxBuffer: 1 << 30 })
   const status = r.status ?? 1
   if (!log && status !== 0 && r.stderr) process.stderr.write(r.stderr)
-  return { status, stdout: r.stdout ?? "" }
+  return { status, stdout: r.stdout ?? "", stderrLines: (r.stderr ?? "").split("\n").filter((l) => l.trim() !== "") }
 }
 
 const setOutput = (name, value) => {
@@ -97,6 +124,21 @@ export const postSticky = (repository, pr, marker, body, workDir) => {
   return existing === null ? "posted" : "updated"
 }
 
+/**
+ * The line for a bundle that holds no Spec of the Pack (the header only), from its manifest's
+ * scope, or null when it holds some. A later step can skip on the `members` output (0).
+ */
+export const noMembersLine = (scope) => {
+  if (scope.pack === undefined || (scope.members ?? []).length > 0) return null
+  const what =
+    scope.perspective === "changed"
+      ? "the change touches no member of"
+      : scope.perspective !== undefined
+        ? `the perspective ${scope.perspective} selects no member of`
+        : "there is no member in"
+  return `${what} ${scope.pack}: the bundle holds the Pack's header only (output members=0)`
+}
+
 /** The bundle's options from the inputs; a perspective filters one Pack's members, so it needs `pack`. */
 const bundleOptions = () => {
   const pack = input("pack")
@@ -122,6 +164,8 @@ const main = () => {
   if (baseRef === "") fail("no base: give the `base` input (outside a pull_request event there is no GITHUB_BASE_REF)", 2)
   const options = bundleOptions()
   if (!fs.existsSync(root)) fail(`the \`root\` input ${root} is not a folder of the checkout`, 2)
+  const refused = checkoutProblem(root)
+  if (refused !== null) fail(refused)
   const missing = baseProblem(root, baseRef)
   if (missing !== null) fail(missing)
   const changeset = `${baseRef}...HEAD`
@@ -130,8 +174,18 @@ const main = () => {
   ensureBuilt()
 
   const common = ["--root", root, "--changeset", changeset]
+  // The bundle first: it checks the `budget`, `pack`, `perspective` and `profile` inputs (the
+  // configuration's tiers, profiles and perspectives included) before any impact run, and a step
+  // that fails has posted nothing.
+  const partsDir = path.join(outDir, "parts")
+  const bundle = specbundle(["bundle", ...common, ...options, "--parts", "--out", partsDir])
+  if (bundle.status !== 0) fail(`specbundle bundle exited ${bundle.status}`, bundle.status, bundle.stderrLines)
+  const scope = JSON.parse(fs.readFileSync(path.join(partsDir, "manifest.json"), "utf8")).scope
+  const none = noMembersLine(scope)
+  if (none !== null) process.stderr.write(`specbundle action: ${none}\n`)
+
   const json = specbundle(["impact", ...common])
-  if (json.status !== 0) fail(`specbundle impact exited ${json.status}`, json.status)
+  if (json.status !== 0) fail(`specbundle impact exited ${json.status}`, json.status, json.stderrLines)
   const report = JSON.parse(json.stdout)
   fs.writeFileSync(path.join(outDir, "impact.json"), json.stdout)
 
@@ -142,11 +196,6 @@ const main = () => {
   if (md.status !== 0) fail(`specbundle impact --format markdown exited ${md.status}`, md.status)
   const reportFile = path.join(outDir, "impact.md")
   fs.writeFileSync(reportFile, md.stdout)
-
-  // The bundle before the comment: a step that fails has posted nothing.
-  const partsDir = path.join(outDir, "parts")
-  const bundle = specbundle(["bundle", ...common, ...options, "--parts", "--out", partsDir])
-  if (bundle.status !== 0) fail(`specbundle bundle exited ${bundle.status}`, bundle.status)
 
   if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${md.stdout}\n`)
   if (yes(input("comment", "true"))) {
@@ -167,6 +216,8 @@ const main = () => {
     }
   }
   setOutput("impacted", String(report.impactedSpecs.length))
+  // The Specs the bundle holds: the Pack's members it chose with `pack`, else the impacted Specs.
+  setOutput("members", String((scope.pack === undefined ? scope.specs : scope.members)?.length ?? 0))
   setOutput("report", reportFile)
   setOutput("parts-dir", partsDir)
   setOutput("manifest", path.join(partsDir, "manifest.json"))

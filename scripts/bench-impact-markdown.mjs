@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Times the Markdown impact renderer (src/core/render/impact-markdown.ts) on a synthetic report of
-// N impacted Specs with long titles: the cap makes it render only the rows it shows.
+// N impacted Specs with long titles: the cap makes it render only the rows it shows; the picture
+// (impact-diagram.ts) reads every row once. Timed with the picture and without (--no-diagram).
 //   node scripts/bench-impact-markdown.mjs [N]     (default 20000)
 import { build } from "esbuild"
 import * as fs from "node:fs"
@@ -20,6 +21,8 @@ const report = {
   impactedSpecs,
   impactedPacks: [],
   removedSpecs: [],
+  removedPacks: [],
+  lostBindings: [],
   atRisk: [],
   coverageUnknown: [],
   unlinked: [],
@@ -32,13 +35,15 @@ const facts = {
   packs: new Map(),
   anchors: new Map()
 }
-const times = []
-let length = 0
-for (let k = 0; k < 5; k++) {
-  const t = performance.now()
-  length = impactMarkdown(report, facts).length
-  times.push(performance.now() - t)
+for (const diagram of [true, false]) {
+  const times = []
+  let length = 0
+  for (let k = 0; k < 5; k++) {
+    const t = performance.now()
+    length = impactMarkdown(report, facts, { diagram }).length
+    times.push(performance.now() - t)
+  }
+  times.sort((a, b) => a - b)
+  console.log(`${n} impacted Specs${diagram ? "" : ", no picture"}: median ${times[2].toFixed(1)} ms over 5 runs, ${length} characters`)
 }
-times.sort((a, b) => a - b)
-console.log(`${n} impacted Specs: median ${times[2].toFixed(1)} ms over 5 runs, ${length} characters`)
 fs.rmSync(path.dirname(out), { recursive: true, force: true })

@@ -4,9 +4,9 @@
 // interleaved with its baseline; medians over >= 5 runs (3 with --quick). Prints one Markdown table.
 // Always exits 0: it is a report, and misses are listed under the table.
 //
-//   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE] [--git-only]
+//   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE] [--git-only] [--tokens-only]
 // --cli FILE measures another build of the CLI (and implies --no-build); --git-only prints only
-// the git-hosted rows (scripts/bench-git.mjs).
+// the git-hosted rows (scripts/bench-git.mjs); --tokens-only only the `--tokens` rows.
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { gitRows } from "./bench-git.mjs"
 import * as os from "node:os"
@@ -82,6 +82,26 @@ const cliRow = (name, args, baseline, target, limit, goal, runs = RUNS, env = {}
   }
 }
 
+/**
+ * Issue 40: exact token counts cost the tokenizer's load and one count per part; --budget-tokens
+ * composes and counts at every budget its bisection tries. Both against the run without them.
+ */
+const tokenRows = (cRef) => {
+  log("reference-shaped corpus, --tokens")
+  const refArgs = ["bundle", "--root", cRef.dir, "--pack", cRef.packIds[0], "--parts"]
+  const sameRun = { cmd: [CLI, ...refArgs, "--budget", "20000"], label: "the same run without --tokens" }
+  return [
+    cliRow("reference-shaped --parts 20000 --tokens o200k_base", [...refArgs, "--budget", "20000", "--tokens", "o200k_base"], sameRun, "info", null),
+    cliRow(
+      "reference-shaped --parts --tokens o200k_base --budget-tokens 5000",
+      [...refArgs, "--tokens", "o200k_base", "--budget-tokens", "5000"],
+      sameRun,
+      "info",
+      null
+    )
+  ]
+}
+
 const main = async () => {
   // The CLI's caches (V8 code, parse results) go to a folder of this run, not the user's: every
   // bench starts from none, and the warm-up run of each scenario fills them as a first commit would.
@@ -97,6 +117,13 @@ const main = async () => {
 
 const runAll = async () => {
   const buildError = build()
+  if (argv.includes("--tokens-only")) {
+    // Only the `--tokens` rows (the reference-shaped corpus alone).
+    const cRef = await corpus({ shape: "reference", seed: 1, specs: 160, packs: 1, tsFiles: 225, anchorEvery: null })
+    const rows = buildError === null ? tokenRows(cRef) : [{ name: "--tokens rows", error: buildError }]
+    printReport(rows, [], { quick, runs: RUNS, corpora: [cRef] })
+    return
+  }
   const big = quick ? { specs: 2000, packs: 8, tsFiles: 4000 } : { specs: 10000, packs: 40, tsFiles: 20000 }
   const small = quick ? { specs: 500, packs: 2, tsFiles: 1000 } : { specs: 2500, packs: 10, tsFiles: 5000 }
   const cBig = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, ...big })
@@ -177,6 +204,7 @@ const runAll = async () => {
         ? { ...rRefCold, ...refColdTarget, baseline: "reference (documented) 2.5 s" }
         : { ...rRefCold, ...refColdTarget, note: undefined, baseline: "reference (documented) 2.5 s", baseMs: REFERENCE_MS, ratio: rRefCold.ms / REFERENCE_MS }
     )
+    rows.push(...tokenRows(cRef))
     log("git-hosted corpora")
     const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
     rows.push(...gitRows({ cliRow, readAll, big: cBig, small: c200, sizeLabel, repo: REPO, gitHosted, tmp: os.tmpdir(), log }))

@@ -1,8 +1,9 @@
 // `prepublishOnly`: refuses to publish a package whose tarball lacks what users run or read: the
 // LICENSE, the README, every `bin` target and the bundle it loads, the library and its declarations
-// (package.json `exports`), the config schema. It asks npm what the tarball would hold
-// (`npm pack --dry-run --json`, which runs prepack and postpack like the real pack) and prints one
-// line naming what is missing, exit 1; nothing on success.
+// (package.json `exports`), the config schema, the GitLab CI template and its note script, the
+// example that `specbundle example` writes. It asks
+// npm what the tarball would hold (`npm pack --dry-run --json`, which runs prepack and postpack like
+// the real pack) and prints one line naming what is missing, exit 1; nothing on success.
 //
 //   node scripts/check-pack.mjs [DIR]     DIR: the package folder (default: this repository)
 import { spawnSync } from "node:child_process"
@@ -24,9 +25,17 @@ const required = [
   ...Object.values(manifest.bin ?? {}),
   "bin/specbundle-main.cjs",
   "bin/specbundle-front.cjs",
+  // `bundle --tokens` requires these beside the CLI's bundle (src/services/tokenizer.ts).
+  "bin/specbundle-tokens-o200k_base.cjs",
+  "bin/specbundle-tokens-cl100k_base.cjs",
   library.import,
   library.types,
-  "schema/specbundle.config.schema.json"
+  "schema/specbundle.config.schema.json",
+  "ci/gitlab/specbundle.gitlab-ci.yml",
+  "ci/gitlab/mr-note.mjs",
+  // What `specbundle example DIR` copies and runs.
+  "examples/make-history.mjs",
+  "examples/bike-dock/specs/rides.pack.sdp.md"
 ]
   .filter((f) => typeof f === "string")
   .map((f) => path.posix.normalize(f))

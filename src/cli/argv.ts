@@ -26,14 +26,26 @@ const quote = (s: string) => `'${s}'`
 
 const findOption = (command: CommandModel, token: string): OptionModel | undefined => command.options.find((o) => o.flag === token || o.aliases.includes(token))
 
-/** A word where the command takes no more: say so, and which option an id would go with. */
+/** A word that reads as a git revision: a range, a `~`/`^` suffix, a symbolic ref, a commit id, a remote branch. */
+const looksLikeRevision = (word: string): boolean =>
+  word.includes("..") ||
+  /[~^]/.test(word) ||
+  /^(HEAD|@|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD)$/.test(word) ||
+  /^[0-9a-f]{7,64}$/.test(word) ||
+  /^(refs|origin|upstream)\//.test(word)
+
+/** A word where the command takes no more: say so, and which option an id or a revision would go with. */
 const strayWord = (program: string, command: CommandModel, word: string): string => {
+  // `impact` reads nothing but a change, so any other word there is most likely one too.
+  const revision = findOption(command, "--changeset") !== undefined && (looksLikeRevision(word) || command.name === "impact")
   const hint =
     word.startsWith("pack:") && findOption(command, "--pack")
       ? ` (a Pack id goes after --pack: --pack ${word})`
       : word.startsWith("spec:") && findOption(command, "--specs")
         ? ` (Spec ids go after --specs: --specs ${word})`
-        : ""
+        : revision
+          ? ` (a revision goes after --changeset: did you mean --changeset ${word}?)`
+          : ""
   return `unexpected argument ${quote(word)} for ${program} ${command.name}${hint}. See ${program} ${command.name} --help.`
 }
 
@@ -115,6 +127,10 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
         value = next
         i += 1
       }
+    }
+    // The parser drops an empty value of a repeated option (`--exclude ''`) in silence: refuse it here.
+    if (option.value !== null && option.repeatable && value === "") {
+      return { _tag: "Problem", problem: `${option.flag} "" is empty: give it a value (${option.flag} ${option.value}), or leave the option out.` }
     }
     if (option.choices !== null && !option.choices.includes(value)) {
       const near = didYouMean(value, option.choices, quote)

@@ -4,17 +4,22 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { isBudgetExceeded, isPartsExceeded } from "../core/bundle/index.js"
+import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../core/bundle/index.js"
+import { factsOf } from "../core/facts.js"
 import { hasRefusal } from "../core/graph.js"
+import { counted } from "../core/plural.js"
 import { exceededLine } from "../core/render/exceeded.js"
 import type { PartRecord } from "../core/manifest.js"
+import type { CountTokens, Encoding, TokenCount } from "../core/tokens.js"
+import { budgetTokensProblems, fitLine, fitTokenBudget, tokensLine } from "../core/tokens.js"
 import { MANIFEST, partFileName, ticket } from "../core/manifest.js"
 import type { PartText, PreparedBundle } from "../services/Bundler.js"
 import { Bundler, partText } from "../services/Bundler.js"
 import type { BundleRequest } from "../services/requests.js"
+import { loadTokenizer } from "../services/tokenizer.js"
 import type { BundleArgs } from "./bundle.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
-import { ExitWith } from "./errors.js"
+import { CliFailure, ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
@@ -61,18 +66,21 @@ export const prepareBundle = (args: BundleArgs) =>
 const show = (compact: string, format: BundleArgs["format"]): string =>
   format === "pretty" ? JSON.stringify(JSON.parse(compact), null, 2) + "\n" : compact + "\n"
 
+/** A part's text, with its token count when `--tokens` asked for one (the manifest records it). */
+type CountedText = PartText & { readonly tokens?: TokenCount }
+
 /** Writes the parts and the manifest into `dir`; the previous set stays whole until each rename. */
-export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, prepared: PreparedBundle, texts: Stream.Stream<PartText, E>) =>
+export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, prepared: PreparedBundle, texts: Stream.Stream<CountedText, E>) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
     yield* ensureDir(dir)
     const records: PartRecord[] = []
     // `--part K` writes part-00K.json: the part's own number (bundle-contract.md section 3).
     const first = typeof prepared.params.part === "number" ? prepared.params.part : 1
-    yield* Stream.runForEach(texts, ({ text, used }) => {
+    yield* Stream.runForEach(texts, ({ text, used, tokens }) => {
       const file = partFileName(first + records.length)
       const bytes = text + "\n"
-      records.push({ file, hash: ticket(bytes), used })
+      records.push({ file, hash: ticket(bytes), used, ...(tokens === undefined ? {} : { tokens }) })
       return writeAtomic(dir, file, bytes)
     })
     const manifest = yield* bundler.manifest(prepared, records)
@@ -81,24 +89,39 @@ export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, pre
       dir,
       records.map((r) => r.file)
     )
-    if (!args.quiet) yield* writeErr(`wrote ${records.length} part file(s) and ${MANIFEST} to ${dir}`)
+    if (!args.quiet) yield* writeErr(`wrote ${counted(records.length, "part file")} and ${MANIFEST} to ${dir}`)
     return records.length
   })
 
+/** `--tokens`: the encoding and its counter; `target`, the `--budget-tokens` asked for. */
+interface Tokens {
+  readonly encoding: Encoding
+  readonly count: CountTokens
+  readonly target: number | undefined
+}
+
 /**
  * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
- * Succeeds with the number of parts written (1 for a single value).
+ * Succeeds with the number of parts written (1 for a single value). With `tokens`, each written
+ * text is counted: one stderr line, and the manifest with --out.
  */
-export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle) =>
+export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, tokens?: Tokens) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
     const out = get(args.out)
     let count = 1
     let exceeded = false
+    const counts: number[] = []
+    const counted = (t: PartText): CountedText => {
+      if (tokens === undefined) return t
+      const value = tokens.count(t.text)
+      counts.push(value)
+      return { ...t, tokens: { value, encoding: tokens.encoding } }
+    }
     if (args.parts) {
       const split = yield* renderProblems(bundler.split(prepared))
       const oversized = split.exceeded
-      const parts = Stream.map(split.parts, partText)
+      const parts = Stream.map(split.parts, (p) => counted(partText(p)))
       if (oversized !== null) yield* writeErr(exceededLine(oversized))
       exceeded = oversized !== null
       if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)
@@ -116,9 +139,11 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle) =>
         yield* writeErr(exceededLine(value))
       }
       const used = "used" in value ? (value.used as number) : null
-      if (out !== undefined) yield* writeOutDir(out, args, prepared, Stream.make({ text, used }))
+      const one = counted({ text, used })
+      if (out !== undefined) yield* writeOutDir(out, args, prepared, Stream.make(one))
       else yield* writeOut(show(text, args.format))
     }
+    if (tokens !== undefined) yield* writeErr(tokensLine(tokens.encoding, counts, args.parts))
     if (args.strict && hasRefusal(prepared.graph)) return yield* new ExitWith({ code: 1 })
     // 3, not 1: a gate can tell "did not fit" from "failed"; the value is already written.
     if (exceeded && args.failOnExceeded === true) {
@@ -136,10 +161,47 @@ const checkOut = (args: BundleArgs) =>
     if (problem !== null) yield* failWithDiagnostics([problem])
   })
 
+/**
+ * `--tokens` and `--budget-tokens`, checked before the corpus is read (a wrong encoding name is the
+ * argument parser's own exit 2). The tokenizer loads here, only when asked.
+ */
+const tokensOf = (args: BundleArgs) =>
+  Effect.gen(function* () {
+    const encoding = args.tokens === undefined ? undefined : get(args.tokens)
+    const budgetTokens = args.budgetTokens === undefined ? undefined : get(args.budgetTokens)
+    let target: number | undefined
+    if (budgetTokens !== undefined) {
+      const checked = budgetTokensProblems(budgetTokens, "budget-tokens", { encoding: encoding !== undefined, budget: Option.isSome(args.budget) })
+      if (isDiagnostics(checked)) return yield* failWithDiagnostics(checked.diagnostics)
+      target = checked.target
+    }
+    if (encoding === undefined) return undefined
+    const count = loadTokenizer(encoding, __dirname)
+    if (typeof count !== "function") return yield* new CliFailure({ line: count.problem })
+    return { encoding, count, target } satisfies Tokens
+  })
+
+/** With `--budget-tokens`: the request at the code-unit budget its token target translates to (said on stderr). */
+const fitted = (args: BundleArgs, prepared: PreparedBundle, tokens: Tokens | undefined) =>
+  Effect.gen(function* () {
+    if (tokens?.target === undefined) return prepared
+    const split = args.parts || prepared.params.part !== undefined
+    const fit = fitTokenBudget(factsOf(prepared.graph), prepared.params, split, tokens.count, tokens.target)
+    // The composer's own diagnostics: the composition that follows reports them.
+    if (isDiagnostics(fit)) return prepared
+    yield* writeErr(fitLine(fit, tokens.target, tokens.encoding, split))
+    return { ...prepared, params: { ...prepared.params, budget: fit.budget } }
+  })
+
 export const runBundle = (args: BundleArgs) =>
   checkOut(args).pipe(
-    Effect.andThen(prepareBundle(args)),
-    Effect.flatMap((prepared) => composeAndWrite(args, prepared)),
+    Effect.andThen(tokensOf(args)),
+    Effect.flatMap((tokens) =>
+      prepareBundle(args).pipe(
+        Effect.flatMap((prepared) => fitted(args, prepared, tokens)),
+        Effect.flatMap((prepared) => composeAndWrite(args, prepared, tokens))
+      )
+    ),
     Effect.asVoid,
     Effect.withSpan("bundle"),
     Effect.provide(ServicesLive)

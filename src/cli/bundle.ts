@@ -3,8 +3,10 @@
 // the seed's { diagnostics } value and exit 2. This file holds the command's definition, all that
 // `--help` needs; the handler (bundle-run.ts) and the services it uses load when the command runs.
 import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import { ENCODINGS, type Encoding } from "../core/encodings.js"
 import type { CommonArgs } from "./common.js"
 import { changesetOptions, choiceOption, common, flag, valueOption } from "./common.js"
 
@@ -55,6 +57,10 @@ export interface BundleArgs extends CommonArgs {
   readonly findings?: "text" | "github"
   /** `bundle` only: exit 3 after the value when it is budgetExceeded. */
   readonly failOnExceeded?: boolean
+  /** `bundle` only: count each part's tokens in this encoding (src/core/tokens.ts). */
+  readonly tokens?: Option.Option<Encoding>
+  /** `bundle` only: a token target, translated to a code-unit budget by composing and counting. */
+  readonly budgetTokens?: Option.Option<string>
 }
 
 /** Options of `bundle` alone: a CI job's gate and annotations. */
@@ -65,7 +71,18 @@ const ciOptions = {
     "text",
     "Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations)."
   ),
-  failOnExceeded: flag("fail-on-exceeded", "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate.")
+  failOnExceeded: flag("fail-on-exceeded", "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate."),
+  tokens: Flag.Literals("tokens", ENCODINGS).pipe(
+    Flag.withDescription(
+      "Count each part's exact tokens in this encoding: on stderr, and in manifest.json with --out. The value and its budget stay in code units."
+    ),
+    Flag.optional
+  ),
+  budgetTokens: valueOption(
+    "budget-tokens",
+    "N",
+    "With --tokens, instead of --budget: the largest code-unit budget at which every part counts at most N tokens (found by counting; stderr says which)."
+  )
 } as const
 
 export const bundleCommand = Command.make("bundle", { ...bundleOptions, ...ciOptions }, (args) =>
@@ -83,5 +100,6 @@ export const bundleExamples = [
   "specbundle bundle --pack pack:rides-v1 --budget M",
   "specbundle bundle --specs spec:rides.ride-fare-rule --format pretty",
   "specbundle bundle --changeset HEAD~1 --parts --budget 20000",
-  "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out"
+  "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out",
+  "specbundle bundle --pack pack:rides-v1 --parts --tokens o200k_base"
 ]

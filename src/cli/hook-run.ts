@@ -5,18 +5,16 @@ import * as nodePath from "node:path"
 import { Git } from "../services/git.js"
 import { CliFailure } from "./errors.js"
 import type { HookArgs } from "./hook.js"
-import { hookSnippet, shellQuote } from "./hook-print.js"
+import { failWithDiagnostics } from "./diagnostics.js"
+import { claudeCodeSnippet, isAgentEvent, notGitHook, printedEvents } from "./hook-agent.js"
+import type { HookManager, HookName } from "./hook-print.js"
+import { SKIPPED, hookSnippet, printedHooks, shellQuote } from "./hook-print.js"
 import { writeErr, writeOut } from "./output.js"
 
 export const HOOK_MARKER = "# specbundle-hook"
 
-type HookName = HookArgs["hook"]
-
 /** ` --root R` for `hook run` in an installed hook: under "$top". */
 const rootArg = (root: string): string => ` --root "$top"${root === "" ? "" : `/${shellQuote(root)}`}`
-
-/** What a hook that cannot run did not do. */
-const SKIPPED: Record<HookName, string> = { "pre-commit": "checked nothing", "pre-push": "composed no bundle" }
 
 const PURPOSE: Record<HookName, string> = {
   "pre-commit": "# Refuses the commit only when a carrier staged in it does not read (file:line on stderr).",
@@ -93,35 +91,53 @@ const rootInRepo = (git: Git["Service"], cwd: string, root: string) =>
 export const runHook = (args: HookArgs) =>
   Effect.gen(function* () {
     if (args.action === "run") {
+      // Claude Code's hooks: never exit 2 (UserPromptSubmit would drop the prompt), so extra arguments are let be.
+      if (isAgentEvent(args.hook)) {
+        const agent = yield* Effect.promise(() => import("./hook-agent-run.js"))
+        return yield* agent.runAgentHook(args.hook, args.root)
+      }
       if (args.hook === "pre-commit") {
         const check = yield* Effect.promise(() => import("./hook-check.js"))
         return yield* check.runPreCommit(args.root)
       }
       const push = yield* Effect.promise(() => import("./hook-push.js"))
-      return yield* push.runPrePush(args.root, args.gitArgs)
+      return yield* push.runPrePush(args.root, args.gitArgs, args.manager === "lefthook" ? "lefthook" : "husky")
     }
     const cwd = process.cwd()
     if (args.action === "print") {
+      // `hook print pre-commit pre-push`: the second hook arrives as a GIT_ARG.
+      const agent = printedEvents(args.hook, args.gitArgs, args.manager)
+      if (agent !== null && "problem" in agent) return yield* failWithDiagnostics([{ scope: "arguments", problem: agent.problem }])
       const git = yield* Git
+      if (agent !== null) {
+        // Claude Code runs the hook in the project folder (where .claude/ is): the root is relative to it.
+        yield* rootInRepo(git, cwd, args.root)
+        const rel = nodePath.relative(cwd, nodePath.resolve(cwd, args.root)).split(nodePath.sep).join("/")
+        return yield* writeOut(claudeCodeSnippet(agent.events, rel))
+      }
+      const asked = printedHooks(args.hook as HookName, args.gitArgs, args.manager as HookManager)
+      if ("problem" in asked) return yield* failWithDiagnostics([{ scope: "arguments", problem: asked.problem }])
       const { rel } = yield* rootInRepo(git, cwd, args.root)
-      return yield* writeOut(hookSnippet(args.hook, rel, args.manager))
+      return yield* writeOut(hookSnippet(asked.hooks, rel, args.manager as HookManager))
     }
+    if (isAgentEvent(args.hook)) return yield* failWithDiagnostics([{ scope: "arguments", problem: notGitHook(args.hook, args.action) }])
+    const hook: HookName = args.hook
     const fs = yield* FileSystem.FileSystem
     const git = yield* Git
     const dir = yield* hooksDir(git, cwd)
-    const file = nodePath.join(dir, args.hook)
+    const file = nodePath.join(dir, hook)
     const backup = `${file}.specbundle-backup`
     const existing = yield* fs.readFileString(file).pipe(Effect.option)
     const ours = existing._tag === "Some" && existing.value.includes(HOOK_MARKER)
     const fail = (line: string) => new CliFailure({ line })
 
     if (args.action === "uninstall") {
-      if (existing._tag === "None") return yield* writeErr(`no ${args.hook} hook at ${file}; nothing to do`)
+      if (existing._tag === "None") return yield* writeErr(`no ${hook} hook at ${file}; nothing to do`)
       if (!ours) return yield* fail(`${file} was not written by specbundle; left untouched`)
       yield* fs.remove(file).pipe(Effect.mapError((e) => fail(`could not remove ${file}: ${e.message}`)))
       if (yield* fs.exists(backup).pipe(Effect.orElseSucceed(() => false))) {
         yield* fs.rename(backup, file).pipe(Effect.mapError((e) => fail(`could not restore ${backup}: ${e.message}`)))
-        return yield* writeErr(`removed the specbundle ${args.hook} hook and restored ${backup}`)
+        return yield* writeErr(`removed the specbundle ${hook} hook and restored ${backup}`)
       }
       return yield* writeErr(`removed ${file}`)
     }
@@ -138,7 +154,7 @@ export const runHook = (args: HookArgs) =>
     const shared = inTree[0] !== ".." && !nodePath.isAbsolute(inTree.join("/")) && inTree[0] !== ".git"
     const cli = shared ? null : { node: process.execPath, script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js") }
     yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => fail(`could not create ${dir}: ${e.message}`)))
-    yield* fs.writeFileString(file, hookScript(args.hook, rel, cli), { mode: 0o755 }).pipe(
+    yield* fs.writeFileString(file, hookScript(hook, rel, cli), { mode: 0o755 }).pipe(
       Effect.andThen(fs.chmod(file, 0o755)),
       Effect.mapError((e) => fail(`could not write ${file}: ${e.message}`))
     )

@@ -1,7 +1,7 @@
-// `specbundle hook install|uninstall|print|run pre-commit|pre-push`: hooks that run this very
-// specbundle (no registry fallback), the command line for hook managers, and what the hooks run.
-// A hook specbundle did not write is never touched. The handler loads from hook-run.ts when the
-// command runs.
+// `specbundle hook install|uninstall|print|run pre-commit|pre-push|session-start|user-prompt-submit`:
+// git hooks that run this very specbundle (no registry fallback), the command line for hook
+// managers and the Claude Code settings (hook-agent.ts), and what the hooks run. A hook specbundle
+// did not write is never touched. The handler loads from hook-run.ts when the command runs.
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
@@ -13,39 +13,47 @@ const action = Argument.Literals("ACTION", ["install", "uninstall", "print", "ru
     "install writes the hook; uninstall removes one specbundle wrote (restoring a backup it finds); print shows the hook's command line for hook managers; run is what the hook itself runs."
   )
 )
-const hookName = Argument.Literals("HOOK", ["pre-commit", "pre-push"]).pipe(
-  Argument.withDescription("pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range.")
+const hookName = Argument.Literals("HOOK", ["pre-commit", "pre-push", "session-start", "user-prompt-submit"]).pipe(
+  Argument.withDescription(
+    "pre-commit checks the staged carriers; pre-push composes the bundle of the pushed range. session-start and user-prompt-submit are Claude Code's (print them with --manager claude-code): they give the agent the bundle of the working changes."
+  )
 )
 // What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
 const gitArgs = Argument.String("GIT_ARG").pipe(Argument.variadic())
 const force = flag("force", "Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup.")
 const manager = choiceOption(
   "manager",
-  ["husky", "lefthook", "pre-commit"],
+  ["husky", "lefthook", "pre-commit", "claude-code"],
   "husky",
-  "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry."
+  "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry (pre-commit 3.2 or later). Each runs specbundle from node_modules/.bin or PATH, and when it is missing says so in one line and lets git go on. claude-code: the hooks of .claude/settings.json for session-start and user-prompt-submit, run in the project; a missing specbundle, no change or no corpus adds nothing and never fails the session. For run: the manager that runs the hook."
 )
 const root = Flag.String("root").pipe(
   Flag.withMetavar("DIR"),
-  Flag.withDescription("The corpus folder the hook reads (default: the repository top)."),
+  Flag.withDescription("The corpus folder the hook reads (default: the repository top; for claude-code, the project folder where you print it)."),
   Flag.withDefault(".")
 )
 
 export interface HookArgs {
   readonly action: "install" | "uninstall" | "print" | "run"
-  readonly hook: "pre-commit" | "pre-push"
+  readonly hook: "pre-commit" | "pre-push" | "session-start" | "user-prompt-submit"
   readonly gitArgs: ReadonlyArray<string>
   readonly force: boolean
   readonly root: string
-  readonly manager: "husky" | "lefthook" | "pre-commit"
+  readonly manager: "husky" | "lefthook" | "pre-commit" | "claude-code"
 }
 
 export const hookCommand = Command.make("hook", { action, hook: hookName, gitArgs, force, root, manager }, (args) =>
   Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))
 ).pipe(
   Command.withDescription(
-    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives what to commit for a hook manager (--manager husky, lefthook or pre-commit), without machine paths. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup)."
+    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives what to commit for a hook manager (--manager husky, lefthook or pre-commit), without machine paths; print pre-commit pre-push gives one lefthook.yml or .pre-commit-config.yaml with both hooks. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup). print session-start user-prompt-submit --manager claude-code gives the hooks for .claude/settings.json: each hands Claude the bundle of the work tree against HEAD, within the 10,000 characters Claude Code takes whole, or nothing at all."
   )
 )
 
-export const hookExamples = ["specbundle hook install pre-commit", "specbundle hook print pre-push --manager lefthook", "specbundle hook uninstall pre-commit"]
+export const hookExamples = [
+  "specbundle hook install pre-commit",
+  "specbundle hook print pre-push --manager lefthook",
+  "specbundle hook print pre-commit pre-push --manager pre-commit",
+  "specbundle hook print session-start user-prompt-submit --manager claude-code",
+  "specbundle hook uninstall pre-commit"
+]

@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { hasRefusal } from "../core/graph.js"
+import { gitlabLinkBase } from "../core/render/gitlab.js"
 import { impactOutput } from "../core/render/outputs.js"
 import { Changes, impactProblems } from "../services/Changes.js"
 import type { ImpactRequest } from "../services/requests.js"
@@ -26,6 +27,9 @@ export const runImpactCommand = (args: ImpactArgs) =>
     if (Option.isSome(args.linkBase) && args.format !== "markdown") {
       return yield* failWithDiagnostics([...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }])
     }
+    if (args.noDiagram && args.format !== "markdown") {
+      return yield* failWithDiagnostics([...impactProblems(request), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
+    }
     const { report, graph, exclude } = yield* renderProblems(changes.report(request))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)
@@ -34,7 +38,8 @@ export const runImpactCommand = (args: ImpactArgs) =>
         report,
         graph,
         args.format,
-        Option.getOrElse(args.linkBase, () => "")
+        Option.getOrElse(args.linkBase, () => (args.format === "markdown" ? gitlabLinkBase(process.env) : "")),
+        !args.noDiagram
       )
     )
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })

@@ -4,26 +4,32 @@ import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CommonArgs } from "./common.js"
-import { changesetOptions, choiceOption, common, valueOption } from "./common.js"
+import { changesetOptions, choiceOption, common, flag, valueOption } from "./common.js"
 
 const options = {
   ...common,
   ...changesetOptions,
   format: choiceOption(
     "format",
-    ["json", "text", "markdown"],
+    ["json", "text", "markdown", "gitlab"],
     "json",
-    "json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment."
+    "json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment; gitlab: a GitLab Code Quality report (findings, lost bindings, at-risk nodes)."
   ),
-  linkBase: valueOption("link-base", "URL", "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link."),
+  linkBase: valueOption(
+    "link-base",
+    "URL",
+    "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/."
+  ),
+  noDiagram: flag("no-diagram", "With --format markdown: leave out the Mermaid picture of changed files, impacted Specs and Packs at the top."),
   findings: choiceOption("findings", ["text", "github"], "text", "Write corpus findings on stderr as text lines, or as GitHub workflow commands (annotations).")
 } as const
 
 export interface ImpactArgs extends CommonArgs {
   readonly changeset: Option.Option<string>
   readonly staged: boolean
-  readonly format: "json" | "text" | "markdown"
+  readonly format: "json" | "text" | "markdown" | "gitlab"
   readonly linkBase: Option.Option<string>
+  readonly noDiagram: boolean
   readonly findings: "text" | "github"
 }
 

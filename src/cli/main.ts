@@ -3,6 +3,7 @@
 import * as Command from "effect/cli/Command"
 import { bundleCommand, bundleExamples } from "./bundle.js"
 import { checkCommand, checkExamples } from "./check.js"
+import { exampleCommand, exampleExamples } from "./example.js"
 import type { HelpInput } from "./help.js"
 import { hookCommand, hookExamples } from "./hook.js"
 import { impactCommand, impactExamples } from "./impact.js"
@@ -21,7 +22,18 @@ export const root = Command.make(PROGRAM).pipe(
   Command.withDescription(
     "Compose deterministic, budgeted context bundles from an SDP Spec corpus and a git changeset.\nExit codes: 0 a value was produced (budgetExceeded included), 2 wrong parameters ({ diagnostics } on stdout), 1 any other failure."
   ),
-  Command.withSubcommands([bundleCommand, perspectiveCommand, impactCommand, checkCommand, listCommand, watchCommand, staleCommand, hookCommand, mcpCommand])
+  Command.withSubcommands([
+    bundleCommand,
+    perspectiveCommand,
+    impactCommand,
+    checkCommand,
+    listCommand,
+    watchCommand,
+    staleCommand,
+    hookCommand,
+    mcpCommand,
+    exampleCommand
+  ])
 )
 
 /** The tree the parser runs, as data. */
@@ -37,7 +49,8 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
   watch: watchExamples,
   stale: staleExamples,
   hook: hookExamples,
-  mcp: mcpExamples
+  mcp: mcpExamples,
+  example: exampleExamples
 }
 
 /** What effect/cli adds at the top level, as the top help page lists it. */

@@ -1,7 +1,7 @@
 // Writing results and findings. stdout carries only the result; everything else goes to stderr.
 import * as Effect from "effect/Effect"
 import { formatFinding } from "../core/finding-text.js"
-import { capFindings, countedFinding } from "../core/findings-cap.js"
+import { capFindings, countedFinding, tallyLine } from "../core/findings-cap.js"
 import type { Finding } from "../core/model.js"
 import { escapeCommandData, findingsGithub } from "../core/render/findings.js"
 import { findingsPrefix } from "../core/render/outputs.js"
@@ -50,7 +50,7 @@ export const writeErr = (line: string): Effect.Effect<void> => Effect.sync(() =>
 
 export { formatFinding }
 
-/** How many lines a bundle, impact or list run shows before the tally line (refused files past it are still named). */
+/** How many lines a bundle, impact or list run shows before the tally line (core/findings-cap.ts). */
 export const FINDINGS_SHOWN = 10
 
 /** How findings are written: `file:line: code: message` lines, or GitHub workflow commands (annotations). */
@@ -69,26 +69,27 @@ export interface FindingsMode {
 
 /**
  * The one sink for corpus findings, on stderr, and its cap rule (core/findings-cap.ts): a capped
- * run shows one line per file and rule (with a count), every refused file at least once whatever
- * the cap, other lines up to FINDINGS_SHOWN, then one tally line naming how many findings it did
- * not show and where to see them all. `check` and `--verbose` list every finding. `--quiet` shows
- * only errors, under the same cap (the tally counts errors only then). The github style keeps the
- * cap (a step shows few annotations anyway) and makes the tally a notice.
+ * run shows at most FINDINGS_SHOWN lines, one per file and rule (with a count): each refused
+ * file's first refusal before any file gets a second line or any other file a line, then one
+ * tally line naming how many more files and findings there are and where to see them all.
+ * `check` and `--verbose` list every finding. `--quiet` shows only errors, under the same cap (the
+ * tally counts errors only then). The github style keeps the cap (a step shows few annotations
+ * anyway) and makes the tally a notice.
  */
 export const writeFindings = (findings: ReadonlyArray<Finding>, mode: FindingsMode): Effect.Effect<void> =>
   Effect.sync(() => {
     const shown = mode.quiet ? findings.filter((f) => f.severity === "error") : findings
     const capped = mode.all ? null : capFindings(shown, FINDINGS_SHOWN)
     const kept = capped === null ? shown : capped.shown.map(countedFinding)
-    const more = capped === null ? 0 : capped.hidden
-    const tally = `... and ${more} more ${more === 1 ? "finding" : "findings"}: specbundle check lists them all (or add --verbose)`
+    const tally = capped === null ? null : tallyLine(capped)
     if (mode.style === "github") {
       const text =
-        findingsGithub(kept, findingsPrefix(mode.root ?? ".", process.cwd())) + (more > 0 ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
+        findingsGithub(kept, findingsPrefix(mode.root ?? ".", process.cwd())) +
+        (tally !== null ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
       if (text !== "") process.stderr.write(text)
       return
     }
     const lines = kept.map(formatFinding)
-    if (more > 0) lines.push(tally)
+    if (tally !== null) lines.push(tally)
     if (lines.length > 0) process.stderr.write(lines.join("\n") + "\n")
   })

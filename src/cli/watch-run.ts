@@ -10,6 +10,7 @@ import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import { CONFIG_FILE } from "../core/config.js"
 import { classifyPath, isExcluded, isSkippedDirectory } from "../core/extract.js"
+import { counted } from "../core/plural.js"
 import type { BundleArgs } from "./bundle.js"
 import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "./diagnostics.js"
@@ -108,16 +109,16 @@ export const runWatch = (args: WatchArgs) =>
 
     // The first build fails the command like `bundle` would: wrong parameters show at once.
     const first = yield* build
-    yield* writeErr(`watch: built ${first} part(s) into ${dir} (0 changed path(s))`)
+    yield* writeErr(`watch: built ${counted(first, "part")} into ${dir} (0 changed paths)`)
 
     const rebuild = Effect.gen(function* () {
       const changed = pending.size
       pending.clear()
       const outcome = yield* Effect.exit(build)
       if (outcome._tag === "Success") {
-        return yield* writeErr(`watch: rebuilt ${outcome.value} part(s) into ${dir} (${changed} changed path(s))`)
+        return yield* writeErr(`watch: rebuilt ${counted(outcome.value, "part")} into ${dir} (${counted(changed, "changed path")})`)
       }
-      yield* writeErr(`watch: rebuild failed (${changed} changed path(s)): ${messageOf(outcome.cause)}; previous files kept, still watching`)
+      yield* writeErr(`watch: rebuild failed (${counted(changed, "changed path")}): ${messageOf(outcome.cause)}; previous files kept, still watching`)
     })
     return yield* Queue.take(ticks).pipe(Effect.andThen(rebuild), Effect.forever)
   }).pipe(Effect.scoped, Effect.provide(ServicesLive))

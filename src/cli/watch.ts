@@ -27,7 +27,7 @@ export const watchCommand = Command.make("watch", watchOptions, (args) =>
   Command.withDescription(
     [
       `Compose the bundle into --out DIR, then recompose whenever files under the root change and stay quiet for --quiet-ms (default ${DEFAULT_QUIET_MS}). Events within the quiet window make one rebuild; a running rebuild finishes first and is followed by one more. Files are replaced atomically; events inside DIR and in skipped folders (.git, node_modules, ...) are ignored.`,
-      "Prints one line on stderr per build: watch: rebuilt <n> part(s) into DIR (<k> changed path(s)). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0."
+      "Prints one line on stderr per build: watch: rebuilt <n> parts into DIR (<k> changed paths). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0."
     ].join("\n")
   )
 )

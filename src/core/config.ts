@@ -210,8 +210,24 @@ export const parseConfig = (text: string): Result.Result<Config, string> => {
   })
 }
 
-/** What the schema cannot see: perspective names and the perspective a profile names. */
+/** A budget written as text that names no tier (of the defaults and the file's) and is no positive integer. */
+const budgetProblem = (key: string, budget: number | string | undefined, tiers: Readonly<Record<string, number>>): string | null => {
+  if (typeof budget !== "string") return null
+  const n = resolveBudget(budget, tiers)
+  if (typeof n === "number" && Number.isSafeInteger(n) && n > 0) return null
+  const names = Object.keys(tiers)
+  return `${key}: expected a positive integer or a tier name (${names.join(", ")}), got ${kindOf(budget)}.${tierHint(budget, names)}`
+}
+
+/** What the schema cannot see: budget tier names, perspective names and the perspective a profile names. */
 const referenceProblem = (config: Config): string | null => {
+  const tiers = { ...DEFAULT_TIERS, ...(config.tiers ?? {}) }
+  const budget = budgetProblem("budget", config.budget, tiers)
+  if (budget !== null) return budget
+  for (const [profile, set] of Object.entries(config.profiles ?? {})) {
+    const problem = budgetProblem(`profiles.${profile}.budget`, set.budget, tiers)
+    if (problem !== null) return problem
+  }
   for (const name of Object.keys(config.perspectives ?? {})) {
     if (Object.hasOwn(BUILT_IN_PERSPECTIVES, name)) return `perspectives.${name}: "${name}" is a built-in perspective; choose another name`
     if (!PERSPECTIVE_NAME.test(name)) return `perspectives.${name}: a perspective name is letters, digits, ".", "_" and "-", starting with a letter or digit`
@@ -274,10 +290,19 @@ export const resolveBudget = (budget: number | string | undefined, tiers: Readon
 export const budgetTierProblem = (budget: number | string | undefined, tiers: Readonly<Record<string, number>>): string | null => {
   if (typeof budget !== "string" || typeof resolveBudget(budget, tiers) !== "string") return null
   const names = Object.keys(tiers)
-  const sameLetters = names.filter((n) => n.toLowerCase() === budget.toLowerCase())
-  const hint = sameLetters.length > 0 ? didYouMean(budget, sameLetters) : didYouMean(budget, names)
-  return `Unknown budget ${JSON.stringify(budget)}: give a positive integer (UTF-16 code units) or a tier: ${names.join(", ")}.${hint}`
+  return `Unknown budget ${JSON.stringify(budget)}: give a positive integer (UTF-16 code units) or a tier: ${names.join(", ")}.${tierHint(budget, names)}`
 }
+
+/** " Did you mean ...?" for a tier name: the same letters in another case first, else the near names. */
+const tierHint = (budget: string, names: ReadonlyArray<string>): string => {
+  const sameLetters = names.filter((n) => n.toLowerCase() === budget.toLowerCase())
+  // The same letters are the answer however far apart their case is ("xxl" is "XXL").
+  return sameLetters.length > 0 ? ` Did you mean ${sameLetters.map((n) => JSON.stringify(n)).join(" or ")}?` : didYouMean(budget, names)
+}
+
+/** The line for a configuration path that is a folder (`--config specs`), instead of the read's EISDIR. */
+export const configFolderProblem = (named: boolean): string =>
+  `is a folder, not a configuration file${named ? "; --config takes a JSON file such as specbundle.config.json" : ""}`
 
 /**
  * "12" -> 12, "1.5" -> 1.5, "-1" -> -1. Only a number's own canonical text converts: "01",

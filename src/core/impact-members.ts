@@ -1,5 +1,6 @@
 // How a changed Pack manifest changed its members' standing: which members it added, removed or
 // moved, so the impact report puts those at risk and not the whole Pack (issue 27). Pure.
+import type { AtRiskReason } from "./impact.js"
 
 /** Why a member is listed: positions are 1-based in the old and the new manifest order. */
 export interface MemberChange {
@@ -33,6 +34,9 @@ export const memberChangeText = (m: MemberChange): string => {
   if (m.change === "removed") return `member removed from position ${m.oldPosition}`
   return `member moved from position ${m.oldPosition} to ${m.newPosition}`
 }
+
+/** An at-risk reason: the edge, and for a Pack manifest's member why it is listed (text report, Code Quality). */
+export const riskReasonText = (x: AtRiskReason): string => `${x.from} ${x.edgeType} ${x.to}${x.member === undefined ? "" : ` (${memberChangeText(x.member)})`}`
 
 /** Each id's first index (a doubled member is a reader finding; its first place counts). */
 const firstPositions = (ids: ReadonlyArray<string>): Map<string, number> => {

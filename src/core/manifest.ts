@@ -4,6 +4,7 @@
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { sha256 } from "./discover.js"
+import { ENCODINGS } from "./encodings.js"
 import { STRICT, TYPE_NAME, schemaLine, shapeProblem } from "./schema-line.js"
 
 export const MANIFEST = "manifest.json"
@@ -21,6 +22,11 @@ const Matching = (pattern: RegExp, expected = `a string matching the pattern ${p
 const Sha256Hex = Matching(/^[0-9a-f]{64}$/, "hex SHA-256")
 /** An integer; "Int" inside another type's name. */
 const Int = Schema.Number.check(Schema.isInt({ [TYPE_NAME]: "Int" }))
+/** Effect 3's NonNegativeInt, its checks in its order and words. */
+const NonNegativeInt = Schema.Number.check(
+  Schema.isGreaterThanOrEqualTo(0, { expected: "a non-negative number" }),
+  Schema.isInt({ [TYPE_NAME]: "NonNegativeInt" })
+)
 
 const FileHash = Schema.Struct({ path: Schema.String, hash: Sha256Hex })
 
@@ -38,7 +44,9 @@ export const PartRecord = Schema.Struct({
   file: Matching(/^part-\d{3,}\.json$/),
   /** `sha256:` + hex of the part file's bytes. */
   hash: Matching(/^sha256:[0-9a-f]{64}$/),
-  used: Schema.NullOr(Int)
+  used: Schema.NullOr(Int),
+  /** With `bundle --tokens`: the exact count of the same text `used` measures, in that encoding. */
+  tokens: Schema.optional(Schema.Struct({ value: NonNegativeInt, encoding: Schema.Literals(ENCODINGS) }))
 })
 
 export const BuiltFrom = Schema.Struct({

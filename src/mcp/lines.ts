@@ -5,19 +5,35 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 
+const isId = (id: unknown): boolean => typeof id === "string" || typeof id === "number"
+
 /** A JSON-RPC error answer: the line itself (with its newline) the server writes on stdout. */
-const errorLine = (id: unknown, code: number, message: string): string =>
-  JSON.stringify({ jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code, message } }) + "\n"
+const errorLine = (id: unknown, code: number, message: string, data?: string): string =>
+  JSON.stringify({ jsonrpc: "2.0", id: isId(id) ? id : null, error: { code, message, ...(data === undefined ? {} : { data }) } }) + "\n"
 
 export const PARSE_ERROR = -32700
 export const INVALID_REQUEST = -32600
 
-/** A message the protocol can take: an object whose `method`, when present, is a string. */
-const acceptable = (message: unknown): boolean =>
-  typeof message === "object" &&
-  message !== null &&
-  !Array.isArray(message) &&
-  (!Object.hasOwn(message, "method") || typeof (message as { method?: unknown }).method === "string")
+/** @effect/rpc carries a request id as a bigint and answers it as a number: only integers come back as sent. */
+const INTEGER_IDS = "specbundle mcp takes integer request ids"
+
+/**
+ * Why the protocol cannot take `message`, or null when it can: a request or notification (a
+ * string `method`, an integer id or none), or a response to a request of the server's (an integer
+ * id and one of `result` or `error`). Anything else, `{"foo":1}` say, the decoder takes for a
+ * response to no request, and a string or fractional id fails it: either way the server answered
+ * nothing more.
+ */
+const problemOf = (message: unknown): { readonly data?: string } | null => {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return {}
+  const m = message as Record<string, unknown>
+  const integerId = Number.isSafeInteger(m.id)
+  if (Object.hasOwn(m, "method")) {
+    if (typeof m.method !== "string") return {}
+    return !Object.hasOwn(m, "id") || integerId ? null : { data: INTEGER_IDS }
+  }
+  return integerId && Object.hasOwn(m, "result") !== Object.hasOwn(m, "error") ? null : {}
+}
 
 /** What to do with one line: null to pass it on (a blank one is dropped), else the answer to write. */
 export const screenLine = (line: string): { readonly answer: string } | null => {
@@ -28,8 +44,10 @@ export const screenLine = (line: string): { readonly answer: string } | null => 
   } catch {
     return { answer: errorLine(null, PARSE_ERROR, "Parse error") }
   }
-  if (Array.isArray(message)) return message.length > 0 && message.every(acceptable) ? null : { answer: errorLine(null, INVALID_REQUEST, "Invalid Request") }
-  return acceptable(message) ? null : { answer: errorLine((message as { id?: unknown } | null)?.id, INVALID_REQUEST, "Invalid Request") }
+  if (Array.isArray(message))
+    return message.length > 0 && message.every((m) => problemOf(m) === null) ? null : { answer: errorLine(null, INVALID_REQUEST, "Invalid Request") }
+  const problem = problemOf(message)
+  return problem === null ? null : { answer: errorLine((message as { id?: unknown } | null)?.id, INVALID_REQUEST, "Invalid Request", problem.data) }
 }
 
 const encoder = new TextEncoder()

@@ -7,16 +7,19 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { isBudgetExceeded, isPartsExceeded } from "../core/bundle/index.js"
+import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../core/bundle/index.js"
+import { factsOf } from "../core/facts.js"
 import { formatFinding } from "../core/finding-text.js"
 import { exceededLine } from "../core/render/exceeded.js"
 import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../core/render/outputs.js"
 import { Bundler } from "../services/Bundler.js"
 import { Changes, impactProblems } from "../services/Changes.js"
 import { Corpus, summaryOf } from "../services/Corpus.js"
+import { ENCODINGS, budgetTokensProblems, fitLine, fitTokenBudget } from "../core/tokens.js"
+import { loadTokenizer } from "../services/tokenizer.js"
 import type { BundleRequest, Diagnostic } from "../services/requests.js"
 import { decodeArguments } from "./arguments.js"
-import { ParameterProblems, type RunFailure } from "../services/requests.js"
+import { ParameterProblems, RunFailure } from "../services/requests.js"
 
 // optionalKey: a parameter may be left out, never given as null (its JSON Schema says just "string").
 const text = (description: string) => Schema.optionalKey(Schema.String.annotate({ description }))
@@ -47,7 +50,16 @@ export const BundleParameters = Schema.Struct({
   profile: text("A named set of bundle parameters from the configuration file."),
   declarations: text("whole (default) or addresses."),
   part: textOrNumber("Return only this 1-based part of the split bundle."),
-  count: Schema.optionalKey(Schema.Boolean.annotate({ description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' }))
+  count: Schema.optionalKey(Schema.Boolean.annotate({ description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' })),
+  tokens: Schema.optionalKey(
+    choice(
+      ENCODINGS,
+      'Count the exact tokens of each part\'s compact JSON in this encoding: a second text item {"tokens":[{"value":N,"encoding":E}]}, or "tokens" beside "parts" with count. The value and its budget stay in code units.'
+    )
+  ),
+  budgetTokens: textOrNumber(
+    "With tokens, instead of budget: a token target; the bundle is composed at the largest code-unit budget found at which every part counts at most this many tokens (a text item says which)."
+  )
 })
 
 export const ImpactParameters = Schema.Struct({
@@ -77,11 +89,11 @@ export const ListParameters = Schema.Struct({
   format: Schema.optionalKey(choice(["text", "json"], "text (default): one id a line with what it is; json: one compact JSON value."))
 })
 
-/** A tool's result: text content, as the CLI prints it; `hint`, what the CLI prints beside it on stderr. */
-const ok = (out: string, hint?: string) =>
+/** A tool's result: text content, as the CLI prints it; then the token counts and what the CLI prints beside it on stderr. */
+const ok = (out: string, ...more: ReadonlyArray<string | undefined>) =>
   new CallToolResult({
     isError: false,
-    content: [{ type: "text", text: out }, ...(hint === undefined ? [] : [{ type: "text" as const, text: hint + "\n" }])]
+    content: [{ type: "text", text: out }, ...more.filter((t) => t !== undefined).map((t) => ({ type: "text" as const, text: t + "\n" }))]
   })
 
 const fail = (out: string, structured?: unknown) =>
@@ -127,19 +139,62 @@ export const bundleRequestOf = (p: typeof BundleParameters.Type): BundleRequest 
   parts: p.count
 })
 
+/** `tokens` loaded (the tokenizer bundle beside this one, only when asked) and `budgetTokens` checked, as the CLI's flags. */
+const tokensOf = (p: typeof BundleParameters.Type) =>
+  Effect.gen(function* () {
+    let target: number | undefined
+    if (p.budgetTokens !== undefined) {
+      const checked = budgetTokensProblems(String(p.budgetTokens), "budgetTokens", { encoding: p.tokens !== undefined, budget: p.budget !== undefined })
+      if (isDiagnostics(checked)) return yield* new ParameterProblems({ diagnostics: checked.diagnostics })
+      target = checked.target
+    }
+    if (p.tokens === undefined) return undefined
+    const count = loadTokenizer(p.tokens, __dirname)
+    if (typeof count !== "function") return yield* new RunFailure({ line: count.problem })
+    return { encoding: p.tokens, count, target }
+  })
+
 const runBundle = (p: typeof BundleParameters.Type) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const prepared = yield* bundler.prepare(bundleRequestOf(p))
+    const tokens = yield* tokensOf(p)
+    let prepared = yield* bundler.prepare(bundleRequestOf(p))
+    const split = p.count === true || prepared.params.part !== undefined
+    let fit: string | undefined
+    if (tokens?.target !== undefined) {
+      const found = fitTokenBudget(factsOf(prepared.graph), prepared.params, split, tokens.count, tokens.target)
+      if (!isDiagnostics(found)) {
+        fit = fitLine(found, tokens.target, tokens.encoding, split)
+        prepared = { ...prepared, params: { ...prepared.params, budget: found.budget } }
+      }
+    }
+    const counted = (texts: ReadonlyArray<string>) =>
+      tokens === undefined ? undefined : texts.map((t) => ({ value: tokens.count(t), encoding: tokens.encoding }))
     if (p.count === true) {
       const { of, parts, exceeded } = yield* bundler.split(prepared)
+      const texts = tokens === undefined && of !== null ? [] : (yield* Stream.runCollect(parts)).map((t) => t.text)
       // No split fits the budget: the value that says so, as `--parts` prints it, and its hint.
-      if (of === null) return ok((yield* Stream.runCollect(parts)).map((t) => t.text + "\n").join(""), exceeded === null ? undefined : exceededLine(exceeded))
-      return ok(JSON.stringify({ parts: of }) + "\n")
+      if (of === null) {
+        const counts = counted(texts)
+        return ok(
+          texts.map((t) => t + "\n").join(""),
+          counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+          fit,
+          exceeded === null ? undefined : exceededLine(exceeded)
+        )
+      }
+      const counts = counted(texts)
+      return ok(JSON.stringify(counts === undefined ? { parts: of } : { parts: of, tokens: counts }) + "\n", fit)
     }
     const { value, text: out } = yield* bundler.compose(prepared)
-    // A budgetExceeded value is a result, as the CLI's (exit 0); the hint it prints on stderr comes second.
-    return ok(out + "\n", isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined)
+    const counts = counted([out])
+    // A budgetExceeded value is a result, as the CLI's (exit 0); the hint it prints on stderr comes last.
+    return ok(
+      out + "\n",
+      counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+      fit,
+      isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined
+    )
   })
 
 const runImpact = (p: typeof ImpactParameters.Type) =>
@@ -214,7 +269,7 @@ const define = <A>(
 export const tools: ReadonlyArray<ToolSpec> = [
   define(
     "bundle",
-    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count). A budgetExceeded value comes with a second text item: the hint the CLI prints on stderr (the budget that would fit, or count/part to split it).",
+    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count). With tokens, a text item follows with the exact token counts. A budgetExceeded value comes with a last text item: the hint the CLI prints on stderr (the budget that would fit, or count/part to split it).",
     BundleParameters,
     runBundle
   ),

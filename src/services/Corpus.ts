@@ -32,9 +32,7 @@ export const listingOf = (graph: Graph): Listing => ({
   specs: [...graph.specs.values()].sort((a, b) => byCodeUnits(a.id, b.id)).map((s) => ({ id: s.id, kind: s.kind, title: s.title, file: s.file }))
 })
 
-/** The summary line `check` prints after the findings. */
-export const summaryOf = (graph: Graph): string =>
-  `${graph.specs.size} specs, ${graph.packs.size} packs, ${graph.anchors.size} anchors, ${graph.findings.length} findings`
+export { summaryOf } from "../core/render/corpus-lines.js"
 
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {

@@ -26,7 +26,7 @@ export class NotARepositoryError extends Data.TaggedError("NotARepositoryError")
 
 export class UnknownRevisionError extends Data.TaggedError("UnknownRevisionError")<{ readonly revision: string }> {
   override get message() {
-    return `unknown revision "${this.revision}": git does not know it in this repository`
+    return `unknown revision "${this.revision}": git does not know it in this repository; look it up with git log --oneline (or git branch -a), or fetch it with git fetch`
   }
 }
 

@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as nodePath from "node:path"
 import type { Config, Settings } from "../core/config.js"
-import { CONFIG_FILE, parseConfig, settingsFor } from "../core/config.js"
+import { CONFIG_FILE, configFolderProblem, parseConfig, settingsFor } from "../core/config.js"
 import type { CorpusRequest } from "./requests.js"
 import { RunFailure } from "./requests.js"
 
@@ -32,6 +32,9 @@ export const loadConfig = (request: CorpusRequest) =>
       if (named !== undefined) return yield* new RunFailure({ line: `${path}: configuration file not found` })
       return { path: null, config: undefined } satisfies LoadedConfig
     }
+    // A folder gets a line of its own: the read's own error is a raw EISDIR.
+    const info = yield* fs.stat(path).pipe(Effect.option)
+    if (info._tag === "Some" && info.value.type === "Directory") return yield* new RunFailure({ line: `${path}: ${configFolderProblem(named !== undefined)}` })
     const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new RunFailure({ line: `${path}: could not read (${readProblem(e)})` })))
     const parsed = parseConfig(text)
     if (Result.isFailure(parsed)) return yield* new RunFailure({ line: `${path}: ${parsed.failure}` })

@@ -9,7 +9,7 @@ import type { BudgetExceeded, BundleValue, MemberRow } from "../../src/core/bund
 import { factsOf } from "../../src/core/facts.js"
 import type { Facts } from "../../src/core/model.js"
 import { graphOf, spec } from "../support/nodes.js"
-import { CHECKOUT_CORPUS } from "../support/paths.js"
+import { CHECKOUT_CORPUS, withoutCheckout } from "../support/paths.js"
 import { PROBE_PACK, RULE_CAP, SHAPE, WHY, writeProbeCorpus } from "../support/probe-corpus.js"
 import { readTree, tempDir } from "../support/tmp.js"
 
@@ -128,15 +128,12 @@ describe("departure 4: an Intent that held only open questions", () => {
 })
 
 describe("checkout-v1 (issue 17's case)", () => {
-  it.skipIf(!fs.existsSync(CHECKOUT_CORPUS))(
-    `budget 9267 names protectedLength 9268 and 9268 returns a bundle${fs.existsSync(CHECKOUT_CORPUS) ? "" : " (skipped: ../shared/corpora/checkout-v1 is absent)"}`,
-    () => {
-      const args = ["--root", CHECKOUT_CORPUS, "--pack", "pack:checkout-v1", "--declarations", "addresses"]
-      const below = cli([...args, "--budget", "9267"]) as BudgetExceeded
-      expect(below.protectedLength).toBe(9268)
-      const at = cli([...args, "--budget", "9268"]) as BundleValue
-      expect(at.used).toBe(9268)
-      expect(at.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
-    }
-  )
+  it.skipIf(withoutCheckout("the budget one under checkout-v1's protected length"))("budget 9267 names protectedLength 9268 and 9268 returns a bundle", () => {
+    const args = ["--root", CHECKOUT_CORPUS, "--pack", "pack:checkout-v1", "--declarations", "addresses"]
+    const below = cli([...args, "--budget", "9267"]) as BudgetExceeded
+    expect(below.protectedLength).toBe(9268)
+    const at = cli([...args, "--budget", "9268"]) as BundleValue
+    expect(at.used).toBe(9268)
+    expect(at.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
+  })
 })

@@ -22,7 +22,7 @@ describe.skipIf(withoutCheckout("check over checkout-v1"))("specbundle check ove
     const r = check("--root", checkoutCopy("specbundle-cli-"))
     expect(r.status).toBe(0)
     expect(r.stdout).toBe("")
-    expect(nonEmptyLines(r.stderr)).toEqual(["11 specs, 1 packs, 5 anchors, 0 findings"])
+    expect(nonEmptyLines(r.stderr)).toEqual(["11 specs, 1 pack, 5 anchors, 0 findings"])
   })
 })
 
@@ -50,7 +50,7 @@ describe("specbundle check", () => {
     const finding = lines.filter((l) => l.startsWith(`${file}:`))
     expect(finding).toHaveLength(1)
     expect(finding[0]).toMatch(/^specs\/rides\/rider-model\.sdp\.md:3: extract\/non-static-envelope: \S/)
-    expect(lines.at(-1)).toBe("22 specs, 2 packs, 10 anchors, 1 findings")
+    expect(lines.at(-1)).toBe("22 specs, 2 packs, 10 anchors, 1 finding")
     expect(r.stderr).not.toContain("    at ")
   })
 
@@ -61,7 +61,7 @@ describe("specbundle check", () => {
     expect(r.status).toBe(1)
     expect(nonEmptyLines(r.stderr)).toEqual([
       "specs/bin.sdp.md:3: read/binary: file holds a NUL byte: binary content is not a carrier",
-      "1 specs, 0 packs, 0 anchors, 1 findings"
+      "1 spec, 0 packs, 0 anchors, 1 finding"
     ])
     expect(r.stderr).not.toContain("    at ")
   })
@@ -105,5 +105,26 @@ describe("specbundle check", () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain("no-such-folder")
     expect(r.stderr).not.toContain("    at ")
+  })
+
+  it("a root with no Spec file anywhere: one warning line saying where it looked and what a Spec file is named, exit 0", () => {
+    const root = tempDir("specbundle-cli-")
+    writeFiles(root, { "README.md": "# Not a corpus\n", "src/app.ts": "export const x = 1\n", "notes/plan.md": "plans\n" })
+    const r = check("--root", root)
+    expect(r.status).toBe(0)
+    expect(r.stdout).toBe("")
+    expect(nonEmptyLines(r.stderr)).toEqual([
+      `specbundle: warning: no Spec file under ${root}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with --root DIR)`,
+      "0 specs, 0 packs, 0 anchors, 0 findings"
+    ])
+    // --quiet silences it (a warning); list says the same; one carrier, even refused, silences it.
+    expect(check("--root", root, "--quiet").stderr).toBe("")
+    const list = cli(root, ["list", "specs", "--exclude", "notes"])
+    expect(list.status).toBe(0)
+    expect(nonEmptyLines(list.stderr)).toEqual([
+      `specbundle: warning: no Spec file under ${root} (outside the excludes); Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with --root DIR)`
+    ])
+    writeFiles(root, { "specs/broken.sdp.md": "---\nid: [unclosed\n---\n" })
+    expect(check("--root", root).stderr).not.toContain("no Spec file")
   })
 })

@@ -9,9 +9,12 @@ import { beforeAll, describe, expect, it } from "vitest"
 import { SEAL_BYTES, sealed } from "../support/cache-file.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { bikeDockCopy, tempDir } from "../support/tmp.js"
+import { skipping } from "../support/skip.js"
 
 const PAYLOAD = path.resolve("bin/specbundle-main.cjs")
 const POSIX = process.platform !== "win32"
+/** True where the trust rules for modes, owners and symbolic links do not apply, after saying so once. */
+const notPosix = (what: string) => skipping(!POSIX, what, "Windows has no POSIX modes or owners for the cache's trust rules")
 
 beforeAll(() => {
   if (!fs.existsSync(CLI) || !fs.existsSync(PAYLOAD)) {
@@ -163,22 +166,25 @@ describe("a cache file that cannot be used is ignored, then replaced", () => {
     })
   }
 
-  it.skipIf(!POSIX)("group- or other-writable: not read (a planted cache is code), replaced by a private 0600 file", () => {
-    const dir = tempDir("specbundle-cc-")
-    const reference = uncached(COMPILES)
-    runIn(dir, COMPILES)
-    for (const mode of [0o666, 0o620, 0o602]) {
-      const valid = theCache(dir)
-      fs.chmodSync(valid.file, mode)
-      expect(runIn(dir, COMPILES)).toEqual(reference)
-      // Accepted, it would have been left as it was; ignored, it was written again.
-      const after = theCache(dir)
-      expect(after.mode).toBe(0o600)
-      expect(after.ino).not.toBe(valid.ino)
+  it.skipIf(notPosix("a group- or other-writable cache file"))(
+    "group- or other-writable: not read (a planted cache is code), replaced by a private 0600 file",
+    () => {
+      const dir = tempDir("specbundle-cc-")
+      const reference = uncached(COMPILES)
+      runIn(dir, COMPILES)
+      for (const mode of [0o666, 0o620, 0o602]) {
+        const valid = theCache(dir)
+        fs.chmodSync(valid.file, mode)
+        expect(runIn(dir, COMPILES)).toEqual(reference)
+        // Accepted, it would have been left as it was; ignored, it was written again.
+        const after = theCache(dir)
+        expect(after.mode).toBe(0o600)
+        expect(after.ino).not.toBe(valid.ino)
+      }
     }
-  })
+  )
 
-  it.skipIf(!POSIX)("a symbolic link is not followed: replaced by a regular file, its target untouched", () => {
+  it.skipIf(notPosix("a cache file that is a symbolic link"))("a symbolic link is not followed: replaced by a regular file, its target untouched", () => {
     const dir = tempDir("specbundle-cc-")
     const reference = uncached(COMPILES)
     runIn(dir, COMPILES)
@@ -218,7 +224,7 @@ describe("a cache location that cannot be written", () => {
 })
 
 describe("the loader run through a symbolic link (npm link)", () => {
-  it.skipIf(!POSIX)("finds the bundle beside its real file, also with --preserve-symlinks-main", () => {
+  it.skipIf(notPosix("the loader reached through a symbolic link"))("finds the bundle beside its real file, also with --preserve-symlinks-main", () => {
     const link = path.join(tempDir("specbundle-cc-link-"), "specbundle")
     fs.symlinkSync(CLI, link)
     const reference = uncached(COMPILES)
@@ -245,20 +251,25 @@ describe("switches", () => {
     expect(fs.readdirSync(dir)).toEqual([name])
   })
 
-  it.runIf(process.platform === "linux")("the default folder is $XDG_CACHE_HOME/specbundle, else ~/.cache/specbundle (0700)", () => {
-    const reference = uncached(COMPILES)
-    const xdg = tempDir("specbundle-cc-xdg-")
-    const home = tempDir("specbundle-cc-home-")
-    expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: xdg, HOME: home })).toEqual(reference)
-    expect(cacheFiles(path.join(xdg, "specbundle"))).toHaveLength(1)
-    expect(fs.statSync(path.join(xdg, "specbundle")).mode & 0o777).toBe(0o700)
-    expect(fs.readdirSync(home)).toEqual([])
+  it.skipIf(skipping(process.platform !== "linux", "the default cache folder", "$XDG_CACHE_HOME and ~/.cache are the Linux defaults"))(
+    "the default folder is $XDG_CACHE_HOME/specbundle, else ~/.cache/specbundle (0700)",
+    () => {
+      const reference = uncached(COMPILES)
+      const xdg = tempDir("specbundle-cc-xdg-")
+      const home = tempDir("specbundle-cc-home-")
+      expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: xdg, HOME: home })).toEqual(reference)
+      expect(cacheFiles(path.join(xdg, "specbundle"))).toHaveLength(1)
+      expect(fs.statSync(path.join(xdg, "specbundle")).mode & 0o777).toBe(0o700)
+      expect(fs.readdirSync(home)).toEqual([])
 
-    // A relative XDG_CACHE_HOME is not a location (XDG base directory rules): ~/.cache is used.
-    expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: "relative", HOME: home })).toEqual(reference)
-    expect(cacheFiles(path.join(home, ".cache", "specbundle"))).toHaveLength(1)
-    expect(fs.statSync(path.join(home, ".cache", "specbundle")).mode & 0o777).toBe(0o700)
-  })
+      // A relative XDG_CACHE_HOME is not a location (XDG base directory rules): ~/.cache is used.
+      expect(run(COMPILES, { SPECBUNDLE_CODE_CACHE_DIR: undefined, SPECBUNDLE_CODE_CACHE: undefined, XDG_CACHE_HOME: "relative", HOME: home })).toEqual(
+        reference
+      )
+      expect(cacheFiles(path.join(home, ".cache", "specbundle"))).toHaveLength(1)
+      expect(fs.statSync(path.join(home, ".cache", "specbundle")).mode & 0o777).toBe(0o700)
+    }
+  )
 
   it("Node options that change V8's flags get their own cache file: alternating runs rewrite neither", () => {
     const dir = tempDir("specbundle-cc-")

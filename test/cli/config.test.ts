@@ -71,6 +71,36 @@ describe("configuration file errors", () => {
     expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/)
   })
 
+  it("a budget naming no tier, in the file or a profile, is exit 1 naming the file and the key, for check too", () => {
+    const root = corpus({ budget: "XL" })
+    const file = path.join(root, "specbundle.config.json")
+    for (const args of [["bundle", "--pack", PACK], ["check"]]) {
+      const r = run(root, args)
+      expect(r.code).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(r.lines).toEqual([`specbundle: ${file}: budget: expected a positive integer or a tier name (S, M, L), got a string ("XL"). Did you mean "L"?`])
+    }
+    const profiled = corpus({ tiers: { XXL: 500000 }, profiles: { wide: { budget: "xxl" } } })
+    expect(run(profiled, ["bundle", "--pack", PACK]).lines).toEqual([
+      `specbundle: ${path.join(profiled, "specbundle.config.json")}: profiles.wide.budget: expected a positive integer or a tier name (S, M, L, XXL), got a string ("xxl"). Did you mean "XXL"?`
+    ])
+    // Integer text still works, as --budget's does.
+    expect(value(run(corpus({ budget: "30000" }), ["bundle", "--pack", PACK]).stdout).budget).toBe(30000)
+  })
+
+  it("a configuration path that is a folder is exit 1 with one line naming it (no raw EISDIR)", () => {
+    const root = corpus()
+    const named = run(root, ["check", "--config", "specs"])
+    expect(named.code).toBe(1)
+    expect(named.lines).toEqual([
+      `specbundle: ${path.join(root, "specs")}: is a folder, not a configuration file; --config takes a JSON file such as specbundle.config.json`
+    ])
+    fs.mkdirSync(path.join(root, "specbundle.config.json"))
+    const found = run(root, ["check"])
+    expect(found.code).toBe(1)
+    expect(found.lines).toEqual([`specbundle: ${path.join(root, "specbundle.config.json")}: is a folder, not a configuration file`])
+  })
+
   it("check also refuses a broken configuration file", () => {
     const root = corpus({ exclude: "drafts" })
     const r = run(root, ["check"])

@@ -49,7 +49,9 @@ const expectCapped = (stderr: string) => {
   expect(all.find((l) => l.startsWith("specs/zz/binary.sdp.md:"))).toContain("read/binary")
   // The cap still holds for the rest: 10 lines (3 refused, 7 warnings), then the tally.
   expect(all.filter((l) => l.startsWith("specs/aa/"))).toHaveLength(7)
-  expect(all.at(-1)).toMatch(/^\.\.\. and \d+ more findings: specbundle check lists them all \(or add --verbose\)$/)
+  // The refused three come first.
+  expect(all.slice(0, 3).map((l) => l.slice(0, l.indexOf(":") + 1))).toEqual(REFUSED)
+  expect(all.at(-1)).toBe("... and 5 more findings in 5 more files: specbundle check lists them all (or add --verbose)")
 }
 
 beforeAll(ensureBuilt)
@@ -78,5 +80,53 @@ describe("capped findings name every refused carrier", () => {
     expectCapped(r.stderr)
     const quiet = cli(path.join(repo.dir), ["impact", "--changeset", "HEAD~1", "--quiet"])
     expect(lines(quiet.stderr).map((l) => l.slice(0, l.indexOf(":") + 1))).toEqual(REFUSED)
+  })
+})
+
+describe("the cap holds however many carriers are refused", () => {
+  /** `n` refused carriers, each with two findings (a number where text goes, a heading no section owns). */
+  const refusedFixtures = (n: number, prefix: string): Record<string, string> =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [
+        `specs/broken/${prefix}${String(i).padStart(3, "0")}.sdp.md`,
+        `---\nid: spec:${prefix}.n${i}\nkind: rule\naltitude: story\nreadiness: idea\nrelations: {}\nbogus: 1\n---\n# x\n\n## Nope\n\nText\n`
+      ])
+    )
+
+  it("bundle over 210 refused carriers: 10 finding lines and one tally line naming the 200 left out", () => {
+    const root = tempDir("specbundle-cap-many-")
+    copyInto(BIKE_DOCK, root)
+    writeFiles(root, refusedFixtures(210, "r"))
+    const check = cli(root, ["check", "--format", "json"])
+    const all = JSON.parse(check.stdout) as Array<{ file: string }>
+    const r = cli(root, ["bundle", "--pack", "pack:rides-v1"])
+    expect(r.status, r.stderr).toBe(0)
+    const err = lines(r.stderr)
+    expect(err).toHaveLength(11)
+    expect(err.slice(0, 10).every((l, i) => l.startsWith(`specs/broken/r${String(i).padStart(3, "0")}.sdp.md:`))).toBe(true)
+    const shownFindings = all.filter((f) => err.slice(0, 10).some((l) => l.startsWith(`${f.file}:`))).length
+    expect(err[10]).toBe(
+      `... and ${all.length - shownFindings} more findings in 200 more files (all refused): specbundle check lists them all (or add --verbose)`
+    )
+    // --verbose lifts the cap: one line per finding.
+    expect(lines(cli(root, ["bundle", "--pack", "pack:rides-v1", "--verbose"]).stderr)).toHaveLength(all.length)
+  })
+
+  it("list packs over 40 findings in 20 carriers prints the packs on stdout and 11 lines on stderr", () => {
+    const root = tempDir("specbundle-cap-list-")
+    copyInto(BIKE_DOCK, root)
+    writeFiles(root, refusedFixtures(20, "l"))
+    const all = JSON.parse(cli(root, ["check", "--format", "json"]).stdout) as unknown[]
+    expect(all.length).toBe(40)
+    const r = cli(root, ["list", "packs"])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toContain("pack:rides-v1")
+    const err = lines(r.stderr)
+    expect(err).toHaveLength(11)
+    // Each carrier's one line counts its other finding.
+    expect(err[0]).toBe(
+      'specs/broken/l000.sdp.md:7: extract/invalid-frontmatter: plain value 1 of "bogus" is not text in YAML; quote it ("1") if you mean text (and 1 more finding in this file)'
+    )
+    expect(err[10]).toBe("... and 20 more findings in 10 more files (all refused): specbundle check lists them all (or add --verbose)")
   })
 })

@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
 import { makeRepo, specCarrier, tempDir } from "../support/git.js"
+import { skipping } from "../support/skip.js"
 
 beforeAll(ensureBuilt)
 
@@ -61,21 +62,24 @@ describe("git refusing the repository", () => {
     }
   })
 
-  it.runIf(process.getuid?.() === 0)("a repository really owned by another user (chown, as root) is refused the same way", () => {
-    const { dir } = corpus()
-    fs.chownSync(dir, 12345, 12345)
-    fs.chownSync(path.join(dir, ".git"), 12345, 12345)
-    for (const args of COMMANDS) {
-      const r = cli(dir, args)
-      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(1)
-      expect(r.stderr.split("\n").filter((l) => l !== "")).toEqual([expect.stringMatching(refusalLine(dir))])
+  it.skipIf(skipping(process.getuid?.() !== 0, "a repository owned by another user", "only root can chown a folder to another user"))(
+    "a repository really owned by another user (chown, as root) is refused the same way",
+    () => {
+      const { dir } = corpus()
+      fs.chownSync(dir, 12345, 12345)
+      fs.chownSync(path.join(dir, ".git"), 12345, 12345)
+      for (const args of COMMANDS) {
+        const r = cli(dir, args)
+        expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(1)
+        expect(r.stderr.split("\n").filter((l) => l !== "")).toEqual([expect.stringMatching(refusalLine(dir))])
+      }
+      // Trusted through safe.directory (a config file of its own), it reads again.
+      const config = path.join(tempDir("specbundle-safe-"), "gitconfig")
+      fs.writeFileSync(config, `[safe]\n\tdirectory = ${dir}\n`)
+      const trusted = cli(dir, ["check"], { env: { ...gitCleanEnv(), GIT_CONFIG_GLOBAL: config } })
+      expect(trusted.status, trusted.stderr).toBe(0)
     }
-    // Trusted through safe.directory (a config file of its own), it reads again.
-    const config = path.join(tempDir("specbundle-safe-"), "gitconfig")
-    fs.writeFileSync(config, `[safe]\n\tdirectory = ${dir}\n`)
-    const trusted = cli(dir, ["check"], { env: { ...gitCleanEnv(), GIT_CONFIG_GLOBAL: config } })
-    expect(trusted.status, trusted.stderr).toBe(0)
-  })
+  )
 
   it("a folder outside any repository is still read whole (no git refusal there to report)", () => {
     const dir = tempDir("specbundle-plain-")

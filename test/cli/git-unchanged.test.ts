@@ -2,14 +2,18 @@
 // file unchanged (src/services/gitWorkTree.ts). Each case here is a real repository where git's
 // "unchanged" is NOT "the index object's bytes", and where trusting git would print the file's old
 // content: warm runs must still print what uncached runs print (docs/decisions.md, "Asking git
-// which tracked files changed").
+// which tracked files changed"). The cache's own records show the trap was set: before it, the warm
+// runs took git's word for every tracked file (each entry holds the object id git named for it); after
+// it, the trapped file's entry holds its bytes on disk, and the other files' still git's ids.
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { parseCacheEntries } from "../support/cache-file.js"
 import type { Run } from "../support/cli.js"
 import { BIN, cacheEnv, ensureBuilt, runAsync } from "../support/cli.js"
 import type { Repo } from "../support/git.js"
-import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
+import { codeAnchor, makeRepo, runGitIn, specCarrier, tempDir } from "../support/git.js"
 
 beforeAll(ensureBuilt)
 
@@ -53,6 +57,49 @@ const expectSameAsUncached = async (cwd: string, cache: string): Promise<Run[]> 
   return reference
 }
 
+/** The object id git's index names for each tracked carrier and code file under `cwd`, by path relative to it. */
+const indexIds = (cwd: string): Map<string, string> => {
+  const ids = new Map<string, string>()
+  for (const record of runGitIn(cwd, ["ls-files", "-s", "-z"]).split("\0")) {
+    const entry = /^\d+ ([0-9a-f]{40}) 0\t(.+\.(?:sdp\.md|ts))$/.exec(record)
+    if (entry !== null) ids.set(entry[2], entry[1])
+  }
+  return ids
+}
+
+/**
+ * The bait was taken: the cache was written, and its entry for every tracked file but `except`
+ * holds the object id git named for that file (an entry gets one only where git vouched for it).
+ */
+const expectTrustedGit = (cwd: string, cache: string, except?: string) => {
+  const entries = parseCacheEntries(cache, "two.sdp.md")
+  const ids = indexIds(cwd)
+  expect([...ids.keys()].sort()).toEqual(["one.sdp.md", "pack.sdp.md", "src/one.ts", "two.sdp.md"])
+  for (const [file, id] of ids) if (file !== except) expect(entries.get(file)?.oid, file).toBe(id)
+}
+
+/** The trap was not taken: the cache's entry for `file` is its bytes on disk, under no object id they are not. */
+const expectReadFromDisk = (cwd: string, cache: string, file = SPEC) => {
+  const bytes = fs.readFileSync(path.join(cwd, file))
+  const entry = parseCacheEntries(cache, "two.sdp.md").get(file)
+  expect(entry?.hash).toBe(createHash("sha256").update(bytes).digest("hex"))
+  const asBlob = runGitIn(cwd, ["hash-object", "--no-filters", file]).trim()
+  expect(asBlob).not.toBe(indexIds(cwd).get(file))
+  expect([null, asBlob]).toContain(entry?.oid)
+}
+
+/** The whole case: warm runs as uncached ones before and after `trap`, git trusted before it, and after it for all but the trapped file. */
+const expectTrapAvoided = async (cwd: string, trap: () => void, file = SPEC): Promise<Run[]> => {
+  const cache = tempDir("specbundle-unchanged-cache-")
+  await expectSameAsUncached(cwd, cache)
+  expectTrustedGit(cwd, cache)
+  trap()
+  const after = await expectSameAsUncached(cwd, cache)
+  expectTrustedGit(cwd, cache, file)
+  expectReadFromDisk(cwd, cache, file)
+  return after
+}
+
 /** A committed corpus under `folder`, its Spec's mtime in the past (so git's index entry is not racy). */
 const corpus = (folder = ""): Repo => {
   const repo = makeRepo()
@@ -89,12 +136,11 @@ describe("git's stat comparison is made as strict as the cache's own", () => {
     "%s=%s: an edit that keeps size and mtime is seen",
     async (key, value) => {
       const repo = corpus()
-      const cache = tempDir("specbundle-unchanged-cache-")
       repo.git("config", key, value)
-      await expectSameAsUncached(repo.dir, cache)
-      editKeepingMtime(repo)
-      gitCallsUnchanged(repo)
-      const after = await expectSameAsUncached(repo.dir, cache)
+      const after = await expectTrapAvoided(repo.dir, () => {
+        editKeepingMtime(repo)
+        gitCallsUnchanged(repo)
+      })
       expect(after[0].stdout).toContain("Ready one")
     },
     120_000
@@ -106,12 +152,12 @@ describe("index entries git does not look at are checked by stat data", () => {
     "%s",
     async (flag) => {
       const repo = corpus()
-      const cache = tempDir("specbundle-unchanged-cache-")
-      await expectSameAsUncached(repo.dir, cache)
-      repo.git("update-index", flag, SPEC)
-      fs.writeFileSync(path.join(repo.dir, SPEC), specCarrier("spec:g.one", "Ready one, and longer"))
-      gitCallsUnchanged(repo)
-      expect((await expectSameAsUncached(repo.dir, cache))[0].stdout).toContain("Ready one, and longer")
+      const after = await expectTrapAvoided(repo.dir, () => {
+        repo.git("update-index", flag, SPEC)
+        fs.writeFileSync(path.join(repo.dir, SPEC), specCarrier("spec:g.one", "Ready one, and longer"))
+        gitCallsUnchanged(repo)
+      })
+      expect(after[0].stdout).toContain("Ready one, and longer")
     },
     120_000
   )
@@ -122,12 +168,11 @@ describe("conversions: git compares cleaned content, the reader reads the bytes"
     "core.autocrlf=%s",
     async (value) => {
       const repo = corpus()
-      const cache = tempDir("specbundle-unchanged-cache-")
-      await expectSameAsUncached(repo.dir, cache)
-      repo.git("config", "core.autocrlf", value)
-      stageWithCrlf(repo)
-      gitCallsUnchanged(repo)
-      await expectSameAsUncached(repo.dir, cache)
+      await expectTrapAvoided(repo.dir, () => {
+        repo.git("config", "core.autocrlf", value)
+        stageWithCrlf(repo)
+        gitCallsUnchanged(repo)
+      })
     },
     120_000
   )
@@ -157,37 +202,34 @@ describe("conversions: git compares cleaned content, the reader reads the bytes"
     "text set in %s",
     async (_, place) => {
       const repo = corpus()
-      const cache = tempDir("specbundle-unchanged-cache-")
-      await expectSameAsUncached(repo.dir, cache)
-      place(repo)
-      stageWithCrlf(repo)
-      gitCallsUnchanged(repo)
-      await expectSameAsUncached(repo.dir, cache)
+      await expectTrapAvoided(repo.dir, () => {
+        place(repo)
+        stageWithCrlf(repo)
+        gitCallsUnchanged(repo)
+      })
     },
     120_000
   )
 
   it("text set in a folder above the root", async () => {
     const repo = corpus("docs")
-    const cache = tempDir("specbundle-unchanged-cache-")
-    const root = path.join(repo.dir, "docs")
-    await expectSameAsUncached(root, cache)
-    repo.write(".gitattributes", "*.md text\n")
-    stageWithCrlf(repo, `docs/${SPEC}`)
-    gitCallsUnchanged(repo)
-    await expectSameAsUncached(root, cache)
+    await expectTrapAvoided(path.join(repo.dir, "docs"), () => {
+      repo.write(".gitattributes", "*.md text\n")
+      stageWithCrlf(repo, `docs/${SPEC}`)
+      gitCallsUnchanged(repo)
+    })
   }, 120_000)
 
   it("ident: the expanded $Id$ is not the object's bytes", async () => {
     const repo = corpus()
     repo.write(SPEC, BEFORE.replace("# Draft one", "# Draft one $Id$"))
     repo.commit("an id to expand")
-    const cache = tempDir("specbundle-unchanged-cache-")
-    await expectSameAsUncached(repo.dir, cache)
-    repo.write(".gitattributes", "*.md ident\n")
-    fs.writeFileSync(path.join(repo.dir, SPEC), BEFORE.replace("# Draft one", "# Draft one $Id: stale $"))
-    repo.git("add", SPEC)
-    gitCallsUnchanged(repo)
-    expect((await expectSameAsUncached(repo.dir, cache))[0].stdout).toContain("$Id: stale $")
+    const after = await expectTrapAvoided(repo.dir, () => {
+      repo.write(".gitattributes", "*.md ident\n")
+      fs.writeFileSync(path.join(repo.dir, SPEC), BEFORE.replace("# Draft one", "# Draft one $Id: stale $"))
+      repo.git("add", SPEC)
+      gitCallsUnchanged(repo)
+    })
+    expect(after[0].stdout).toContain("$Id: stale $")
   }, 120_000)
 })

@@ -228,14 +228,16 @@ describe("corpus findings on stderr are capped", () => {
   const findingLines = (stderr: string) => nonEmptyLines(stderr).filter((l) => /^specs\/(broken|typed)-\d+\.sdp\.(md|ts):\d+: /.test(l))
   const refusedLines = (stderr: string) => nonEmptyLines(stderr).filter((l) => /^specs\/broken-\d+\.sdp\.md:\d+: /.test(l))
 
-  it("bundle shows 10 (every refused carrier among them), then one tally line naming check and --verbose", () => {
+  it("bundle shows 10 (the refused carriers first), then one tally line naming check and --verbose", () => {
     const r = runCli(["bundle", "--pack", "pack:rides-v1"], root)
     expect(r.status).toBe(0)
     const lines = nonEmptyLines(r.stderr)
     expect(findingLines(r.stderr)).toHaveLength(10)
     expect(refusedLines(r.stderr)).toHaveLength(5)
     expect(lines).toHaveLength(11)
-    expect(lines[10]).toBe("... and 15 more findings: specbundle check lists them all (or add --verbose)")
+    // The 5 refused carriers first, then 5 of the warnings; the other 15 files are counted.
+    expect(lines.slice(0, 5).every((l) => /^specs\/broken-0[1-5]\.sdp\.md:/.test(l))).toBe(true)
+    expect(lines[10]).toBe("... and 15 more findings in 15 more files: specbundle check lists them all (or add --verbose)")
   })
 
   it("--quiet shows only the refusals; --verbose and check list all", () => {
@@ -247,13 +249,14 @@ describe("corpus findings on stderr are capped", () => {
     expect(check.stderr).not.toContain("more findings")
   })
 
-  it("impact names every refused carrier past the cap, with no tally when nothing else is hidden", () => {
+  it("impact: more refused carriers than the cap gives 10 of them and one tally line counting the rest", () => {
     const repo = history()
     for (let i = 1; i <= 12; i++) fs.writeFileSync(path.join(repo, "specs", `broken-${i}.sdp.md`), "---\nid: [unclosed\n---\n# x\n")
     const r = runCli(["impact", "--changeset", "HEAD~1"], repo)
     expect(r.status).toBe(0)
-    expect(refusedLines(r.stderr)).toHaveLength(12)
-    expect(r.stderr).not.toContain("more findings")
+    expect(refusedLines(r.stderr)).toHaveLength(10)
+    expect(nonEmptyLines(r.stderr)).toHaveLength(11)
+    expect(nonEmptyLines(r.stderr).at(-1)).toBe("... and 2 more findings in 2 more files (all refused): specbundle check lists them all (or add --verbose)")
   })
 })
 

@@ -7,8 +7,9 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
 import { tempDir } from "../support/tmp.js"
+import { skipping } from "../support/skip.js"
 
-const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook"]
+const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "example"]
 
 const pages = new Map<string, ReturnType<typeof runCli>>()
 /** A help page, run once per test file (each page is a process). */
@@ -100,13 +101,16 @@ describe("help pages", () => {
 
   // util-linux `script` gives the CLI a terminal of a set width: help wraps to it.
   const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
-  it.skipIf(!hasScript)("on a 60-column terminal, help wraps to 60 columns (examples stay whole, to copy)", () => {
-    const cmd = `stty cols 60 2>/dev/null; NO_COLOR=1 '${process.execPath}' '${CLI}' bundle --help`
-    const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: cleanEnv() })
-    const lines = r.stdout.replace(/\r/g, "").split("\n")
-    expect(lines.some((l) => l.includes("--budget N|TIER"))).toBe(true)
-    for (const line of lines.filter((l) => !l.startsWith("  specbundle bundle --"))) expect(line.length, line).toBeLessThanOrEqual(60)
-  })
+  it.skipIf(skipping(!hasScript, "help on a 60-column terminal", "script(1), which gives the run a terminal, is not installed"))(
+    "on a 60-column terminal, help wraps to 60 columns (examples stay whole, to copy)",
+    () => {
+      const cmd = `stty cols 60 2>/dev/null; NO_COLOR=1 '${process.execPath}' '${CLI}' bundle --help`
+      const r = spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: cleanEnv() })
+      const lines = r.stdout.replace(/\r/g, "").split("\n")
+      expect(lines.some((l) => l.includes("--budget N|TIER"))).toBe(true)
+      for (const line of lines.filter((l) => !l.startsWith("  specbundle bundle --"))) expect(line.length, line).toBeLessThanOrEqual(60)
+    }
+  )
 })
 
 describe("every help example runs as written in the example corpus", () => {
@@ -117,8 +121,9 @@ describe("every help example runs as written in the example corpus", () => {
     expect(made.status, made.stderr).toBe(0)
   })
 
-  // In this order: stale reads what bundle's --out example wrote.
-  it.each(["bundle", "impact", "check", "list", "stale", "hook"])("%s", (command) => {
+  // In this order: stale reads what bundle's --out example wrote; example's folder goes last (and
+  // is removed after), so no other example reads the second corpus it writes.
+  it.each(["bundle", "impact", "check", "list", "stale", "hook", "example"])("%s", (command) => {
     const examples = examplesOf(command)
     expect(examples.length).toBeGreaterThan(0)
     for (const args of examples) {
@@ -128,6 +133,7 @@ describe("every help example runs as written in the example corpus", () => {
       // What each prints: bundle, impact and list a value on stdout; check its count line on stderr.
       if (command === "check") expect(r.stderr + r.stdout).toMatch(/\d+ specs, \d+ packs|^$/)
       else if (!args.includes("--out") && command !== "hook" && command !== "stale") expect(r.stdout.length).toBeGreaterThan(0)
+      if (command === "example") fs.rmSync(path.join(repo, args[1]!), { recursive: true, force: true })
     }
   })
 
@@ -188,7 +194,8 @@ describe("--wizard", () => {
     const r = runCli(["--completions", "bash"], tempDir("specbundle-help-"))
     expect(r.status).toBe(0)
     expect(r.stdout).toContain("specbundle")
-    expect(r.stdout).toContain("bundle")
+    for (const command of COMMANDS) expect(r.stdout, command).toContain(command)
+    expect(r.stdout).toMatch(/specbundle,example\)/)
   })
 })
 
@@ -242,20 +249,23 @@ describe("help and the version without the CLI's bundle", () => {
 
   // On a terminal the pages wrap to its width and bold their headings: the same through both.
   const SCRIPT = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
-  it.skipIf(!SCRIPT)("on a terminal 60 columns wide (script(1)): the same wrapped, bold pages through both", () => {
-    const onTerminal = (file: string, args: string) =>
-      spawnSync("script", ["-qec", `stty cols 60; "${process.execPath}" "${file}" ${args}`, "/dev/null"], { env: cleanEnv(), encoding: "utf8" })
-    for (const args of ["--help", "bundle --help"]) {
-      const loader = onTerminal(CLI, args)
-      expect(loader.status).toBe(0)
-      expect(loader.stdout).toContain("\u001b[1mUSAGE\u001b[0m")
-      // (Examples are command lines that run as written: never wrapped.)
-      const examples = loader.stdout.indexOf("EXAMPLES")
-      const prose = examples < 0 ? loader.stdout : loader.stdout.slice(0, examples)
-      for (const line of prose.replace(/\u001b\[[0-9;]*m/g, "").split(/\r?\n/)) expect(line.length, line).toBeLessThanOrEqual(60)
-      expect(loader.stdout).toBe(onTerminal(MAIN, args).stdout)
+  it.skipIf(skipping(!SCRIPT, "both help pages on a 60-column terminal", "script(1), which gives the run a terminal, is not installed"))(
+    "on a terminal 60 columns wide (script(1)): the same wrapped, bold pages through both",
+    () => {
+      const onTerminal = (file: string, args: string) =>
+        spawnSync("script", ["-qec", `stty cols 60; "${process.execPath}" "${file}" ${args}`, "/dev/null"], { env: cleanEnv(), encoding: "utf8" })
+      for (const args of ["--help", "bundle --help"]) {
+        const loader = onTerminal(CLI, args)
+        expect(loader.status).toBe(0)
+        expect(loader.stdout).toContain("\u001b[1mUSAGE\u001b[0m")
+        // (Examples are command lines that run as written: never wrapped.)
+        const examples = loader.stdout.indexOf("EXAMPLES")
+        const prose = examples < 0 ? loader.stdout : loader.stdout.slice(0, examples)
+        for (const line of prose.replace(/\u001b\[[0-9;]*m/g, "").split(/\r?\n/)) expect(line.length, line).toBeLessThanOrEqual(60)
+        expect(loader.stdout).toBe(onTerminal(MAIN, args).stdout)
+      }
     }
-  })
+  )
 
   it("a build without the front bundle still answers --help and --version, through the CLI", () => {
     const bin = tempDir("specbundle-no-front-")

@@ -1,12 +1,15 @@
 // The pre-push hook through real `git push` (bundle-contract.md section 6): a new branch on a remote
 // added with `git remote add` (a bare repository in a temp folder), a first push, one line saying
-// where the bundle went with refused carriers tallied (never the corpus's findings), and a skipped
-// push that leaves no earlier push's bundle behind.
+// where the bundle went with refused carriers tallied (never the corpus's findings), a skipped
+// push that leaves no earlier push's bundle behind, a push with nothing to send that keeps it, an
+// annotated tag labelled by its commit, git's safe.directory refusal in git's words, and the
+// pre-commit framework's PRE_COMMIT_* variables.
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { commitBrokenFixture, created, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
+import { CLI, commitBrokenFixture, created, env, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
 
 /** An empty bare repository in a temp folder, added to `dir` as `name` with `git remote add`. */
 const addRemote = (dir: string, name: string): string => {
@@ -92,5 +95,122 @@ describe("a skipped push leaves no stale bundle", () => {
       "specbundle pre-push: refs/heads/feature adds no commit that is not already on a remote-tracking ref; no bundle composed"
     ])
     expect(fs.existsSync(bundleDir(dir, "fresh"))).toBe(false)
+  })
+})
+
+describe("a push with nothing to send", () => {
+  it("keeps the previous push's bundle and says git listed no ref, naming no hook manager", () => {
+    const dir = repo()
+    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
+    addRemote(dir, "fresh")
+    expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
+    git(dir, "checkout", "-q", "-b", "feature")
+    commitSpec(dir, "c.sdp.md", "spec:c")
+    expect(gitTry(dir, "push", "-q", "fresh", "feature").status).toBe(0)
+    const before = fs.readFileSync(path.join(bundleDir(dir, "fresh"), "manifest.json"), "utf8")
+
+    const again = gitTry(dir, "push", "fresh", "feature")
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.stderr).toContain("Everything up-to-date")
+    expect(lines(again.stderr).filter((l) => l.startsWith("specbundle"))).toEqual([
+      "specbundle pre-push: git listed no ref to push (nothing to send); no bundle composed"
+    ])
+    expect(fs.readFileSync(path.join(bundleDir(dir, "fresh"), "manifest.json"), "utf8")).toBe(before)
+  })
+
+  it("under lefthook (hook run --manager lefthook) the line names use_stdin as the other cause; the bundle stays", () => {
+    const dir = repo()
+    fs.mkdirSync(bundleDir(dir, "fork"), { recursive: true })
+    fs.writeFileSync(path.join(bundleDir(dir, "fork"), "manifest.json"), "{}")
+    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "--manager", "lefthook", "fork"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: env(),
+      input: ""
+    })
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe(
+      "specbundle pre-push: git listed no ref to push: nothing to send, or the lefthook entry lacks use_stdin: true (see specbundle hook print pre-push --manager lefthook); no bundle composed\n"
+    )
+    expect(fs.readFileSync(path.join(bundleDir(dir, "fork"), "manifest.json"), "utf8")).toBe("{}")
+  })
+})
+
+describe("an annotated tag pushed", () => {
+  it("labels the bundle and its changeset with the tagged commit's id, not the tag object's", () => {
+    const dir = repo()
+    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
+    addRemote(dir, "fresh")
+    expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
+    const base = head(dir)
+    git(dir, "checkout", "-q", "-b", "release")
+    commitSpec(dir, "r.sdp.md", "spec:r")
+    const commit = head(dir)
+    git(dir, "tag", "-a", "-m", "release one", "v1")
+    const tagObject = git(dir, "rev-parse", "v1").trim()
+    expect(tagObject).not.toBe(commit)
+
+    const r = gitTry(dir, "push", "-q", "fresh", "v1")
+    expect(r.status, r.stderr).toBe(0)
+    expect(lines(r.stderr)).toEqual([`specbundle pre-push: wrote the bundle of refs/tags/v1 (${base}..${commit}, 1 part) to ${bundleDir(dir, "fresh")}`])
+    expect(manifestOf(dir, "fresh").scope).toMatchObject({ changeset: `${base}..${commit}`, specs: ["spec:r"] })
+    expect(fs.readFileSync(path.join(bundleDir(dir, "fresh"), "manifest.json"), "utf8")).not.toContain(tagObject)
+  })
+})
+
+describe("a repository git refuses (safe.directory)", () => {
+  const refusal = (dir: string) =>
+    `specbundle pre-push: git refuses the repository ${dir}: detected dubious ownership (it belongs to another user); if you trust it, run: git config --global --add safe.directory ${dir}; no bundle composed\n`
+
+  it("names git's reason and safe.directory, not 'not inside a git repository'; exit 0", () => {
+    const dir = repo()
+    // git 2.39's ownership check treats the repository as another user's (t/test-lib's switch).
+    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "origin"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...env(), GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" },
+      input: "refs/heads/main 1111111111111111111111111111111111111111 refs/heads/main 0000000000000000000000000000000000000000\n"
+    })
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe(refusal(dir))
+  })
+
+  it.runIf(process.getuid?.() === 0)("the same for a repository really owned by another user (chown, as root)", () => {
+    const dir = repo()
+    fs.chownSync(dir, 12345, 12345)
+    fs.chownSync(path.join(dir, ".git"), 12345, 12345)
+    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "origin"], { cwd: dir, encoding: "utf8", env: env(), input: "" })
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe(refusal(dir))
+  })
+
+  it("outside any repository, still 'not inside a git repository'", () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-norepo-")))
+    created.push(dir)
+    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "origin"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...env(), GIT_CEILING_DIRECTORIES: os.tmpdir() },
+      input: ""
+    })
+    expect(r.status).toBe(0)
+    expect(r.stderr).toBe(`specbundle pre-push: ${dir} is not inside a git repository; no bundle composed\n`)
+  })
+})
+
+describe("the pre-commit framework's variables (it reads git's stdin itself)", () => {
+  it("PRE_COMMIT_FROM_REF/TO_REF/REMOTE_NAME compose that range into the remote's folder", () => {
+    const dir = repo()
+    const base = head(dir)
+    commitSpec(dir, "f.sdp.md", "spec:f")
+    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...env(), PRE_COMMIT_FROM_REF: base, PRE_COMMIT_TO_REF: head(dir), PRE_COMMIT_REMOTE_NAME: "fork", PRE_COMMIT_LOCAL_BRANCH: "refs/heads/main" },
+      input: ""
+    })
+    expect(r.status).toBe(0)
+    expect(lines(r.stderr)).toEqual([`specbundle pre-push: wrote the bundle of refs/heads/main (${base}..${head(dir)}, 1 part) to ${bundleDir(dir, "fork")}`])
+    expect(manifestOf(dir, "fork").scope).toMatchObject({ changeset: `${base}..${head(dir)}`, specs: ["spec:f"] })
   })
 })

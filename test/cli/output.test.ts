@@ -6,6 +6,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { bikeDockCopy, tempDir as tmpDir } from "../support/tmp.js"
+import { skipping } from "../support/skip.js"
 
 const CLI = path.resolve("bin/specbundle.js")
 const PACK = "pack:rides-v1"
@@ -137,15 +138,18 @@ describe("help", () => {
 
   // util-linux `script` gives the CLI a terminal: there help is styled unless NO_COLOR is set.
   const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
-  it.skipIf(!hasScript)("on a terminal, NO_COLOR turns the help's ANSI styles off", () => {
-    const cmd = `${quote(process.execPath)} ${quote(CLI)} stale --help`
-    const onTty = (env: NodeJS.ProcessEnv) => spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: { ...process.env, ...env } })
-    const { NO_COLOR: _drop, ...withoutNoColor } = process.env
-    const styled = spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: withoutNoColor })
-    expect(styled.stdout).toContain("USAGE")
-    expect(styled.stdout).toContain("\u001b[")
-    const plain = onTty({ NO_COLOR: "1" })
-    expect(plain.stdout).toContain("USAGE")
-    expect(plain.stdout).not.toContain("\u001b[")
-  })
+  it.skipIf(skipping(!hasScript, "NO_COLOR on a terminal", "script(1), which gives the run a terminal, is not installed"))(
+    "on a terminal, NO_COLOR turns the help's ANSI styles off",
+    () => {
+      const cmd = `${quote(process.execPath)} ${quote(CLI)} stale --help`
+      const onTty = (env: NodeJS.ProcessEnv) => spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: { ...process.env, ...env } })
+      const { NO_COLOR: _drop, ...withoutNoColor } = process.env
+      const styled = spawnSync("script", ["-qec", cmd, "/dev/null"], { encoding: "utf8", env: withoutNoColor })
+      expect(styled.stdout).toContain("USAGE")
+      expect(styled.stdout).toContain("\u001b[")
+      const plain = onTty({ NO_COLOR: "1" })
+      expect(plain.stdout).toContain("USAGE")
+      expect(plain.stdout).not.toContain("\u001b[")
+    }
+  )
 })

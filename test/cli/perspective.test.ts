@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { repoAt, runGitIn } from "../support/git.js"
 import { BIN, ensureBuilt, REPO, type Run, runAsync } from "../support/cli.js"
 import { copyInto, tempDir } from "../support/tmp.js"
+import { whenStderr } from "../support/stderr.js"
 
 const CORPUS = path.join(REPO, "test", "fixtures", "perspectives")
 const PACK = "pack:lens-v1"
@@ -226,13 +227,12 @@ describe("watch re-evaluates the perspective on each rebuild", () => {
     children.push(child)
     let err = ""
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk))
-    const waitFor = async (needle: RegExp) => {
-      const until = Date.now() + 20_000
-      while (!needle.test(err)) {
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`watch did not print ${needle}; stderr:\n${err}`)
-        await new Promise((r) => setTimeout(r, 20))
-      }
-    }
+    const waitFor = (needle: RegExp) =>
+      whenStderr(
+        child,
+        () => err,
+        () => needle.test(err)
+      )
     const scope = () => JSON.parse(fs.readFileSync(path.join(root, "out", "part-001.json"), "utf8")).scope
     await waitFor(/watch: built 1 part/)
     expect(scope()).toEqual({ pack: PACK, members: ["spec:lens.beta"], perspective: "not-ready" })

@@ -57,7 +57,7 @@ describe("nothing outside the root is read", () => {
     fs.symlinkSync(path.join(outside, "lone.sdp.md"), path.join(root, "specs/lone.sdp.md"))
     const check = runCli(["check", "--root", root], root)
     expect(check.stdout + check.stderr).not.toContain("SECRET")
-    expect(check.stdout + check.stderr).toMatch(/^1 specs, /m)
+    expect(check.stdout + check.stderr).toMatch(/^1 spec, /m)
     for (const id of ["spec:secret.folder", "spec:secret.file"]) {
       const diagnostics = diagnosticsOf(runCli(["bundle", "--root", root, "--specs", id], root))
       expect(diagnostics[0].problem).toContain(id)
@@ -73,7 +73,7 @@ describe("nothing outside the root is read", () => {
     repo.write("pkg/specs/a.sdp.md", specCarrier("spec:pkg.one", "Package edited"))
     repo.commit("two")
     const check = runCli(["check", "--root", "pkg"], repo.dir)
-    expect(check.stdout + check.stderr).toMatch(/^1 specs, /m)
+    expect(check.stdout + check.stderr).toMatch(/^1 spec, /m)
     expect(diagnosticsOf(runCli(["bundle", "--root", "pkg", "--specs", "spec:parent.one"], repo.dir))[0].problem).toContain("spec:parent.one")
     const impact = runCli(["impact", "--root", "pkg", "--changeset", "HEAD~1"], repo.dir)
     expect(impact.status).toBe(0)

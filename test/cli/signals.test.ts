@@ -1,18 +1,22 @@
 // Interrupted runs (bundle-contract.md section 1): SIGINT or SIGTERM during `bundle` on a corpus of
 // a few thousand Specs (scripts/gen-corpus.mjs) exits 130 or 143, and stdout holds nothing or a
 // whole value, never an empty "success"; a cache folder that cannot be created is simply not used.
+// A signal "during" a run is sent while the run is held at a point of its work (test/support/pause.ts),
+// never at a time guessed from an earlier run.
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runPaused } from "../support/pause.js"
+import { skipping } from "../support/skip.js"
 
 const REPO = path.join(import.meta.dirname, "..", "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
 const corpus = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-signals-"))
-// Runs without the caches: every run reads and parses the whole corpus, so a run measured once is
-// as long as the next (a warm parse cache halves a run, and a signal "halfway" would come too late).
-// The user's cache folder is left alone either way.
+// Runs without the caches: every run reads and parses the whole corpus (a warm parse cache would
+// leave the carriers unread, and the runs below are held at their first read of one). The user's
+// cache folder is left alone either way.
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-signals-cache-"))
 const env: NodeJS.ProcessEnv = { ...process.env, SPECBUNDLE_CODE_CACHE_DIR: cacheDir, SPECBUNDLE_CODE_CACHE: "0" }
 afterAll(() => {
@@ -37,19 +41,36 @@ interface Ended {
   readonly code: number | null
   readonly signal: NodeJS.Signals | null
   readonly stdout: string
-  readonly ms: number
 }
 
-/** Runs `bundle`; `after` ms after the start, sends `signal` (none: the run is left alone). */
-const run = (signal?: NodeJS.Signals, after = 0, args: ReadonlyArray<string> = ARGS): Promise<Ended> =>
+/** Runs the CLI to its end, left alone. */
+const run = (args: ReadonlyArray<string> = ARGS): Promise<Ended> =>
   new Promise((resolve) => {
-    const start = Date.now()
     const child = spawn(process.execPath, [BIN, ...args], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore"] })
     let stdout = ""
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
-    if (signal !== undefined) setTimeout(() => child.kill(signal), after)
-    child.on("close", (code, sig) => resolve({ code, signal: sig, stdout, ms: Date.now() - start }))
+    child.on("close", (code, sig) => resolve({ code, signal: sig, stdout }))
   })
+
+/**
+ * Runs the CLI and sends `signal` while it is held at its first open of a file matching `at`, then
+ * lets it go on: the signal is there before that read returns. How many times it was held, too.
+ */
+const interrupted = async (signal: NodeJS.Signals, at: RegExp, args: ReadonlyArray<string> = ARGS): Promise<Ended & { readonly pauses: number }> => {
+  const paused = runPaused(args, {
+    cwd: corpus,
+    env,
+    at,
+    onPause: (_, n) => {
+      if (n === 1) paused.child.kill(signal)
+    }
+  })
+  const ended = await paused.ended
+  return { ...ended, pauses: paused.pauses.length }
+}
+
+/** A Spec carrier of the corpus: reading them is the run's work (a few thousand). */
+const CARRIER = /\.sdp\.md$/
 
 /** The exit status a shell reports: a signal the process did not handle yet counts as 128 + its number. */
 const shellStatus = (r: Ended): number | null => r.code ?? (r.signal === "SIGINT" ? 130 : r.signal === "SIGTERM" ? 143 : null)
@@ -65,12 +86,13 @@ describe("signals during bundle", () => {
     const whole = await run()
     expect(whole.code).toBe(0)
     expect(JSON.parse(whole.stdout).members.length).toBeGreaterThan(10)
-    // Halfway through a run as long as the one just measured: the work is under way.
+    // At the first Spec the run reads: the work is under way, thousands of files still to read.
     for (const [signal, code] of [
       ["SIGINT", 130],
       ["SIGTERM", 143]
     ] as const) {
-      const r = await run(signal, Math.round(whole.ms / 2))
+      const r = await interrupted(signal, CARRIER)
+      expect(r.pauses, signal).toBeGreaterThan(0)
       expect(shellStatus(r), `${signal}: code ${r.code}, signal ${r.signal}`).toBe(code)
       nothingOrWhole(r.stdout)
     }
@@ -82,16 +104,15 @@ describe("signals during bundle", () => {
     const list = spawnSync(process.execPath, [BIN, "list", "specs", "--format", "json"], { cwd: corpus, env, encoding: "utf8" })
     const ids = (JSON.parse(list.stdout) as { specs: Array<{ id: string }> }).specs.slice(0, 400).map((s) => s.id)
     const args = ["bundle", "--specs", ids.join(","), "--budget", "100000000"]
-    const whole = await run(undefined, 0, args)
+    const whole = await run(args)
     expect(whole.code).toBe(0)
     expect(whole.stdout.length).toBeGreaterThan(512 * 1024)
     const r = await new Promise<Ended>((resolve) => {
-      const start = Date.now()
       const child = spawn(process.execPath, [BIN, ...args], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore"] })
       let stdout = ""
       let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined
       let ended = false
-      const settle = () => exited !== undefined && ended && resolve({ ...exited, stdout, ms: Date.now() - start })
+      const settle = () => exited !== undefined && ended && resolve({ ...exited, stdout })
       // Not read at first: once the value's first bytes wait in the stream, the write is under way;
       // the signal comes then, the reading 300 ms later.
       child.stdout.setEncoding("utf8").pause()
@@ -118,44 +139,40 @@ describe("signals during bundle", () => {
   }, 120_000)
 
   it("check interrupted mid-run exits 130, not 0", async () => {
-    const whole = await run(undefined, 0, ["check"])
+    const whole = await run(["check"])
     expect(whole.code).toBe(0)
-    const r = await run("SIGINT", Math.round(whole.ms / 2), ["check"])
+    const r = await interrupted("SIGINT", CARRIER, ["check"])
+    expect(r.pauses).toBeGreaterThan(0)
     expect(shellStatus(r), `code ${r.code}, signal ${r.signal}`).toBe(130)
   }, 120_000)
 
-  it("a signal 50 ms after the process starts running JavaScript, before the CLI's handlers are up, still exits 130 or 143 with nothing on stdout", async () => {
-    // Node's own bootstrap runs no JavaScript (0.04 s idle, up to 0.5 s on a loaded machine), and
-    // a signal then kills any Node program: "start" is when JavaScript first runs, which a preload
-    // reports on fd 3 just before the loader's first line.
-    const probe = path.join(cacheDir, "probe.cjs")
-    fs.writeFileSync(probe, 'require("node:fs").writeSync(3, "js\\n")\n')
+  it("a signal while the loader reads the CLI's bundle, before the CLI's own handlers are up, still exits 130 or 143 with nothing on stdout", async () => {
+    // Node's own bootstrap runs no JavaScript, and a signal then kills any Node program; the loader
+    // (bin/specbundle.js) listens first, then reads the bundle that installs the CLI's handlers.
     for (const [signal, code] of [
       ["SIGINT", 130],
       ["SIGTERM", 143]
     ] as const) {
-      const r = await new Promise<Ended>((resolve) => {
-        const start = Date.now()
-        const child = spawn(process.execPath, ["--require", probe, BIN, ...ARGS], { cwd: corpus, env, stdio: ["ignore", "pipe", "ignore", "pipe"] })
-        let stdout = ""
-        child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c))
-        ;(child.stdio[3] as NodeJS.ReadableStream).once("data", () => setTimeout(() => child.kill(signal), 50))
-        child.on("close", (code, sig) => resolve({ code, signal: sig, stdout, ms: Date.now() - start }))
-      })
+      const r = await interrupted(signal, /specbundle-main\.cjs$/)
+      expect(r.pauses, signal).toBe(1)
       expect({ code: r.code, signal: r.signal }, signal).toEqual({ code, signal: null })
       expect(r.stdout).toBe("")
     }
   }, 120_000)
 
-  it("a cache folder that cannot be created (XDG_CACHE_HOME=/proc/x) is not used, and the run ends normally", async () => {
-    if (process.platform !== "linux") return
-    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: "/proc/x" }
-    delete env.SPECBUNDLE_CODE_CACHE_DIR
-    delete env.SPECBUNDLE_CODE_CACHE
-    const r = spawnSync(process.execPath, [BIN, ...ARGS], { cwd: corpus, env, encoding: "utf8", timeout: 60_000 })
-    expect(r.signal).toBeNull()
-    expect(r.status).toBe(0)
-    expect(JSON.parse(r.stdout).members.length).toBeGreaterThan(10)
-    expect(fs.existsSync("/proc/x")).toBe(false)
-  }, 120_000)
+  const noProc = skipping(process.platform !== "linux", "a cache folder under /proc", "only Linux has a /proc where no folder can be created")
+  it.skipIf(noProc)(
+    "a cache folder that cannot be created (XDG_CACHE_HOME=/proc/x) is not used, and the run ends normally",
+    async () => {
+      const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: "/proc/x" }
+      delete env.SPECBUNDLE_CODE_CACHE_DIR
+      delete env.SPECBUNDLE_CODE_CACHE
+      const r = spawnSync(process.execPath, [BIN, ...ARGS], { cwd: corpus, env, encoding: "utf8", timeout: 60_000 })
+      expect(r.signal).toBeNull()
+      expect(r.status).toBe(0)
+      expect(JSON.parse(r.stdout).members.length).toBeGreaterThan(10)
+      expect(fs.existsSync("/proc/x")).toBe(false)
+    },
+    120_000
+  )
 })

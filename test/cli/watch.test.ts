@@ -1,12 +1,16 @@
 // End to end: `specbundle watch` as a child process (bundle-contract.md section 6). A burst of saves
 // within the quiet window makes exactly one rebuild; outputs parse at every sampled moment; events in
 // DIR, .git and node_modules stay quiet; a failing rebuild keeps watching; SIGINT/SIGTERM exit 0.
+// No sleeps: the tests wait for watch's own lines, and show that something made no rebuild by a
+// later save that does make one (a sentinel), whose rebuild line counts the paths it saw.
 import type { ChildProcess } from "node:child_process"
 import { spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { runPaused } from "../support/pause.js"
+import { whenStderr } from "../support/stderr.js"
 import { bikeDockCopy, tempDir as tmpDir } from "../support/tmp.js"
 
 const CLI = path.resolve("bin/specbundle.js")
@@ -22,13 +26,11 @@ const tempDir = (): string => tmpDir("specbundle-cli-watch-")
 
 const corpus = (): string => bikeDockCopy("specbundle-cli-watch-")
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
 interface Watcher {
   readonly child: ChildProcess
   lines(): string[]
   builds(): string[]
-  waitFor(predicate: (lines: string[]) => boolean, timeoutMs?: number): Promise<void>
+  waitFor(predicate: (lines: string[]) => boolean): Promise<void>
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
@@ -44,15 +46,18 @@ const startWatch = (root: string, extra: ReadonlyArray<string>): Watcher => {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
   const lines = () => err.split("\n").filter((l) => l !== "")
   const builds = () => lines().filter((l) => l.startsWith("watch: "))
-  const waitFor = async (predicate: (lines: string[]) => boolean, timeoutMs = 20_000) => {
-    const until = Date.now() + timeoutMs
-    while (!predicate(lines())) {
-      if (Date.now() > until) throw new Error(`timed out; stderr so far:\n${err}`)
-      if (child.exitCode !== null) throw new Error(`watch exited with ${child.exitCode}; stderr:\n${err}`)
-      await sleep(20)
-    }
+  return {
+    child,
+    lines,
+    builds,
+    waitFor: (predicate) =>
+      whenStderr(
+        child,
+        () => err,
+        () => predicate(lines())
+      ),
+    exited
   }
-  return { child, lines, builds, waitFor, exited }
 }
 
 const rebuilds = (w: Watcher) => w.builds().filter((l) => l.startsWith("watch: rebuilt") || l.startsWith("watch: rebuild failed"))
@@ -88,6 +93,13 @@ const sampleOutputs = (dir: string) => {
 
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex")
 const CARRIERS = ["specs/rides/rider-model.sdp.md", "specs/rides/ride-fare-rule.sdp.md", "specs/rides.pack.sdp.md"]
+/** A carrier of the Pack none of the tests' other saves touch: its save is the sentinel. */
+const SENTINEL = "specs/rides/unlock-bike.sdp.md"
+
+type Manifest = { builtFrom: { files: Array<{ path: string; hash: string }> } }
+/** The hash the manifest in `out` records for `file`, or undefined. */
+const builtHash = (out: string, file: string): string | undefined =>
+  (JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as Manifest).builtFrom.files.find((f) => f.path === file)?.hash
 
 describe("watch", () => {
   it("builds once, coalesces a burst of 50 saves into ONE rebuild, rebuilds again after quiet, and exits 0 on SIGINT", async () => {
@@ -95,7 +107,7 @@ describe("watch", () => {
     const out = path.join(root, "out")
     const w = startWatch(root, ["--out", "out"])
     await w.waitFor((l) => l.some((x) => x.startsWith("watch: built")))
-    expect(w.builds()[0]).toMatch(/^watch: built \d+ part\(s\) into out \(0 changed path\(s\)\)$/)
+    expect(w.builds()[0]).toMatch(/^watch: built \d+ parts? into out \(0 changed paths\)$/)
     expect(fs.existsSync(path.join(out, "manifest.json"))).toBe(true)
 
     const sampler = sampleOutputs(out)
@@ -106,28 +118,29 @@ describe("watch", () => {
         fs.writeFileSync(path.join(root, CARRIERS[k]), originals[k] + "\n".repeat(1 + (i % 4)))
       }
       await w.waitFor(() => rebuilds(w).length >= 1)
-      await sleep(QUIET_MS * 4)
-      expect(rebuilds(w)).toHaveLength(1)
-      expect(rebuilds(w)[0]).toMatch(/^watch: rebuilt \d+ part\(s\) into out \(3 changed path\(s\)\)$/)
+      expect(rebuilds(w)[0]).toMatch(/^watch: rebuilt \d+ parts? into out \(3 changed paths\)$/)
       // The rebuild read the final state of every saved file.
-      const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")) as { builtFrom: { files: Array<{ path: string; hash: string }> } }
-      for (const c of CARRIERS) {
-        expect(manifest.builtFrom.files.find((f) => f.path === c)?.hash).toBe(sha256(fs.readFileSync(path.join(root, c))))
-      }
+      for (const c of CARRIERS) expect(builtHash(out, c), c).toBe(sha256(fs.readFileSync(path.join(root, c))))
 
-      // Writes in DIR, .git, node_modules and hidden files make no rebuild.
+      // Writes in DIR, .git, node_modules and hidden files make no rebuild: with them, the sentinel
+      // save. Its rebuild is the next one and counts its path alone; a write that counted would be
+      // in that count (2 paths) or make a rebuild of its own before it (the sentinel's not second).
+      // A second rebuild of the burst would show the same way. Saved once more after its rebuild,
+      // the sentinel shows that rebuild was its own: a stray one in between counts no path.
       fs.writeFileSync(path.join(out, "notes.txt"), "ours")
       fs.mkdirSync(path.join(root, ".git"), { recursive: true })
       fs.writeFileSync(path.join(root, ".git", "index.sdp.md"), "x")
       fs.mkdirSync(path.join(root, "node_modules", "pkg"), { recursive: true })
       fs.writeFileSync(path.join(root, "node_modules", "pkg", "index.ts"), "export const x = 1\n")
       fs.writeFileSync(path.join(root, "specs", ".rider-model.sdp.md.swp"), "swap")
-      await sleep(QUIET_MS * 4)
-      expect(rebuilds(w)).toHaveLength(1)
-
-      fs.appendFileSync(path.join(root, CARRIERS[0]), "\n")
+      fs.appendFileSync(path.join(root, SENTINEL), "\n")
       await w.waitFor(() => rebuilds(w).length >= 2)
-      expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ part\(s\) into out \(1 changed path\(s\)\)$/)
+      expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ parts? into out \(1 changed path\)$/)
+      expect(builtHash(out, SENTINEL)).toBe(sha256(fs.readFileSync(path.join(root, SENTINEL))))
+      fs.appendFileSync(path.join(root, SENTINEL), "\n")
+      await w.waitFor(() => rebuilds(w).length >= 3)
+      expect(rebuilds(w)[2]).toMatch(/^watch: rebuilt \d+ parts? into out \(1 changed path\)$/)
+      expect(builtHash(out, SENTINEL)).toBe(sha256(fs.readFileSync(path.join(root, SENTINEL))))
     } finally {
       sampler.stop()
     }
@@ -138,6 +151,7 @@ describe("watch", () => {
     w.child.kill("SIGINT")
     const exit = await w.exited
     expect(exit.code).toBe(0)
+    expect(rebuilds(w)).toHaveLength(3)
     expect(w.lines().filter((l) => !l.startsWith("watch: "))).toEqual([])
   })
 
@@ -155,7 +169,7 @@ describe("watch", () => {
 
     fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ exclude: ["src"] }))
     await w.waitFor(() => rebuilds(w).length >= 2)
-    expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ part\(s\)/)
+    expect(rebuilds(w)[1]).toMatch(/^watch: rebuilt \d+ parts? /)
     const manifest = JSON.parse(fs.readFileSync(path.join(outParent, "out", "manifest.json"), "utf8")) as { builtFrom: { exclude: string[] } }
     expect(manifest.builtFrom.exclude).toEqual(["src"])
 
@@ -164,47 +178,49 @@ describe("watch", () => {
   })
 
   it("a save during a running rebuild does not interrupt it: it is followed by exactly one more", async () => {
-    // A corpus whose build takes seconds, so the second save lands while the first rebuild runs.
-    const root = tempDir()
-    const gen = spawnSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "1500", "--packs", "3"], { encoding: "utf8" })
-    expect(gen.status, gen.stderr).toBe(0)
-    const folder = fs.readdirSync(path.join(root, "specs")).find((n) => n !== "packs")!
-    const [a, b] = fs
-      .readdirSync(path.join(root, "specs", folder))
-      .filter((n) => n.endsWith(".sdp.md"))
-      .map((n) => path.join(root, "specs", folder, n))
-    const child = spawn(
-      process.execPath,
-      [CLI, "watch", "--pack", "pack:pack-000", "--parts", "--budget", "8000", "--quiet-ms", "100", "--out", path.join(tempDir(), "out")],
-      {
-        cwd: root,
-        stdio: ["ignore", "ignore", "pipe"]
+    const root = corpus()
+    const out = path.join(tempDir(), "out")
+    // a: CARRIERS[0], the file the run is held at (below); b: CARRIERS[1].
+    const [a, b] = CARRIERS.map((c) => path.join(root, c))
+    // The rebuild that reads the saved `a` is held at that read while `b` is saved (twice).
+    let armed = false
+    let savedDuring = 0
+    const run = runPaused(["watch", "--pack", PACK, "--parts", "--budget", "4000", "--quiet-ms", "100", "--out", out], {
+      cwd: root,
+      env: process.env,
+      at: /\/specs\/rides\/rider-model\.sdp\.md$/,
+      onPause: () => {
+        if (!armed || savedDuring > 0) return
+        fs.appendFileSync(b, "\n")
+        fs.appendFileSync(b, "\n")
+        savedDuring++
       }
-    )
-    children.push(child)
-    let err = ""
-    child.stderr!.setEncoding("utf8").on("data", (c: string) => (err += c))
-    const lines = () => err.split("\n").filter((l) => l.startsWith("watch: "))
-    const waitFor = async (n: number) => {
-      const until = Date.now() + 60_000
-      while (lines().length < n) {
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`no ${n} watch lines; stderr:\n${err}`)
-        await sleep(20)
-      }
-    }
-    await waitFor(1)
+    })
+    children.push(run.child)
+    const lines = () =>
+      run
+        .stderr()
+        .split("\n")
+        .filter((l) => l.startsWith("watch: "))
+    const waitFor = (predicate: (lines: string[]) => boolean) => whenStderr(run.child, run.stderr, () => predicate(lines()))
+    await waitFor((l) => l.length >= 1)
+    expect(lines()[0]).toMatch(/^watch: built /)
+    armed = true
     fs.appendFileSync(a, "\n")
-    await sleep(400) // past the quiet window: the first rebuild is running
-    fs.appendFileSync(b, "\n")
-    fs.appendFileSync(b, "\n")
-    await waitFor(3)
-    await sleep(1000)
+    await waitFor((l) => l.length >= 3)
+    expect(savedDuring).toBe(1)
+    // The sentinel: the next rebuild is its own, counting its path alone (a third rebuild for the saves to `b` would come first).
+    fs.appendFileSync(path.join(root, SENTINEL), "\n")
+    await waitFor((l) => l.length >= 4)
+    expect(builtHash(out, SENTINEL)).toBe(sha256(fs.readFileSync(path.join(root, SENTINEL))))
+    run.child.kill("SIGINT")
+    const ended = await run.ended
+    expect(ended.code).toBe(0)
     const rebuilt = lines().slice(1)
-    expect(rebuilt).toHaveLength(2)
-    expect(rebuilt[0]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
-    expect(rebuilt[1]).toMatch(/^watch: rebuilt \d+ part\(s\) .* \(1 changed path\(s\)\)$/)
-    child.kill("SIGINT")
-    expect(await new Promise((r) => child.on("exit", r))).toBe(0)
+    expect(rebuilt).toHaveLength(3)
+    for (const line of rebuilt) expect(line).toMatch(/^watch: rebuilt \d+ parts? .* \(1 changed path\)$/)
+    // Each rebuild read what was saved before it: the last one all three files as they are now.
+    for (const file of [CARRIERS[0], CARRIERS[1], SENTINEL]) expect(builtHash(out, file), file).toBe(sha256(fs.readFileSync(path.join(root, file))))
   })
 
   it("without --out is exit 2 with an out diagnostic", () => {

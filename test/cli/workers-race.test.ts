@@ -9,6 +9,7 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { BIN, REPO, ensureBuilt, gitCleanEnv } from "../support/cli.js"
 import { repoAt, runGitIn, tempDir } from "../support/git.js"
+import { skipping } from "../support/skip.js"
 
 const RUNS = 50
 /** Far above a run's time on a loaded 2-core machine (~2 s idle): a run still going is stuck. */
@@ -86,7 +87,7 @@ describe("bundle --changeset with worker threads always ends, with the 0-worker 
   }, 600_000)
 
   // The automatic count starts its pool at 2,000 files (one worker a core beyond the first, at most 3).
-  it.skipIf(availableParallelism() < 2)(
+  it.skipIf(skipping(availableParallelism() < 2, "the automatic worker count", "one core: the automatic count starts no worker"))(
     `the automatic worker count on 2,000 files, ${RUNS} runs`,
     async () => {
       const dir = corpus(1940, 60)

@@ -2,11 +2,13 @@
 // addresses everywhere a cut reaches (narrative, sections, questions, member and outside example
 // steps, the example space, pinned declarations), every address present in the uncut bundle is
 // present at every stage the request permits. Outside Specs' titles name none: the boundary cut's
-// shape keeps ids only (docs/decisions.md).
+// shape keeps ids only (docs/decisions.md). The addresses are looked for by a plain search for the
+// five the texts are made of, not by the bundle's own mention scanner (addressesIn), so a scanner
+// that misses them cannot make the property hold by finding none.
 import { describe, expect, it } from "vitest"
 import * as Result from "effect/Result"
 import * as fc from "fast-check"
-import { addressesIn, maxStage } from "../../src/core/bundle/index.js"
+import { maxStage } from "../../src/core/bundle/index.js"
 import type { DeclarationMode, Json } from "../../src/core/bundle/index.js"
 import { validateParams } from "../../src/core/bundle/params.js"
 import { composition } from "../../src/core/bundle/stages.js"
@@ -87,16 +89,34 @@ const nodesOf = (w: World): AnyNode[] => {
   return nodes
 }
 
-/** Every entry address written in any string of a value. */
+/** A character that would make a written address part of a longer token (another id or address). */
+const CONTINUES = /[A-Za-z0-9_#:/-]/
+
+/** Whether `text` holds `address` whole: not inside a longer token before or after it. */
+const holds = (text: string, address: string): boolean => {
+  for (let at = text.indexOf(address); at >= 0; at = text.indexOf(address, at + 1)) {
+    const before = at === 0 ? "" : text[at - 1]
+    const end = at + address.length
+    const after = text[end] ?? ""
+    const longer = CONTINUES.test(after) || (after === "." && CONTINUES.test(text[end + 1] ?? ""))
+    if (!CONTINUES.test(before) && !longer) return true
+  }
+  return false
+}
+
+/** Which of ADDRESSES any string of a value holds. */
 const addressesOf = (value: Json, into = new Set<string>()): Set<string> => {
-  if (typeof value === "string") for (const a of addressesIn(value)) into.add(a)
-  else if (Array.isArray(value)) for (const v of value) addressesOf(v, into)
+  if (typeof value === "string") {
+    for (const a of ADDRESSES) if (holds(value, a)) into.add(a)
+  } else if (Array.isArray(value)) for (const v of value) addressesOf(v, into)
   else if (typeof value === "object" && value !== null) for (const v of Object.values(value)) addressesOf(v, into)
   return into
 }
 
 describe("entry addresses survive every cut", () => {
   it("every address in the uncut bundle is in the bundle at every permitted stage", () => {
+    let named = 0
+    let stages = 0
     fc.assert(
       fc.property(worldArb, (w) => {
         const facts = factsOf(graphOf(...nodesOf(w)))
@@ -108,7 +128,9 @@ describe("entry addresses survive every cut", () => {
           return { members: items.rows(0, request.memberIds.length), boundary: items.boundary } as unknown as Json
         }
         const uncut = addressesOf(at(0))
+        if (uncut.size > 0) named++
         for (let stage = 1; stage <= c.maxStage; stage++) {
+          stages++
           const kept = addressesOf(at(stage))
           expect(
             [...uncut].filter((a) => !kept.has(a)),
@@ -118,5 +140,9 @@ describe("entry addresses survive every cut", () => {
       }),
       { numRuns: 200 }
     )
+    // Not vacuous: most generated bundles name addresses, and are cut.
+    console.log(`bundle-addresses: ${named} of 200 uncut bundles name addresses; ${stages} stages checked`)
+    expect(named).toBeGreaterThan(100)
+    expect(stages).toBeGreaterThan(200)
   })
 })

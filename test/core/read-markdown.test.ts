@@ -2,9 +2,11 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { extractFile } from "../../src/core/extract.js"
 import { parseMarkdownCarrier } from "../../src/core/read/markdown.js"
 import { onlyPack, onlySpec, parse, refused, specText, where, withKind } from "../support/read-markdown.js"
 import { CHECKOUT_CORPUS, withoutCheckout } from "../support/paths.js"
+import { tempDir } from "../support/tmp.js"
 
 const CORPUS = CHECKOUT_CORPUS
 const readCorpus = (rel: string) => parseMarkdownCarrier(rel, fs.readFileSync(path.join(CORPUS, rel), "utf8"))
@@ -186,11 +188,22 @@ describe.skipIf(withoutCheckout("read-markdown over checkout-v1"))("checkout-v1 
     })
   })
 
-  it("gives the same result for a CRLF file once normalized to LF", () => {
-    const lf = fs.readFileSync(path.join(CORPUS, "specs/orders/create-order.sdp.md"), "utf8")
-    const crlf = lf.replace(/\n/g, "\r\n")
-    expect(crlf).not.toBe(lf)
-    expect(parseMarkdownCarrier("a.sdp.md", crlf.replace(/\r\n/g, "\n"))).toEqual(parseMarkdownCarrier("a.sdp.md", lf))
+  it("reads a CRLF copy of a carrier, its bytes as read from disk, exactly like the LF file", () => {
+    const rel = "specs/orders/create-order.sdp.md"
+    const lf = fs.readFileSync(path.join(CORPUS, rel))
+    const copy = path.join(tempDir("specbundle-crlf-"), "create-order.sdp.md")
+    fs.writeFileSync(copy, lf.toString("utf8").replace(/\n/g, "\r\n"))
+    const crlf = fs.readFileSync(copy)
+    // The copy holds a CR before every LF, and the reader gets those bytes as they are.
+    const newlines = lf.toString("latin1").split("\n").length - 1
+    expect(newlines).toBeGreaterThan(10)
+    expect(crlf.toString("latin1").split("\r\n").length - 1).toBe(newlines)
+    expect(crlf.length).toBe(lf.length + newlines)
+    const read = (bytes: Uint8Array) => extractFile({ path: rel, bytes }, { selfHosting: false })
+    const fromLf = read(lf)
+    expect(fromLf?.findings).toEqual([])
+    expect(fromLf?.specs.map((s) => s.id)).toEqual(["spec:orders.create-order"])
+    expect(read(crlf)).toEqual(fromLf)
   })
 })
 

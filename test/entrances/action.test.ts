@@ -37,6 +37,7 @@ describe("action.yml", () => {
     for (const name of ["root", "base", "budget", "profile", "pack", "perspective", "comment", "artifact"]) expect(Object.keys(action.inputs)).toContain(name)
     expect(action.outputs.impacted.value).toBe("${{ steps.run.outputs.impacted }}")
     expect(action.outputs.manifest.value).toBe("${{ steps.run.outputs.manifest }}")
+    expect(action.outputs.members.value).toBe("${{ steps.run.outputs.members }}")
     const setup = action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/setup-node@"))
     expect(String(setup.with["node-version"])).toBe("22")
     const upload = action.runs.steps.find((s: { uses?: string }) => s.uses?.startsWith("actions/upload-artifact@"))
@@ -364,23 +365,94 @@ describe("scripts/action.mjs: the pack and perspective inputs", () => {
     expect(JSON.parse(fs.readFileSync(outputsOf(alone.files.output).manifest, "utf8")).scope).toEqual(manifest.scope)
   })
 
-  it("fails early with one line when perspective comes without pack, or the bundle fails: nothing posted or written", () => {
+  it("fails early with one line when perspective comes without pack: nothing posted, no outputs, the line in the job summary", () => {
     const ws = pullRequestClone()
     const { env, files } = jobEnv({ INPUT_PERSPECTIVE: "changed" })
     const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
     expect(r.status).toBe(2)
-    expect(r.stderr.trimEnd().split("\n")).toEqual([
-      "specbundle action: the `perspective` input needs the `pack` input: a perspective chooses among one Pack's members (give `pack: pack:<id>`)"
-    ])
-    for (const file of [files.calls, files.summary, files.output]) expect(fs.existsSync(file), file).toBe(false)
+    const line = "specbundle action: the `perspective` input needs the `pack` input: a perspective chooses among one Pack's members (give `pack: pack:<id>`)"
+    expect(r.stderr.trimEnd().split("\n")).toEqual([line])
+    for (const file of [files.calls, files.output]) expect(fs.existsSync(file), file).toBe(false)
+    expect(fs.readFileSync(files.summary, "utf8")).toBe(`**specbundle**: the step failed (exit 2).\n\n    ${line}\n\n`)
+  })
 
-    // A bundle the CLI refuses (an unknown tier) fails the step before the comment is posted.
-    const bad = jobEnv({ INPUT_BUDGET: "XL" })
-    const b = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: bad.env, encoding: "utf8", timeout: 60_000 })
-    expect(b.status).toBe(2)
-    expect(b.stderr).toContain('Unknown budget "XL"')
-    expect(b.stderr.trimEnd().split("\n").at(-1)).toBe("specbundle action: specbundle bundle exited 2")
-    for (const file of [bad.files.calls, bad.files.summary, bad.files.output]) expect(fs.existsSync(file), file).toBe(false)
+  it.each([
+    [
+      "budget",
+      { INPUT_BUDGET: "XL" },
+      'specbundle: budget: Unknown budget "XL": give a positive integer (UTF-16 code units) or a tier: S, M, L. Did you mean "L"?'
+    ],
+    ["pack", { INPUT_PACK: "pack:nope" }, 'specbundle: pack: Unknown Pack "pack:nope". Known Packs: pack:docks-v1, pack:rides-v1.'],
+    [
+      "perspective",
+      { INPUT_PACK: "pack:rides-v1", INPUT_PERSPECTIVE: "nope" },
+      'specbundle: perspective: Unknown perspective "nope"; known: blocked, changed, not-ready, unimplemented, unverified.'
+    ]
+  ])("a wrong %s input fails the step before any impact run, with the CLI's line in the log and in the job summary", (_, inputs, cliLine) => {
+    const ws = pullRequestClone()
+    const { env, files } = jobEnv(inputs)
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status).toBe(2)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([cliLine, "specbundle action: specbundle bundle exited 2"])
+    // No impact run wrote its report; nothing posted, no outputs.
+    expect(fs.existsSync(path.join(env.RUNNER_TEMP, "specbundle", "impact.json"))).toBe(false)
+    for (const file of [files.calls, files.output]) expect(fs.existsSync(file), file).toBe(false)
+    expect(fs.readFileSync(files.summary, "utf8")).toBe(
+      `**specbundle**: the step failed (exit 2).\n\n    ${cliLine}\n    specbundle action: specbundle bundle exited 2\n\n`
+    )
+  })
+
+  it("a Pack the change does not touch: one line saying so and members=0; a touched one: members counts what the bundle holds", () => {
+    const ws = pullRequestClone()
+    const untouched = jobEnv({ INPUT_PACK: "pack:docks-v1", INPUT_COMMENT: "false" })
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: untouched.env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("specbundle action:"))).toEqual([
+      "specbundle action: the change touches no member of pack:docks-v1: the bundle holds the Pack's header only (output members=0)"
+    ])
+    const outputs = outputsOf(untouched.files.output)
+    expect(outputs.members).toBe("0")
+    expect(JSON.parse(fs.readFileSync(outputs.manifest, "utf8")).scope).toMatchObject({ pack: "pack:docks-v1", members: [] })
+
+    const touched = jobEnv({ INPUT_PACK: "pack:rides-v1", INPUT_COMMENT: "false" })
+    const t = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: touched.env, encoding: "utf8", timeout: 60_000 })
+    expect(t.status, t.stderr).toBe(0)
+    expect(t.stderr).not.toContain("touches no member")
+    const members = JSON.parse(fs.readFileSync(outputsOf(touched.files.output).manifest, "utf8")).scope.members
+    expect(members.length).toBeGreaterThan(0)
+    expect(outputsOf(touched.files.output).members).toBe(String(members.length))
+
+    // Without `pack`, members counts the impacted Specs the bundle holds.
+    const all = jobEnv({ INPUT_COMMENT: "false" })
+    expect(spawnSync(process.execPath, [SCRIPT], { cwd: ws, env: all.env, encoding: "utf8", timeout: 60_000 }).status).toBe(0)
+    expect(outputsOf(all.files.output).members).toBe(outputsOf(all.files.output).impacted)
+  })
+})
+
+describe("scripts/action.mjs on a checkout git refuses (safe.directory)", () => {
+  const refusal = (ws: string) =>
+    `specbundle action: git refuses the checkout: detected dubious ownership in repository at '${ws}'; if you trust it, run: git config --global --add safe.directory ${ws}`
+
+  it("passes git's reason and its safe.directory command through, not a fetch-depth hint; the job summary says it too", () => {
+    const ws = pullRequestClone()
+    // git 2.39's ownership check treats the repository as another user's (t/test-lib's switch).
+    const { env, files } = jobEnv({ GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" })
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status).toBe(1)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([refusal(ws)])
+    expect(r.stderr).not.toContain("fetch-depth")
+    for (const file of [files.calls, files.output]) expect(fs.existsSync(file), file).toBe(false)
+    expect(fs.readFileSync(files.summary, "utf8")).toContain(`    ${refusal(ws)}\n`)
+  })
+
+  it.runIf(process.getuid?.() === 0)("the same for a checkout really owned by another user (chown, as root)", () => {
+    const ws = pullRequestClone()
+    fs.chownSync(ws, 12345, 12345)
+    fs.chownSync(path.join(ws, ".git"), 12345, 12345)
+    const { env } = jobEnv({})
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status).toBe(1)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([refusal(ws)])
   })
 })
 
@@ -394,10 +466,11 @@ describe("scripts/action.mjs on a shallow checkout", () => {
     const { env, files } = jobEnv({})
     const r = spawnSync(process.execPath, [SCRIPT], { cwd: only, env, encoding: "utf8", timeout: 60_000 })
     expect(r.status).toBe(1)
-    expect(r.stderr.trimEnd().split("\n")).toEqual([
+    const line =
       "specbundle action: the checkout is shallow and has no origin/main: set `fetch-depth: 0` on actions/checkout (or fetch the base: git fetch origin main)"
-    ])
-    for (const file of [files.calls, files.summary, files.output]) expect(fs.existsSync(file), file).toBe(false)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([line])
+    for (const file of [files.calls, files.output]) expect(fs.existsSync(file), file).toBe(false)
+    expect(fs.readFileSync(files.summary, "utf8")).toBe(`**specbundle**: the step failed (exit 1).\n\n    ${line}\n\n`)
 
     // Both branches fetched one commit deep: the base is there, the merge base is not.
     const both = path.join(tempDir("specbundle-action-shallow-"), "ws")

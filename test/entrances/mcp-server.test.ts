@@ -6,6 +6,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { spawn, spawnSync } from "node:child_process"
+import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base"
+import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeRepo } from "../support/git.js"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
@@ -43,7 +45,7 @@ describe("specbundle mcp", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(["bundle", "check", "impact", "list"])
     const bundle = tools.find((t) => t.name === "bundle")
     const props = Object.keys((bundle!.inputSchema as { properties: Record<string, unknown> }).properties)
-    for (const p of ["root", "pack", "specs", "changeset", "budget", "part", "count"]) expect(props).toContain(p)
+    for (const p of ["root", "pack", "specs", "changeset", "budget", "part", "count", "tokens", "budgetTokens"]) expect(props).toContain(p)
   })
 
   it("composes the example corpus's bundle: the same bytes as the CLI", async () => {
@@ -180,6 +182,31 @@ describe("specbundle mcp", () => {
     }
   }, 60_000)
 
+  it("tokens: a text item with the exact count of each part (gpt-tokenizer's own count of the CLI's bytes), beside parts with count; the value unchanged", async () => {
+    const pack = { root: EXAMPLE, pack: "pack:rides-v1" }
+    const texts = (r: Awaited<ReturnType<Client["callTool"]>>) => (r.content as ReadonlyArray<{ text: string }>).map((c) => c.text)
+    const whole = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd).stdout
+    const one = await call("bundle", { ...pack, tokens: "cl100k_base" })
+    expect(one.isError).toBe(false)
+    expect(texts(one)).toEqual([whole, `${JSON.stringify({ tokens: [{ value: cl100k(whole.trimEnd()), encoding: "cl100k_base" }] })}\n`])
+    const parts = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--parts", "--budget", "4000"], cwd).stdout.trimEnd().split("\n")
+    const count = await call("bundle", { ...pack, budget: 4000, count: true, tokens: "o200k_base" })
+    expect(JSON.parse(texts(count)[0]!)).toEqual({ parts: parts.length, tokens: parts.map((t) => ({ value: o200k(t), encoding: "o200k_base" })) })
+    // budgetTokens: the CLI's --budget-tokens, its stderr line as the last text item.
+    const fitted = await call("bundle", { ...pack, count: true, tokens: "o200k_base", budgetTokens: 1000 })
+    const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--parts", "--tokens", "o200k_base", "--budget-tokens", "1000"], cwd)
+    const cliParts = cli.stdout.trimEnd().split("\n")
+    expect(JSON.parse(texts(fitted)[0]!)).toEqual({ parts: cliParts.length, tokens: cliParts.map((t) => ({ value: o200k(t), encoding: "o200k_base" })) })
+    expect(texts(fitted)[1]).toBe(cli.stderr.split("\n").find((l) => l.startsWith("--budget-tokens 1000 ")) + "\n")
+    const wrong = await call("bundle", { ...pack, tokens: "p50k_base", budgetTokens: 0 })
+    expect(wrong.isError).toBe(true)
+    expect(JSON.parse(texts(wrong)[0]!).diagnostics).toEqual([{ scope: "tokens", problem: 'Expected "o200k_base" or "cl100k_base", got "p50k_base".' }])
+    const noEncoding = await call("bundle", { ...pack, budgetTokens: 500 })
+    expect(JSON.parse(texts(noEncoding)[0]!).diagnostics).toEqual([
+      { scope: "budgetTokens", problem: "--budget-tokens counts in an encoding: give --tokens o200k_base or --tokens cl100k_base." }
+    ])
+  }, 120_000)
+
   it("wrote nothing but the protocol on stdout and no stack on stderr", () => {
     // A stray write would have broken the client's parsing above; stderr stays free of stacks.
     expect(stderr).not.toMatch(/^\s+at /m)
@@ -232,6 +259,38 @@ describe("specbundle mcp", () => {
     const invalid = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}'
     expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([parseError, invalid, parseError])
     // initialize, the two calls and the three error answers: nothing else, nothing lost.
+    expect(lines).toHaveLength(6)
+    await own.close()
+    server.stdin.end()
+    expect(await exited).toBe(0)
+  }, 60_000)
+  it('answers a JSON line that is no request ({"foo":1}) or has an id it cannot carry with -32600 Invalid Request, its id when it has one, and serves the next request', async () => {
+    const server = spawn(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] })
+    let raw = ""
+    server.stdout.on("data", (c: Buffer) => (raw += c.toString("utf8")))
+    const exited = new Promise<number | null>((resolve) => server.on("close", resolve))
+    const answered = <T>(call: Promise<T>) => Promise.race([call, exited.then((code) => Promise.reject(new Error(`server exited (${code}) unanswered`)))])
+    const own = new Client({ name: "specbundle-raw", version: "1.0.0" })
+    own.onerror = () => {}
+    await own.connect(new StdioServerTransport(server.stdout, server.stdin))
+    // No method, no result or error; an id without a method; a request and a response whose ids
+    // the protocol cannot carry (it answers only integer ids); a response to no request of the
+    // server's, with an integer id (answered by nothing, as JSON-RPC answers no response).
+    server.stdin.write('{"foo":1}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":7,"params":{}}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":"s-1","result":{}}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":77,"result":{}}\n')
+    const listed = await answered(own.callTool({ name: "list", arguments: { root: EXAMPLE, what: "packs" } }))
+    expect(textOf(listed)).toBe(runCli(["list", "packs", "--root", EXAMPLE], cwd).stdout)
+    const lines = raw.split("\n").filter((l) => l !== "")
+    expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}',
+      '{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request"}}',
+      '{"jsonrpc":"2.0","id":"a-1","error":{"code":-32600,"message":"Invalid Request","data":"specbundle mcp takes integer request ids"}}',
+      '{"jsonrpc":"2.0","id":"s-1","error":{"code":-32600,"message":"Invalid Request"}}'
+    ])
+    // initialize, the call and the four error answers.
     expect(lines).toHaveLength(6)
     await own.close()
     server.stdin.end()

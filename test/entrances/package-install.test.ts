@@ -1,7 +1,7 @@
 // The packed form as a user gets it: `npm pack` (prepack builds and strips the manifest), the tarball
 // installed ALONE into an empty project (`npm init -y && npm install ./specbundle-0.1.0.tgz`), where
-// `npx specbundle` runs, the library imports with no package added by hand (npm installs the peers)
-// and the README's library program type-checks and runs (a program over Bundler and Corpus too, and a
+// `npx specbundle` runs (and `specbundle example` writes the example to try), the library imports
+// with no package added by hand (npm installs the peers) and the README's library program type-checks and runs (a program over Bundler and Corpus too, and a
 // wrong request fails to type-check); `--omit=peer` for the CLI alone; the
 // prepublishOnly check; `npm publish --dry-run` (never a real publish).
 //
@@ -13,31 +13,13 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { runAsync } from "../support/cli.js"
 import { repoAt } from "../support/git.js"
+import { packWorkingTree, REPO, sh } from "../support/pack.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { tempDir } from "../support/tmp.js"
 
-const REPO = path.join(import.meta.dirname, "..", "..")
 const BIN = path.join(REPO, "bin", "specbundle.js")
 const TSC = path.join(REPO, "node_modules", "typescript", "bin", "tsc")
-/** Never copied: the repository's install, its history, the build's outputs and scratch files. */
-const SKIP = new Set(["node_modules", ".git", ".scratch", "tmp"])
-
-/**
- * The environment without what an outer `npm test` puts there for its own package: npm reads
- * npm_config_local_prefix before the folder it runs in, and would pack the repository itself.
- */
-const npmFreeEnv = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i.test(k) && k !== "INIT_CWD")
-  )
-
-/**
- * Runs a command to its end without blocking the event loop (npm pack, install and publish take
- * minutes on a loaded machine; a blocked test worker misses vitest's own messages).
- */
-const sh = (command: string, args: ReadonlyArray<string>, cwd: string) => runAsync(command, args, { cwd, env: npmFreeEnv(), timeout: 540_000 })
 
 /** A program over the library's services (Bundler, Corpus) and its layer, as a user writes one. */
 const LIBRARY_PROGRAM = `import { Bundler, Corpus, layerNode, type BundleRequest } from "specbundle"
@@ -107,46 +89,41 @@ const installAlone = async (tarball: string, flags: ReadonlyArray<string> = []) 
 
 let work = ""
 let tarball = ""
-let packedFiles: string[] = []
+let packedFiles: ReadonlyArray<string> = []
 
 beforeAll(async () => {
-  // Pack from a copy of the working tree.
-  work = tempDir("specbundle-pack-src-")
-  fs.cpSync(REPO, work, {
-    recursive: true,
-    filter: (from) => {
-      const rel = path.relative(REPO, from)
-      return rel === "" || !SKIP.has(rel.split(path.sep)[0]!)
-    }
-  })
-  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(work, "node_modules"))
-  const before = fs.readFileSync(path.join(work, "package.json"), "utf8")
-  const out = tempDir("specbundle-pack-out-")
-  const pack = await sh("npm", ["pack", "--json", "--pack-destination", out], work)
-  expect(pack.status, pack.stderr).toBe(0)
-  const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>
-  packedFiles = packed!.files.map((f) => f.path).sort()
-  tarball = path.join(out, packed!.filename)
-  // postpack put the manifest back byte for byte.
-  expect(fs.readFileSync(path.join(work, "package.json"), "utf8")).toBe(before)
+  ;({ work, tarball, files: packedFiles } = await packWorkingTree())
 }, 600_000)
 
 describe("the packed package", () => {
-  it("holds the CLI, the library, the schema, README and LICENSE, and a manifest without scripts whose peers npm installs", async () => {
+  it("holds the CLI, the library, the schema, the GitLab CI template and note script, README and LICENSE, and a manifest without scripts whose peers npm installs", async () => {
     // The library's declarations (dist/types/, built by prepack) are many; the rest is this list.
     const types = packedFiles.filter((f) => f.startsWith("dist/types/"))
     expect(types).toContain("dist/types/index.d.ts")
     for (const f of types) expect(f).toMatch(/\.d\.ts$/)
-    expect(packedFiles.filter((f) => !f.startsWith("dist/types/"))).toEqual([
+    // The example corpus `specbundle example` writes: every file of examples/bike-dock, as in the repository.
+    const example = packedFiles.filter((f) => f.startsWith("examples/bike-dock/"))
+    const corpusFiles = (fs.readdirSync(BIKE_DOCK, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => `examples/bike-dock/${path.relative(BIKE_DOCK, path.join(d.parentPath, d.name)).split(path.sep).join("/")}`)
+      .sort()
+    expect(example).toEqual(corpusFiles)
+    expect(packedFiles.filter((f) => !f.startsWith("dist/types/") && !f.startsWith("examples/bike-dock/"))).toEqual([
       "LICENSE",
       "README.md",
       "bin/package.json",
       "bin/specbundle-front.cjs",
       "bin/specbundle-main.cjs",
       "bin/specbundle-mcp.cjs",
+      "bin/specbundle-tokens-cl100k_base.cjs",
+      "bin/specbundle-tokens-o200k_base.cjs",
       "bin/specbundle-worker.cjs",
       "bin/specbundle.js",
+      "ci/gitlab/mr-note.mjs",
+      "ci/gitlab/specbundle.gitlab-ci.yml",
       "dist/index.js",
+      "examples/README.md",
+      "examples/make-history.mjs",
       "package.json",
       "schema/specbundle.config.schema.json"
     ])
@@ -257,21 +234,36 @@ describe("the packed package", () => {
     expect(built.status).toBe(0)
     expect(installed.stdout).toBe(built.stdout)
     expect(installed.stdout).toContain('"file":"src/rides/unlock.ts"')
+
+    // Something to try the --help examples on, from the installed package alone: `specbundle example DIR`.
+    const example = await sh("npx", ["--no", "--", "specbundle", "example", "try-it"], project)
+    expect(example.status, example.stderr).toBe(0)
+    const tryIt = path.join(fs.realpathSync(project), "try-it")
+    expect(example.stdout).toBe(`${tryIt}\n`)
+    const tried = await sh("npx", ["--no", "--", "specbundle", "impact", "--changeset", "HEAD~1", "--format", "text"], tryIt)
+    expect(tried.status, tried.stderr).toBe(0)
+    expect(tried.stdout).toContain("modified  specs/rides/ride-fare-rule.sdp.md")
   }, 300_000)
 
-  it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script", async () => {
+  it("for the CLI alone, --omit=peer keeps the install at oxc-parser and specbundle, with no install script; --tokens works there", async () => {
     const { project, modules, install, packages } = await installAlone(tarball, ["--omit=peer"])
     expect(install.stderr).not.toContain("install-scripts")
     expect(fs.existsSync(path.join(modules, "effect"))).toBe(false)
     expect(packages).toBeLessThanOrEqual(4)
     const version = await sh("npx", ["--no", "--", "specbundle", "--version"], project)
     expect(version.status, version.stderr).toBe(0)
+    // `--tokens` needs no package of its own: the tokenizer ships built in bin/.
+    fs.cpSync(BIKE_DOCK, path.join(project, "corpus"), { recursive: true })
+    const counted = await sh("npx", ["--no", "--", "specbundle", "bundle", "--root", "corpus", "--pack", "pack:rides-v1", "--tokens", "cl100k_base"], project)
+    expect(counted.status, counted.stderr).toBe(0)
+    expect(counted.stderr).toMatch(/^cl100k_base tokens: \d+$/m)
   }, 300_000)
 
   it("prepublishOnly refuses, in one line, a package whose tarball lacks the schema", async () => {
     // The built copy with `files` missing schema (and no prepack, so the dry run is quick).
     const broken = tempDir("specbundle-pack-broken-")
-    for (const f of ["bin", "dist", "scripts", "LICENSE", "README.md"]) fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
+    for (const f of ["bin", "ci", "dist", "scripts", "examples", "LICENSE", "README.md"])
+      fs.cpSync(path.join(work, f), path.join(broken, f), { recursive: true })
     const manifest = JSON.parse(fs.readFileSync(path.join(work, "package.json"), "utf8"))
     manifest.files = manifest.files.filter((f: string) => f !== "schema")
     manifest.scripts = { prepublishOnly: manifest.scripts.prepublishOnly }

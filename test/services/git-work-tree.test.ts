@@ -13,6 +13,7 @@ import { askGit, convertsNothing, mayBeInRepository } from "../../src/services/g
 import type { CacheEntry } from "../../src/services/parseCache.js"
 import type { Repo } from "../support/git.js"
 import { makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
+import { skipping } from "../support/skip.js"
 
 const SPEC = specCarrier("spec:w.one", "One")
 const oidOf = (text: string) =>
@@ -66,9 +67,13 @@ describe("askGit", () => {
     expect((await ask(crlf.dir))?.unchanged.size).toBe(0)
   })
 
-  it("vouches for nothing with the index on another device than the work tree (/dev/shm, where it is one)", async () => {
-    const shm = "/dev/shm"
-    if (!fs.existsSync(shm) || fs.statSync(shm).dev === fs.statSync(tempDir()).dev) return
+  const shm = "/dev/shm"
+  const noOtherDevice = skipping(
+    !fs.existsSync(shm) || fs.statSync(shm).dev === fs.statSync(tempDir()).dev,
+    "the index on another device than the work tree",
+    `${shm} is missing or on the temporary folder's device`
+  )
+  it.skipIf(noOtherDevice)("vouches for nothing with the index on another device than the work tree (/dev/shm)", async () => {
     const work = fs.mkdtempSync(path.join(shm, "specbundle-device-"))
     try {
       runGitIn(work, ["init", "-q", "-b", "main", `--separate-git-dir=${path.join(tempDir(), "git")}`])

@@ -19,10 +19,14 @@ export const ensureBuilt = (): void => {
   }
 }
 
-/** Nothing of an outer git (a hook's GIT_DIR) or the system config may reach the runs: every GIT_* goes but GIT_CONFIG_NOSYSTEM=1. */
+/**
+ * Nothing of an outer git (a hook's GIT_DIR) or the system config may reach the runs: every GIT_*
+ * goes but GIT_CONFIG_NOSYSTEM=1. GITLAB_CI goes too: in a GitLab job it would give the Markdown
+ * report absolute links.
+ */
 export const gitCleanEnv = (): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: "1" }
-  for (const key of Object.keys(env)) if (key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") delete env[key]
+  for (const key of Object.keys(env)) if ((key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") || key === "GITLAB_CI") delete env[key]
   return env
 }
 

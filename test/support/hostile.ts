@@ -1,6 +1,7 @@
 // Shared pieces of the hostile-input tests: running the built CLI as a subprocess, checking that
 // stderr holds no stack trace, and the reader-output invariants every fuzzed read must keep.
 import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import * as fc from "fast-check"
 import type { CarrierRead } from "../../src/core/model.js"
@@ -11,7 +12,6 @@ export interface CliRun {
   readonly status: number | null
   readonly stdout: string
   readonly stderr: string
-  readonly ms: number
 }
 
 /**
@@ -26,12 +26,24 @@ export const cleanEnv = (): NodeJS.ProcessEnv => {
   return env
 }
 
-/** Runs `node bin/specbundle.js ...args` in `cwd` and waits for it. */
-export const runCli = (args: ReadonlyArray<string>, cwd: string, timeout = 60_000): CliRun => {
-  const start = performance.now()
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: cleanEnv(), timeout, maxBuffer: 256 * 1024 * 1024 })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - start }
+/**
+ * Runs `node bin/specbundle.js ...args` in `cwd` and waits for it; `env` adds to cleanEnv(). A run
+ * that hangs is killed at `timeout` (status null): a deadline against hangs, never a measurement.
+ */
+export const runCli = (args: ReadonlyArray<string>, cwd: string, options: { readonly env?: NodeJS.ProcessEnv; readonly timeout?: number } = {}): CliRun => {
+  const env = { ...cleanEnv(), ...options.env }
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env, timeout: options.timeout ?? 60_000, maxBuffer: 256 * 1024 * 1024 })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
+
+/** The git commands a run started, from its GIT_TRACE file (one "trace: built-in: git …" line each). */
+export const gitCallsIn = (trace: string): string[] =>
+  fs.existsSync(trace)
+    ? fs
+        .readFileSync(trace, "utf8")
+        .split("\n")
+        .flatMap((l) => /trace: built-in: git (.*)$/.exec(l)?.[1] ?? [])
+    : []
 
 /** Lines of a stack trace (`    at f (file:1:2)`) in the text; [] when there is none. */
 export const stackLines = (text: string): string[] => text.split("\n").filter((l) => /^\s+at /.test(l))
@@ -39,8 +51,14 @@ export const stackLines = (text: string): string[] => text.split("\n").filter((l
 /** The non-empty lines of the text (stderr of a one-line failure has exactly one). */
 export const nonEmptyLines = (text: string): string[] => text.split("\n").filter((l) => l.trim() !== "")
 
-/** Problems with a reader's output, as text (empty when the read keeps every invariant). */
-export const readProblems = (read: CarrierRead, file: string, refusalDropsAll: boolean): string[] => {
+/** A carrier's reader stops collecting findings at 100, so a broken file cannot flood the report (sdp-format.md section 1). */
+export const CARRIER_FINDINGS_CAP = 100
+
+/**
+ * Problems with a reader's output, as text (empty when the read keeps every invariant). `carrier`
+ * (a Spec carrier, not a code file): a refusal drops every node, and its findings stop at the cap.
+ */
+export const readProblems = (read: CarrierRead, file: string, carrier: boolean): string[] => {
   const problems: string[] = []
   if (read.file !== file) problems.push(`read.file ${JSON.stringify(read.file)} is not ${JSON.stringify(file)}`)
   for (const f of read.findings) {
@@ -50,9 +68,10 @@ export const readProblems = (read: CarrierRead, file: string, refusalDropsAll: b
     if (typeof f.message !== "string" || f.message === "" || /[\r\n]/.test(f.message)) problems.push(`finding message not one line: ${JSON.stringify(f)}`)
     if (f.severity !== "error" && f.severity !== "warning") problems.push(`finding severity: ${JSON.stringify(f)}`)
   }
+  if (carrier && read.findings.length > CARRIER_FINDINGS_CAP) problems.push(`${read.findings.length} findings, past the cap of ${CARRIER_FINDINGS_CAP}`)
   const refused = read.findings.some((f) => f.severity === "error")
   const nodes = read.specs.length + read.packs.length + read.anchors.length
-  if (refusalDropsAll && refused && nodes > 0) problems.push(`refused carrier still has ${nodes} node(s)`)
+  if (carrier && refused && nodes > 0) problems.push(`refused carrier still has ${nodes} node(s)`)
   for (const n of [...read.specs, ...read.packs, ...read.anchors]) {
     if (n.file !== file) problems.push(`node ${n.id} names file ${n.file}`)
     if (!Number.isInteger(n.line) || n.line < 1) problems.push(`node ${n.id} line ${n.line}`)

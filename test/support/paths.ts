@@ -4,6 +4,7 @@
 // behaviour against it specifically run when it is there and otherwise skip with one line saying why.
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
+import { skipping } from "./skip.js"
 
 export const SHARED = fileURLToPath(new URL("../../../shared/", import.meta.url))
 export const CHECKOUT_CORPUS = fileURLToPath(new URL("../../../shared/corpora/checkout-v1", import.meta.url))
@@ -13,16 +14,9 @@ export const BIKE_DOCK = fileURLToPath(new URL("../../examples/bike-dock", impor
 /** Whether checkout-v1 is beside the repository (it is in CI, not in a bare clone). */
 export const HAS_CHECKOUT = fs.existsSync(CHECKOUT_CORPUS)
 
-const noted = new Set<string>()
 /**
  * True when checkout-v1 is missing, after printing once per `what` the one line that says what is
  * skipped and why: `describe.skipIf(withoutCheckout("…"))(…)`.
  */
-export const withoutCheckout = (what: string): boolean => {
-  if (HAS_CHECKOUT) return false
-  if (!noted.has(what)) {
-    noted.add(what)
-    console.log(`skipped: ${what}: the third-party corpus ${CHECKOUT_CORPUS} is not beside this clone (CI has it)`)
-  }
-  return true
-}
+export const withoutCheckout = (what: string): boolean =>
+  skipping(!HAS_CHECKOUT, what, `the third-party corpus ${CHECKOUT_CORPUS} is not beside this clone (CI has it)`)

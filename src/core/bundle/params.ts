@@ -50,6 +50,27 @@ export const knownPacks = (graph: Graph, id: string): string => {
   return `${didYouMean(id, ids)} Known Packs: ${shown}.`
 }
 
+/** An empty string in specs or members: from the command line, `a,,b` or a comma at an end. */
+const EMPTY_ID = "An empty id in the list (two commas together, or a comma at an end); Spec ids look like spec:<name>, and specbundle list specs names them."
+
+/** Text given where a Spec id goes that reads as a file path: a separator or a carrier's suffix. */
+const looksLikePath = (text: string): boolean => text.includes("/") || text.includes("\\") || /\.sdp\.(md|gherkin)$/.test(text)
+
+/**
+ * After an unknown Spec id: the near ones; for text that is not an id at all (a path where an id
+ * goes), the Spec whose file it names when one does, what ids look like, and where to find them.
+ */
+export const unknownSpecHint = (graph: Graph, id: string, sayShape = true): string => {
+  const near = didYouMean(id, graph.specs.keys())
+  if (id.startsWith("spec:")) return near
+  if (!looksLikePath(id)) return sayShape ? `${near} Spec ids look like spec:<name>; specbundle list specs names them.` : near
+  // The path as written may be relative to another folder: match on its tail after ./ and ../.
+  const tail = id.replace(/\\/g, "/").replace(/^(\.\.?\/)+/, "")
+  const owners = [...graph.specs.values()].filter((s) => s.file === tail || s.file.endsWith(`/${tail}`))
+  const owner = owners.length === 1 ? ` Did you mean ${JSON.stringify(owners[0].id)} (the Spec in ${owners[0].file})?` : ""
+  return sayShape ? `${owner} A Spec id is not a file path: ids look like spec:<name>; specbundle list specs names them.` : owner
+}
+
 export const validateParams = (graph: Graph, params: BundleParams): Result.Result<BundleRequest, Diagnostics> => {
   const problems: Diagnostic[] = []
   const say = (scope: string, problem: string) => problems.push({ scope, problem })
@@ -75,11 +96,12 @@ export const validateParams = (graph: Graph, params: BundleParams): Result.Resul
     } else if (!isStringList(params.members)) {
       say("members", `members must be a list of Spec ids, not ${show(params.members)}.`)
     } else {
-      for (const id of doubled(params.members)) say("members", `${show(id)} appears more than once in members.`)
+      if (params.members.includes("")) say("members", EMPTY_ID)
+      for (const id of doubled(params.members)) if (id !== "") say("members", `${show(id)} appears more than once in members.`)
       if (pack !== undefined) {
         const inPack = new Set(pack.members)
         for (const id of params.members) {
-          if (!inPack.has(id)) say("members", `${show(id)} is not a member of ${pack.id}.`)
+          if (id !== "" && !inPack.has(id)) say("members", `${show(id)} is not a member of ${pack.id}.`)
         }
         packId = pack.id
         memberIds = [...params.members]
@@ -99,8 +121,15 @@ export const validateParams = (graph: Graph, params: BundleParams): Result.Resul
     if (!isStringList(params.specs)) {
       say("specs", `specs must be a list of Spec ids, not ${show(params.specs)}.`)
     } else {
-      for (const id of doubled(params.specs)) say("specs", `${show(id)} appears more than once in specs.`)
-      for (const id of params.specs) if (!graph.specs.has(id)) say("specs", `Unknown Spec ${show(id)}.${didYouMean(id, graph.specs.keys())}`)
+      if (params.specs.includes("")) say("specs", EMPTY_ID)
+      for (const id of doubled(params.specs)) if (id !== "") say("specs", `${show(id)} appears more than once in specs.`)
+      // What an id looks like is said once, on the first unknown one that is not shaped like an id.
+      let shapeSaid = params.specs.includes("")
+      for (const id of params.specs) {
+        if (id === "" || graph.specs.has(id)) continue
+        say("specs", `Unknown Spec ${show(id)}.${unknownSpecHint(graph, id, !shapeSaid)}`)
+        shapeSaid ||= !id.startsWith("spec:")
+      }
       memberIds = [...params.specs]
       scope = typeof params.changeset === "string" ? { specs: memberIds, changeset: params.changeset } : { specs: memberIds }
     }

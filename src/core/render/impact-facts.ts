@@ -20,9 +20,10 @@ export const impactMarkdownFacts = (report: ImpactReport, graph: Graph): ImpactM
     }
   }
   const packs = new Map<string, Located>()
-  for (const row of report.impactedPacks) {
-    const p = graph.packs.get(row.id)
-    if (p !== undefined) packs.set(row.id, { title: p.title, file: p.file, line: p.line })
+  // The at-risk Packs too: the picture (impact-diagram.ts) shows their titles.
+  for (const id of [...report.impactedPacks.map((r) => r.id), ...report.atRisk.filter((r) => r.nodeType === "Pack").map((r) => r.id)]) {
+    const p = graph.packs.get(id)
+    if (p !== undefined) packs.set(id, { title: p.title, file: p.file, line: p.line })
   }
   const anchors = new Map<string, Located>()
   for (const row of [...report.impactedSpecs, ...report.impactedPacks]) {

@@ -1,5 +1,6 @@
 // The impact report as GitHub-flavoured Markdown for a pull-request comment or a job summary
-// (`specbundle impact --format markdown`): a one-line count summary; then the summary sections
+// (`specbundle impact --format markdown`): a one-line count summary; the impact picture (a Mermaid
+// flowchart, impact-diagram.ts) unless asked without; then the summary sections
 // (removed Specs and Packs, lost bindings, impacted Packs, at risk, uncovered files), each within a
 // share of the cap so they always survive; then the long parts (the impacted Specs' table with
 // title, readiness and reasons linking file:line, and the context lists), folded in <details> and
@@ -10,6 +11,8 @@ import type { AtRiskReason, ImpactReason, ImpactReport } from "../impact.js"
 import { memberChangeText } from "../impact-members.js"
 import type { Rung } from "../model.js"
 import { RUNGS } from "../model.js"
+import { counted } from "../plural.js"
+import { impactDiagramMarkdown } from "./impact-diagram.js"
 import { mdCode, mdId, mdText, urlPath } from "./markdown-text.js"
 
 /** A GitHub comment holds 65,536 characters; the default leaves room for a marker and a header. */
@@ -46,12 +49,14 @@ export interface ImpactMarkdownOptions {
   /** Prefix of every file link (e.g. https://github.com/o/r/blob/SHA/); "" gives repository-relative links. */
   readonly linkBase?: string
   readonly maxChars?: number
+  /** The Mermaid picture under the counts (default true; `--no-diagram` leaves it out). */
+  readonly diagram?: boolean
 }
 
 /** Each summary section (removed, lost bindings, Packs, at risk, uncovered) may take this fraction of the cap. */
 export const SUMMARY_SHARE = 12
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+/** The picture may take this fraction of the cap (it shows fewer nodes to fit, or is left out). */
+export const DIAGRAM_SHARE = 6
 
 /** Closing tags the last block may still need after the note's room is kept. */
 const CLOSING = 50
@@ -161,14 +166,15 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
   const reserve = note(Object.values(sections).map((c) => ({ ...c, omitted: c.total }))).length + CLOSING
   const doc = new CappedText(cap - reserve)
   const summary = [
-    plural(report.impactedSpecs.length, "impacted Spec"),
-    plural(report.impactedPacks.length, "impacted Pack"),
+    counted(report.impactedSpecs.length, "impacted Spec"),
+    counted(report.impactedPacks.length, "impacted Pack"),
     `${report.removedSpecs.length + removedPacks.length} removed`,
-    plural(lostBindings.length, "lost binding"),
+    counted(lostBindings.length, "lost binding"),
     `${report.atRisk.length} at risk`,
-    plural(report.coverageUnknown.length, "uncovered file")
+    counted(report.coverageUnknown.length, "uncovered file")
   ].join(" · ")
   doc.add(`**specbundle impact** of ${mdCode(report.changeset)}: ${summary}\n\n`)
+  if (options.diagram !== false) doc.add(impactDiagramMarkdown(report, facts, Math.floor(cap / DIAGRAM_SHARE)))
 
   const reasonText = (r: ImpactReason, own: Located | undefined): string => {
     if (r.via === null) return `${link(r.file, own?.file === r.file ? own.line : null)} (its file)`
@@ -221,7 +227,7 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
   if (specs.length === 0) doc.add("No Spec is impacted.\n\n")
   const table = doc.section(sections.specs.name, specs.length)
   doc.block(table, `**Impacted Specs (${specs.length})**\n\n${TABLE_HEAD}`, rowsOf(specs, specRow, 0, OPEN_ROWS), "\n")
-  doc.block(table, `${details(`${specs.length - OPEN_ROWS} more impacted Specs`)}${TABLE_HEAD}`, rowsOf(specs, specRow, OPEN_ROWS), DETAILS_END)
+  doc.block(table, `${details(counted(specs.length - OPEN_ROWS, "more impacted Spec"))}${TABLE_HEAD}`, rowsOf(specs, specRow, OPEN_ROWS), DETAILS_END)
   folded("unlinked", "Unlinked code units", report.unlinked, (u) => `- ${mdId(u.id)} in ${link(u.file, null)}\n`)
   folded("outside", "Changed files outside the root", report.outsideRoot, (f) => `- ${mdText(f, 400)}\n`)
   folded(

@@ -2,34 +2,34 @@
 // server's tools return and the library can render. Pure: below every entrance, so no entrance
 // imports another.
 import * as nodePath from "node:path"
-import type { AtRiskReason, ImpactReport } from "../impact.js"
-import { memberChangeText } from "../impact-members.js"
+import type { ImpactReport } from "../impact.js"
+import { riskReasonText } from "../impact-members.js"
 import type { Graph } from "../model.js"
 import { byCodeUnits } from "../model.js"
+import { counted } from "../plural.js"
 import { VERSION } from "../version.js"
 import { findingsGithub, findingsJson, findingsSarif } from "./findings.js"
+import { codeQualityJson, findingIssues, impactIssues } from "./gitlab.js"
 import { impactMarkdownFacts } from "./impact-facts.js"
 import { impactMarkdown } from "./impact-markdown.js"
 
-/** The root as seen from the working folder, `/`-separated: GitHub resolves annotation paths from there. */
+/** The root as seen from the working folder, `/`-separated: GitHub resolves annotation paths from there (GitLab's report, from the repository's top, where a job runs). */
 export const findingsPrefix = (root: string, cwd: string): string => nodePath.relative(cwd, nodePath.resolve(cwd, root)).split(nodePath.sep).join("/")
 
-/** What `check --format json|github|sarif` prints on stdout (the MCP check tool returns the same text). */
-export const checkOutput = (graph: Graph, format: "json" | "github" | "sarif", prefix: string): string => {
+/** What `check --format json|github|sarif|gitlab` prints on stdout (the MCP check tool returns the same text). */
+export const checkOutput = (graph: Graph, format: "json" | "github" | "sarif" | "gitlab", prefix: string): string => {
   if (format === "json") return findingsJson(graph.findings) + "\n"
   if (format === "github") return findingsGithub(graph.findings, prefix)
+  if (format === "gitlab") return codeQualityJson(findingIssues(graph.findings, prefix))
   return JSON.stringify(findingsSarif(graph.findings, { version: VERSION }, prefix), null, 2) + "\n"
 }
-
-/** An at-risk reason: the edge, and for a Pack manifest's member why it is listed. */
-export const riskReasonText = (x: AtRiskReason): string => `${x.from} ${x.edgeType} ${x.to}${x.member === undefined ? "" : ` (${memberChangeText(x.member)})`}`
 
 /** The report for people: the counts first, then one section per class, one line per row. */
 export const impactText = (r: ImpactReport): string => {
   const lines: string[] = [
     `changeset ${r.changeset} (root ${r.root})`,
-    `${r.impactedSpecs.length} impacted, ${r.impactedPacks.length} packs, ${r.removedSpecs.length} removed, ${r.atRisk.length} at risk, ${r.coverageUnknown.length} uncovered` +
-      ` (${r.changedFiles.length} changed files, ${r.unlinked.length} unlinked code units, ${r.outsideRoot.length} outside the root)`,
+    `${r.impactedSpecs.length} impacted, ${counted(r.impactedPacks.length, "pack")}, ${r.removedSpecs.length} removed, ${r.atRisk.length} at risk, ${r.coverageUnknown.length} uncovered` +
+      ` (${counted(r.changedFiles.length, "changed file")}, ${counted(r.unlinked.length, "unlinked code unit")}, ${r.outsideRoot.length} outside the root)`,
     ""
   ]
   const section = (title: string, rows: ReadonlyArray<string>) => {
@@ -75,19 +75,21 @@ export const impactText = (r: ImpactReport): string => {
 }
 
 /** The report in the asked format: what stdout carries (the MCP impact tool returns the same text). */
-export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown", linkBase = ""): string =>
+export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown" | "gitlab", linkBase = "", diagram = true): string =>
   format === "text"
     ? impactText(report)
     : format === "markdown"
-      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase })
-      : JSON.stringify(report) + "\n"
+      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase, diagram })
+      : format === "gitlab"
+        ? codeQualityJson(impactIssues(report, graph))
+        : JSON.stringify(report) + "\n"
 
 /** What `list` prints on stdout (the MCP list tool returns the same text). */
 export const listOutput = (graph: Graph, what: "packs" | "specs", format: "json" | "text"): string => {
   if (what === "packs") {
     const packs = [...graph.packs.values()].sort((a, b) => byCodeUnits(a.id, b.id))
     const rows = packs.map((p) => ({ id: p.id, title: p.title, members: p.members.length, file: p.file }))
-    return format === "json" ? JSON.stringify({ packs: rows }) + "\n" : table(rows.map((r) => [r.id, `${r.members} members`, r.title]))
+    return format === "json" ? JSON.stringify({ packs: rows }) + "\n" : table(rows.map((r) => [r.id, counted(r.members, "member"), r.title]))
   }
   const specs = [...graph.specs.values()].sort((a, b) => byCodeUnits(a.id, b.id))
   const rows = specs.map((s) => ({ id: s.id, kind: s.kind, title: s.title, file: s.file }))

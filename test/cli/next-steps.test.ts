@@ -1,0 +1,124 @@
+// Where a user is stuck, the line says the next step (issue 37), through the built CLI in a real git
+// history of the example corpus: a path where a Spec id goes, an empty id in a list, a revision git
+// does not know, a revision given without --changeset, an empty --exclude. Exit codes as the
+// contract has them: 2 for wrong parameters (with the { diagnostics } value), 1 for git's refusal.
+import * as path from "node:path"
+import { spawnSync } from "node:child_process"
+import { beforeAll, describe, expect, it } from "vitest"
+import { cli, ensureBuilt, type Run } from "../support/cli.js"
+import { tempDir } from "../support/tmp.js"
+
+let repo = ""
+beforeAll(() => {
+  ensureBuilt()
+  repo = path.join(tempDir("specbundle-next-"), "bike-dock")
+  const made = spawnSync(process.execPath, [path.resolve("examples/make-history.mjs"), repo], { encoding: "utf8" })
+  expect(made.status, made.stderr).toBe(0)
+})
+
+const lines = (text: string) => text.split("\n").filter((l) => l !== "")
+
+/** Exit 2, the { diagnostics } value on stdout, and the one stderr line that joins its rows. */
+const diagnostics = (r: Run): Array<{ scope: string; problem: string }> => {
+  expect(r.status, r.stderr).toBe(2)
+  const rows = (JSON.parse(r.stdout) as { diagnostics: Array<{ scope: string; problem: string }> }).diagnostics
+  expect(lines(r.stderr)).toEqual([`specbundle: ${rows.map((d) => `${d.scope}: ${d.problem}`).join("; ")}`])
+  return rows
+}
+
+describe("a path where a Spec id goes", () => {
+  it("says what ids look like and which command names them", () => {
+    expect(diagnostics(cli(repo, ["bundle", "--specs", "../x.sdp.md"]))).toEqual([
+      {
+        scope: "specs",
+        problem: 'Unknown Spec "../x.sdp.md". A Spec id is not a file path: ids look like spec:<name>; specbundle list specs names them.'
+      }
+    ])
+  })
+
+  it("a carrier's own path gets the id of the Spec it holds", () => {
+    expect(diagnostics(cli(repo, ["bundle", "--specs", "./specs/rides/ride-fare-rule.sdp.md"]))).toEqual([
+      {
+        scope: "specs",
+        problem:
+          'Unknown Spec "./specs/rides/ride-fare-rule.sdp.md". Did you mean "spec:rides.ride-fare-rule" (the Spec in specs/rides/ride-fare-rule.sdp.md)? A Spec id is not a file path: ids look like spec:<name>; specbundle list specs names them.'
+      }
+    ])
+  })
+
+  it("an id without spec: gets the near id and the shape, once for the list", () => {
+    expect(diagnostics(cli(repo, ["bundle", "--specs", "rides.ride-fare-rule,nope"]))).toEqual([
+      {
+        scope: "specs",
+        problem:
+          'Unknown Spec "rides.ride-fare-rule". Did you mean "spec:rides.ride-fare-rule"? Spec ids look like spec:<name>; specbundle list specs names them.'
+      },
+      { scope: "specs", problem: 'Unknown Spec "nope".' }
+    ])
+  })
+})
+
+describe("an empty id in a list", () => {
+  it("--specs 'a,,b' says an empty id, not Unknown Spec \"\"", () => {
+    const rows = diagnostics(cli(repo, ["bundle", "--specs", "spec:rides.ride-fare-rule,,spec:rides.rider-model"]))
+    expect(rows).toEqual([
+      {
+        scope: "specs",
+        problem: "An empty id in the list (two commas together, or a comma at an end); Spec ids look like spec:<name>, and specbundle list specs names them."
+      }
+    ])
+    expect(JSON.stringify(rows)).not.toContain('Unknown Spec \\"\\"')
+  })
+
+  it("--members with a comma at the end says the same", () => {
+    expect(diagnostics(cli(repo, ["bundle", "--pack", "pack:rides-v1", "--members", "spec:rides.ride-fare-rule,"]))).toEqual([
+      {
+        scope: "members",
+        problem: "An empty id in the list (two commas together, or a comma at an end); Spec ids look like spec:<name>, and specbundle list specs names them."
+      }
+    ])
+  })
+})
+
+describe("a revision", () => {
+  it("git does not know: exit 1, one line saying how to look it up or fetch it", () => {
+    for (const command of ["impact", "bundle"]) {
+      const r = cli(repo, [command, "--changeset", "nope~3"])
+      expect(r.status).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(lines(r.stderr)).toEqual([
+        'specbundle: unknown revision "nope~3": git does not know it in this repository; look it up with git log --oneline (or git branch -a), or fetch it with git fetch'
+      ])
+    }
+  })
+
+  it("given as a bare word: did you mean --changeset", () => {
+    expect(diagnostics(cli(repo, ["impact", "HEAD~1"]))).toEqual([
+      {
+        scope: "arguments",
+        problem:
+          "unexpected argument 'HEAD~1' for specbundle impact (a revision goes after --changeset: did you mean --changeset HEAD~1?). See specbundle impact --help."
+      }
+    ])
+    // impact reads nothing but a change: a branch name gets the hint too; bundle only for what reads as a revision.
+    expect(diagnostics(cli(repo, ["impact", "main"]))[0].problem).toContain("did you mean --changeset main?")
+    expect(diagnostics(cli(repo, ["bundle", "HEAD~1..HEAD"]))[0].problem).toContain("did you mean --changeset HEAD~1..HEAD?")
+    expect(diagnostics(cli(repo, ["bundle", "rides"]))).toEqual([
+      { scope: "arguments", problem: "unexpected argument 'rides' for specbundle bundle. See specbundle bundle --help." }
+    ])
+  })
+})
+
+describe("an empty --exclude", () => {
+  it("is refused on one line, exit 2, either spelling; nothing is read", () => {
+    for (const args of [
+      ["check", "--exclude", ""],
+      ["check", "--exclude="],
+      ["bundle", "--pack", "pack:rides-v1", "--exclude", "specs/decisions", "--exclude", ""]
+    ]) {
+      expect(diagnostics(cli(repo, args))).toEqual([
+        { scope: "arguments", problem: '--exclude "" is empty: give it a value (--exclude PATH), or leave the option out.' }
+      ])
+    }
+  })
+})

@@ -1,0 +1,265 @@
+// The hook managers for real, as a team wires them in a project install: the packed tarball
+// installed as a devDependency of a scratch git repository together with the manager from the npm
+// registry (husky, lefthook: its npm package ships the binary), or the pre-commit framework where the
+// machine has it (PyPI is not asked here; where `pre-commit` is not on PATH one `skipped: …` line
+// says so). What the installed `npx specbundle hook print` gives is committed where the manager
+// reads it; then real `git commit` and `git push` (to a local bare repository): a good commit
+// passes, a broken staged Spec is refused with the hook's header line, a push composes the pushed
+// range into .git/specbundle/<remote>/, a push with nothing to send keeps that bundle, and with
+// specbundle uninstalled a commit and a push go through with one line each.
+//
+// SLOW (one npm pack for the file, then one npm install per manager, from npm's cache first).
+// PATH holds node, git and pre-commit's folders and /usr/bin:/bin, never node_modules/.bin: the
+// line `hook print` gives must find the project's specbundle itself (lefthook and the pre-commit
+// framework do not put node_modules/.bin on PATH).
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { runAsync } from "../support/cli.js"
+import { npmFreeEnv, packWorkingTree, sh } from "../support/pack.js"
+import { tempDir } from "../support/tmp.js"
+
+/** The managers' versions: pinned, so a registry release never changes what this file tests. */
+const HUSKY = "husky@9.1.7"
+const LEFTHOOK = "lefthook@2.2.4"
+
+const HEADER = "specbundle pre-commit: commit refused: 1 refused Spec file (fix it or commit with --no-verify)"
+const MISSING_COMMIT = "specbundle is not in node_modules/.bin or on PATH, so the pre-commit hook checked nothing (install specbundle in this project)"
+const MISSING_PUSH = "specbundle is not in node_modules/.bin or on PATH, so the pre-push hook composed no bundle (install specbundle in this project)"
+
+const spec = (id: string, title: string): string => `---\nid: ${id}\nkind: behavior\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# ${title}\n`
+const BROKEN = "---\nid: spec:broken\nkind: rule\nbroken: [\n---\n# Broken\n"
+
+/** Where a program lives on the test's own PATH, or null. */
+const which = (program: string): string | null => {
+  const r = spawnSync("sh", ["-c", `command -v ${program}`], { encoding: "utf8" })
+  return r.status === 0 ? r.stdout.trim() : null
+}
+const PRE_COMMIT = which("pre-commit")
+const GIT = which("git") ?? "/usr/bin/git"
+const PATH = [...new Set([path.dirname(process.execPath), path.dirname(GIT), ...(PRE_COMMIT ? [path.dirname(PRE_COMMIT)] : []), "/usr/bin", "/bin"])].join(":")
+
+/** A project's environment: no outer git or npm run's variables, the PATH above, pre-commit's cache in a temp folder. */
+const projectEnv = (() => {
+  let cached: NodeJS.ProcessEnv | undefined
+  return (): NodeJS.ProcessEnv => {
+    if (cached) return cached
+    const e: NodeJS.ProcessEnv = { ...npmFreeEnv(), GIT_CONFIG_NOSYSTEM: "1" }
+    for (const key of Object.keys(e)) if (key.startsWith("GIT_") && key !== "GIT_CONFIG_NOSYSTEM") delete e[key]
+    cached = {
+      ...e,
+      PATH,
+      PRE_COMMIT_HOME: tempDir("specbundle-pre-commit-home-"),
+      GIT_AUTHOR_NAME: "Team",
+      GIT_AUTHOR_EMAIL: "team@example.invalid",
+      GIT_COMMITTER_NAME: "Team",
+      GIT_COMMITTER_EMAIL: "team@example.invalid",
+      // The colours lefthook and pre-commit print would split the lines this file reads.
+      NO_COLOR: "1",
+      TERM: "dumb"
+    }
+    return cached
+  }
+})()
+
+const run = (cwd: string, command: string, ...args: string[]) => runAsync(command, args, { cwd, env: projectEnv(), timeout: 240_000 })
+const git = async (cwd: string, ...args: string[]) => {
+  const r = await run(cwd, "git", "-c", "commit.gpgsign=false", ...args)
+  // What the managers print (on either stream) is read as one text.
+  return { status: r.status, stderr: r.stderr, out: `${r.stdout}\n${r.stderr}` }
+}
+const ok = async (cwd: string, command: string, ...args: string[]) => {
+  const r = await run(cwd, command, ...args)
+  expect(r.status, `${command} ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0)
+  return r.stdout
+}
+const head = async (cwd: string) => (await ok(cwd, "git", "rev-parse", "HEAD")).trim()
+const linesWith = (text: string, line: string) => text.split("\n").filter((l) => l.includes(line))
+
+let tarball = ""
+beforeAll(async () => {
+  ;({ tarball } = await packWorkingTree())
+}, 600_000)
+
+/**
+ * A team's repository: package.json, the tarball installed as a devDependency with `devDeps`, two
+ * Specs, committed before any hook. Also a bare repository `fork` that already holds main.
+ */
+const teamProject = async (devDeps: ReadonlyArray<string>) => {
+  const dir = tempDir("specbundle-team-")
+  await ok(dir, "git", "init", "-q", "-b", "main")
+  fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify({ name: "team", version: "1.0.0", private: true }, null, 2)}\n`)
+  fs.copyFileSync(tarball, path.join(dir, path.basename(tarball)))
+  const install = await sh(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--save-dev", `./${path.basename(tarball)}`, ...devDeps],
+    dir,
+    projectEnv()
+  )
+  expect(install.status, install.stderr).toBe(0)
+  expect(fs.existsSync(path.join(dir, "node_modules", ".bin", "specbundle"))).toBe(true)
+  fs.writeFileSync(path.join(dir, ".gitignore"), "node_modules/\n*.tgz\n")
+  fs.mkdirSync(path.join(dir, "specs"))
+  fs.writeFileSync(path.join(dir, "specs", "a.sdp.md"), spec("spec:a", "Alpha"))
+  fs.writeFileSync(path.join(dir, "specs", "b.sdp.md"), spec("spec:b", "Beta"))
+  await ok(dir, "git", "add", "-A")
+  await ok(dir, "git", "commit", "-q", "-m", "the project")
+  const bare = tempDir("specbundle-team-remote-")
+  await ok(bare, "git", "init", "-q", "--bare")
+  await ok(dir, "git", "remote", "add", "fork", bare)
+  await ok(dir, "git", "push", "-q", "--no-verify", "fork", "main")
+  return dir
+}
+
+/** What the installed specbundle prints for `manager`, as a user runs it. */
+const printed = (dir: string, manager: string, ...hooks: string[]) =>
+  ok(dir, "npx", "--no", "--", "specbundle", "hook", "print", ...hooks, "--manager", manager)
+
+/**
+ * The checks every manager goes through, in order, once its hooks are wired in `dir`.
+ * `nothingToSend`: the line a push with nothing to send gives (null: the manager runs no hook then).
+ */
+const exercise = (setup: () => Promise<string>, nothingToSend: string | null) => {
+  let dir = ""
+  beforeAll(async () => {
+    dir = await setup()
+  }, 600_000)
+
+  it("a good commit passes", async () => {
+    const before = await head(dir)
+    fs.writeFileSync(path.join(dir, "specs", "c.sdp.md"), spec("spec:c", "Gamma"))
+    await ok(dir, "git", "add", "specs/c.sdp.md")
+    const r = await git(dir, "commit", "-q", "-m", "gamma")
+    expect(r.status, r.out).toBe(0)
+    expect(await head(dir)).not.toBe(before)
+    expect(r.out).not.toContain("refused")
+    expect(r.out).not.toContain("specbundle is not in")
+  }, 120_000)
+
+  it("a broken staged Spec is refused with the hook's header line and its finding", async () => {
+    const before = await head(dir)
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    await ok(dir, "git", "add", "specs/broken.sdp.md")
+    const r = await git(dir, "commit", "-q", "-m", "broken")
+    expect(r.status).not.toBe(0)
+    expect(linesWith(r.out, HEADER), r.out).toEqual([HEADER])
+    expect(r.out).toMatch(/^specs\/broken\.sdp\.md:\d+: /m)
+    expect(await head(dir)).toBe(before)
+    await ok(dir, "git", "rm", "-q", "--cached", "specs/broken.sdp.md")
+    fs.rmSync(path.join(dir, "specs", "broken.sdp.md"))
+  }, 120_000)
+
+  it("a push composes the pushed range into .git/specbundle/fork/; a push with nothing to send keeps it", async () => {
+    const main = await head(dir)
+    await ok(dir, "git", "checkout", "-q", "-b", "feature")
+    fs.writeFileSync(path.join(dir, "specs", "d.sdp.md"), spec("spec:d", "Delta"))
+    await ok(dir, "git", "add", "specs/d.sdp.md")
+    expect((await git(dir, "commit", "-q", "-m", "delta")).status).toBe(0)
+    // main's commit gamma is not on fork yet: the range starts at what fork holds.
+    const onFork = (await ok(dir, "git", "rev-parse", "fork/main")).trim()
+    const r = await git(dir, "push", "-q", "fork", "feature")
+    expect(r.status, r.out).toBe(0)
+    const folder = path.join(dir, ".git", "specbundle", "fork")
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8"))
+    expect(manifest.scope.changeset).toBe(`${onFork}..${await head(dir)}`)
+    expect(manifest.scope.specs).toEqual(["spec:c", "spec:d"])
+    expect(main).not.toBe(onFork)
+
+    const again = await git(dir, "push", "fork", "feature")
+    expect(again.status, again.out).toBe(0)
+    expect(again.out).toContain("Everything up-to-date")
+    if (nothingToSend !== null) expect(linesWith(again.out, "specbundle pre-push:"), again.out).toEqual([nothingToSend])
+    expect(fs.existsSync(path.join(folder, "manifest.json"))).toBe(true)
+  }, 120_000)
+
+  it("with specbundle uninstalled, a commit (even a broken Spec) and a push go through with one line each", async () => {
+    await ok(dir, "npm", "uninstall", "--no-audit", "--no-fund", "specbundle")
+    expect(fs.existsSync(path.join(dir, "node_modules", ".bin", "specbundle"))).toBe(false)
+    // Nor anywhere on the PATH the hooks get.
+    expect((await run(dir, "sh", "-c", "command -v specbundle")).status).not.toBe(0)
+    const before = await head(dir)
+    fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+    await ok(dir, "git", "add", "-A")
+    const c = await git(dir, "commit", "-q", "-m", "no tool")
+    expect(c.status, c.out).toBe(0)
+    expect(await head(dir)).not.toBe(before)
+    // One line of ours (the managers' own lines name the hook "specbundle" too), no shell error.
+    expect(linesWith(c.out, "specbundle is not in"), c.out).toEqual([MISSING_COMMIT])
+    expect(c.out).not.toMatch(/^specbundle( pre-commit)?: |not found|No such file|127/m)
+
+    const p = await git(dir, "push", "-q", "fork", "feature")
+    expect(p.status, p.out).toBe(0)
+    expect(linesWith(p.out, "specbundle is not in"), p.out).toEqual([MISSING_PUSH])
+    expect(p.out).not.toMatch(/^specbundle( pre-push)?: |not found|No such file|127/m)
+  }, 120_000)
+}
+
+describe("husky (npm registry), the lines hook print gives in .husky/pre-commit and .husky/pre-push", () => {
+  exercise(async () => {
+    const dir = await teamProject([HUSKY])
+    // `npx husky` is what husky's `prepare` script runs: core.hooksPath=.husky/_.
+    await ok(dir, "npx", "--no", "--", "husky")
+    fs.writeFileSync(path.join(dir, ".husky", "pre-commit"), await printed(dir, "husky", "pre-commit"))
+    fs.writeFileSync(path.join(dir, ".husky", "pre-push"), await printed(dir, "husky", "pre-push"))
+    return dir
+  }, "specbundle pre-push: git listed no ref to push (nothing to send); no bundle composed")
+})
+
+describe("lefthook (npm registry), the lefthook.yml hook print gives for both hooks", () => {
+  exercise(async () => {
+    const dir = await teamProject([LEFTHOOK])
+    fs.writeFileSync(path.join(dir, "lefthook.yml"), await printed(dir, "lefthook", "pre-commit", "pre-push"))
+    await ok(dir, "npx", "--no", "--", "lefthook", "install")
+    return dir
+  }, "specbundle pre-push: git listed no ref to push: nothing to send, or the lefthook entry lacks use_stdin: true (see specbundle hook print pre-push --manager lefthook); no bundle composed")
+})
+
+/** pre-commit's version on this machine, or null when it is not on PATH. */
+const preCommitVersion = (): number[] | null => {
+  if (PRE_COMMIT === null) return null
+  const r = spawnSync(PRE_COMMIT, ["--version"], { encoding: "utf8" })
+  const m = /(\d+)\.(\d+)\.(\d+)/.exec(r.stdout)
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null
+}
+const VERSION = preCommitVersion()
+if (VERSION === null) console.log("skipped: the pre-commit framework's tests: pre-commit is not on PATH (pipx install pre-commit, or apt install pre-commit)")
+/** stages named after git's hooks (pre-commit, pre-push) came with pre-commit 3.2. */
+const MODERN = VERSION !== null && (VERSION[0]! > 3 || (VERSION[0] === 3 && VERSION[1]! >= 2))
+
+/** The README's form for pre-commit before 3.2: the older stage names, no version floor. */
+const olderStages = (config: string): string =>
+  config
+    .replace("stages: [pre-commit]", "stages: [commit]")
+    .replace("stages: [pre-push]", "stages: [push]")
+    .replace(/^minimum_pre_commit_version: .*\n/m, "")
+
+describe.skipIf(VERSION === null)(
+  `the pre-commit framework (${VERSION?.join(".") ?? "absent"}, from PATH), the .pre-commit-config.yaml hook print gives for both hooks`,
+  () => {
+    const wire = async (edit: (config: string) => string) => {
+      const dir = await teamProject([])
+      fs.writeFileSync(path.join(dir, ".pre-commit-config.yaml"), edit(await printed(dir, "pre-commit", "pre-commit", "pre-push")))
+      await ok(dir, PRE_COMMIT!, "install", "--hook-type", "pre-commit", "--hook-type", "pre-push")
+      return dir
+    }
+
+    it.skipIf(MODERN)(
+      "before 3.2 the printed file is refused at its stages, before pre-commit reads minimum_pre_commit_version (3.6 reads that first)",
+      async () => {
+        const dir = await wire((c) => c)
+        const r = await git(dir, "commit", "-q", "--allow-empty", "-m", "x")
+        expect(r.status).not.toBe(0)
+        expect(r.out).toContain("At key: stages")
+        expect(r.out).toContain("but got: 'pre-commit'")
+      },
+      300_000
+    )
+
+    // 3.2 and later: the printed file; before: the README's form with the older stage names.
+    describe(MODERN ? "as printed" : "with the older stage names the README gives for pre-commit before 3.2", () => {
+      // The framework runs no hook for a push with nothing to send.
+      exercise(() => wire(MODERN ? (c) => c : olderStages), null)
+    })
+  }
+)
