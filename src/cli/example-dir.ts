@@ -30,7 +30,7 @@ interface MakeHistory {
  */
 export const writeExample = (dir: string, script: string): string => {
   if (!fs.existsSync(script)) throw new Error(`${script} is missing: this install of specbundle does not hold its example`)
-  // An ES module without top-level await: require() loads it (Node >= 20.19, the engines floor).
+  // An ES module without top-level await: require() loads it (Node >= 22.19, the engines floor).
   const made = (require(script) as MakeHistory).makeHistory(dir)
   return made
 }

@@ -14,7 +14,10 @@ const errorLine = (id: unknown, code: number, message: string, data?: string): s
 export const PARSE_ERROR = -32700
 export const INVALID_REQUEST = -32600
 
-/** @effect/rpc carries a request id as a bigint and answers it as a number: only integers come back as sent. */
+/**
+ * @effect/rpc (Effect 3) carried a request id as a bigint and answered it as a number: only integers came
+ * back as sent. The rule is kept on Effect 4 so the server answers as it did.
+ */
 const INTEGER_IDS = "specbundle mcp takes integer request ids"
 
 /**
