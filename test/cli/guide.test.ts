@@ -62,7 +62,7 @@ describe("argument mistakes say what is wrong", () => {
     expect(problemOf(runCli(["list", "pack"], root))).toBe(`specbundle list takes packs, specs, not "pack". Did you mean 'packs'?`)
     expect(problemOf(runCli(["list", "--format", "json", "nope"], root))).toBe(`specbundle list takes packs, specs, not "nope".`)
     expect(problemOf(runCli(["hook", "run", "pre-comit"], root))).toBe(
-      `specbundle hook run takes pre-commit, pre-push, not "pre-comit". Did you mean 'pre-commit'?`
+      `specbundle hook run takes pre-commit, pre-push, session-start, user-prompt-submit, not "pre-comit". Did you mean 'pre-commit'?`
     )
   })
 
