@@ -46,7 +46,7 @@ export const PartRecord = Schema.Struct({
   hash: Matching(/^sha256:[0-9a-f]{64}$/),
   used: Schema.NullOr(Int),
   /** With `bundle --tokens`: the exact count of the same text `used` measures, in that encoding. */
-  tokens: Schema.optional(Schema.Struct({ value: NonNegativeInt, encoding: Schema.Literals(ENCODINGS) }))
+  tokens: Schema.optionalKey(Schema.Struct({ value: NonNegativeInt, encoding: Schema.Literals(ENCODINGS) }))
 })
 
 export const BuiltFrom = Schema.Struct({

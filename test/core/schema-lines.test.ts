@@ -1,7 +1,9 @@
 // The refusal lines of the configuration file and the manifest are the CLI's output: they did not
 // change with Effect 4, which words its own schema issues differently. test/fixtures/schema-lines/
-// effect3.txt holds, one per line, what specbundle printed under Effect 3 (770c821) for each case
-// test/support/schema-cases.ts generates ("ok" where the value was accepted): every key of a full
+// effect3.txt holds, one per line, what specbundle printed under Effect 3 for each case
+// test/support/schema-cases.ts generates ("ok" where the value was accepted), recorded from 770c821
+// and again from main at 54ac5f8 (its parts' `tokens` key and the budget naming no tier changed 87
+// lines; main's sources bundled against its Effect 3.22.4 by esbuild): every key of a full
 // configuration and a full manifest given each kind of wrong value, deleted, or beside an unknown
 // key, and texts the Schema cannot judge alone.
 import * as Result from "effect/Result"
