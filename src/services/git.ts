@@ -94,6 +94,39 @@ export interface GitOutput {
 /** Options for every call: names verbatim (no C-quoting), whatever the user's configuration. */
 const CONFIG = ["core.quotePath=false"]
 
+/**
+ * The environment every git call gets: the caller's (a hook's GIT_INDEX_FILE, GIT_DIR, a job's
+ * GIT_CONFIG_* and safe.directory all pass through), with git's messages in its own words
+ * (`LC_ALL=C`, no `LANGUAGE`, which gettext reads before the locale): the refusal and "not a
+ * repository" lines are recognised by their English text, and a translated one lost its
+ * `safe.directory` hint. No prompt may wait on a terminal (`GIT_TERMINAL_PROMPT=0`).
+ */
+export const gitEnv = (base: NodeJS.ProcessEnv = process.env): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && k !== "LANGUAGE" && !k.startsWith("LC_")) env[k] = v
+  env.LC_ALL = "C"
+  env.GIT_TERMINAL_PROMPT = "0"
+  return env
+}
+
+/**
+ * simple-git refuses an explicit environment that holds an editor, pager, askpass, ssh or config
+ * variable unless told otherwise. git inherited all of them before the environment was set, and
+ * every argument is ours (revisions go behind --end-of-options and never start with "-"), so the
+ * caller's variables keep passing through as they did.
+ */
+const INHERITED = {
+  allowUnsafeEditor: true,
+  allowUnsafeAskPass: true,
+  allowUnsafeConfigPaths: true,
+  allowUnsafeConfigEnvCount: true,
+  allowUnsafeDiffExternal: true,
+  allowUnsafePager: true,
+  allowUnsafeGitProxy: true,
+  allowUnsafeTemplateDir: true,
+  allowUnsafeSshCommand: true
+} as const
+
 const firstLine = (text: string): string =>
   text
     .split("\n")
@@ -141,6 +174,7 @@ const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, Gi
         baseDir: cwd,
         abort: signal,
         config: CONFIG,
+        unsafe: INHERITED,
         // Every non-zero exit is an error carrying its code and both streams (simple-git's own
         // errors fire only when stderr is not empty, and mix stdout into the message).
         errors: (error, result) =>
@@ -155,6 +189,7 @@ const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, Gi
       // simple-git waits 50 ms more after a git that printed nothing (its completion plugin, for
       // streams whose last data came after "close"); an empty chunk at stdout's end says it all
       // arrived, so a silent `ls-files -u` or `rev-parse --verify --quiet` costs no pause.
+      git.env(gitEnv())
       git.outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", EMPTY)))
       return git.raw([...args])
     },
@@ -192,7 +227,7 @@ const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.
  */
 const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Effect.Effect<GitOutput, GitError> =>
   Effect.callback<GitOutput, GitError>((resume, signal) => {
-    const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, signal, stdio: ["pipe", "pipe", "pipe"] })
+    const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, env: gitEnv(), signal, stdio: ["pipe", "pipe", "pipe"] })
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on("data", (c: Buffer) => out.push(c))

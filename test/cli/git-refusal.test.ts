@@ -2,6 +2,7 @@
 // containers) is one stderr line naming git's reason and the fix, exit 1, for every command that
 // asks git: never a silent read of the files git would ignore. A folder outside any repository
 // is still read as a plain folder.
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -93,5 +94,56 @@ describe("git refusing the repository", () => {
     expect(r.status).toBe(1)
     expect(r.stderr).toMatch(/^build\/x\.sdp\.md:\d+: extract\//m)
     expect(r.stderr).not.toContain("git refuses")
+  })
+})
+
+describe("git in the user's language", () => {
+  // gettext reads LANGUAGE before the locale whenever the locale is not plain C: with C.UTF-8 (every
+  // glibc has it) and LANGUAGE=de, git speaks German where its translations are installed.
+  const german: NodeJS.ProcessEnv = { ...gitCleanEnv(), LANGUAGE: "de", LC_ALL: "C.UTF-8", LANG: "de_DE.UTF-8" }
+  const translated = () => {
+    const r = spawnSync("git", ["rev-parse", "--git-dir"], { cwd: tempDir(), env: german, encoding: "utf8" })
+    return !/not a git repository/.test(r.stderr) && r.stderr.trim() !== ""
+  }
+
+  it("LANGUAGE=de: the refusal still names git's reason and safe.directory (git runs with LC_ALL=C)", () => {
+    if (!translated()) {
+      console.log("skipped: git in German: this machine's git has no German translation installed")
+      return
+    }
+    const { dir } = corpus()
+    const r = cli(dir, ["impact", "--changeset", "HEAD"], { env: { ...german, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" } })
+    expect(r.status, r.stderr).toBe(1)
+    const lines = r.stderr.split("\n").filter((l) => l !== "")
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(refusalLine(dir))
+  })
+
+  it("LANGUAGE=de: a trusted repository still reads as one (no German message taken for a failure)", () => {
+    const { dir } = corpus()
+    const r = cli(dir, ["impact", "--changeset", "HEAD"], { env: german })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toHaveProperty("changeset")
+  })
+
+  it("the caller's editor, pager, askpass, ssh and config variables still reach git (simple-git refuses an explicit environment holding them unless allowed)", () => {
+    const { dir } = corpus()
+    const env = {
+      ...gitCleanEnv(),
+      EDITOR: "vi",
+      GIT_EDITOR: "vi",
+      PAGER: "less",
+      GIT_PAGER: "less",
+      GIT_ASKPASS: "/bin/false",
+      GIT_SSH_COMMAND: "ssh",
+      GIT_EXTERNAL_DIFF: "/bin/false",
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "safe.directory",
+      GIT_CONFIG_VALUE_0: dir
+    }
+    const r = cli(dir, ["impact", "--changeset", "HEAD"], { env: { ...env, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" } })
+    // safe.directory from GIT_CONFIG_* trusts the repository git would otherwise refuse.
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toHaveProperty("changeset")
   })
 })
