@@ -18,21 +18,7 @@ import {
 import { impactMarkdown } from "../../src/core/render/impact-markdown.js"
 import type { MermaidGraph } from "../support/mermaid.js"
 import { drawnLabels, parseMermaid, readFlowchart } from "../support/mermaid.js"
-
-const emptyReport = (): ImpactReport => ({
-  changeset: "origin/main...HEAD",
-  root: ".",
-  changedFiles: [],
-  impactedSpecs: [],
-  impactedPacks: [],
-  removedSpecs: [],
-  removedPacks: [],
-  lostBindings: [],
-  atRisk: [],
-  coverageUnknown: [],
-  unlinked: [],
-  outsideRoot: []
-})
+import { emptyReport } from "../support/impact-report.js"
 
 const titlesOf = (specs: ReadonlyArray<[string, string]>, packs: ReadonlyArray<[string, string]> = []): DiagramTitles => ({
   specs: new Map(specs.map(([id, title]) => [id, { title }])),

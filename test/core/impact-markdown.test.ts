@@ -7,21 +7,7 @@ import type { ImpactMarkdownFacts, SpecFacts } from "../../src/core/render/impac
 import { DEFAULT_MAX_CHARS, MAX_REASONS, OPEN_ROWS, impactMarkdown } from "../../src/core/render/impact-markdown.js"
 import { MAX_TEXT } from "../../src/core/render/markdown-text.js"
 import { allTokens, lex, tableRows, tables } from "../support/markdown.js"
-
-const emptyReport = (): ImpactReport => ({
-  changeset: "origin/main...HEAD",
-  root: ".",
-  changedFiles: [],
-  impactedSpecs: [],
-  impactedPacks: [],
-  removedSpecs: [],
-  removedPacks: [],
-  lostBindings: [],
-  atRisk: [],
-  coverageUnknown: [],
-  unlinked: [],
-  outsideRoot: []
-})
+import { emptyReport } from "../support/impact-report.js"
 
 const specRow = (id: string, file: string): ImpactRow => ({ id, reasons: [{ file, via: null }] })
 
