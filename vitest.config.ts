@@ -11,6 +11,9 @@ export default defineConfig({
     // CLI subprocesses get a temporary code cache folder, never the user's (test/support/code-cache-env.ts);
     // the worker's event loop turns between tests (test/support/event-loop.ts).
     setupFiles: ["test/support/code-cache-env.ts", "test/support/event-loop.ts"],
+    // Every run builds bin/ and dist/ once before any test file, never "if missing": a stale bundle
+    // must not pass (test/support/build-once.ts). The root's globalSetup is not inherited by the projects.
+    globalSetup: ["test/support/build-once.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

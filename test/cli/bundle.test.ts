@@ -3,16 +3,14 @@
 // bin is built once here. Changeset scopes are in impact.test.ts.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { parse as parseYaml } from "yaml"
-import { cli, ensureBuilt, type Run } from "../support/cli.js"
+import { cli, type Run } from "../support/cli.js"
 import { bikeDockCopy as bikeDockIn, tempDir } from "../support/tmp.js"
 import { CONTRACT_LEFT_OUT } from "../support/contract.js"
 
 const PACK = "pack:rides-v1"
 const METHOD = "UTF-16 code units divided by four, an estimate"
-
-beforeAll(ensureBuilt)
 
 // The test's own environment (GIT_* kept), with the given variables on top.
 const bundle = (cwd: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Run =>

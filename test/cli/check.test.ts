@@ -2,12 +2,10 @@
 // stderr finding lines and summary, the { diagnostics } value on stdout, and never a stack trace.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
-import { cli, ensureBuilt, type Run } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { cli, type Run } from "../support/cli.js"
 import { bikeDockCopy, checkoutCopy, ruleSpec, tempDir, writeFiles } from "../support/tmp.js"
 import { withoutCheckout } from "../support/paths.js"
-
-beforeAll(ensureBuilt)
 
 const check = (...args: string[]): Run => {
   // Run from a neutral folder so nothing of the repository (config, git) leaks in.

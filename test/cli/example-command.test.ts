@@ -4,11 +4,9 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
-import { BIN, cli, ensureBuilt, gitCleanEnv, REPO } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { BIN, cli, gitCleanEnv, REPO } from "../support/cli.js"
 import { tempDir, writeFiles } from "../support/tmp.js"
-
-beforeAll(ensureBuilt)
 
 const lines = (text: string) => text.split("\n").filter((l) => l !== "")
 

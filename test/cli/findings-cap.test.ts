@@ -2,8 +2,8 @@
 // 400 KB carrier and a binary one are each named, behind a dozen warnings that sort before them,
 // and the bomb gives one line with its count, not one per alias.
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
-import { cli, ensureBuilt } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { cli } from "../support/cli.js"
 import { makeRepo } from "../support/git.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { copyInto, tempDir, writeFiles } from "../support/tmp.js"
@@ -53,8 +53,6 @@ const expectCapped = (stderr: string) => {
   expect(all.slice(0, 3).map((l) => l.slice(0, l.indexOf(":") + 1))).toEqual(REFUSED)
   expect(all.at(-1)).toBe("... and 5 more findings in 5 more files: specbundle check lists them all (or add --verbose)")
 }
-
-beforeAll(ensureBuilt)
 
 describe("capped findings name every refused carrier", () => {
   it("bundle: the bomb, the 400 KB file and the binary one each named once, the bomb's aliases as one line", () => {

@@ -3,11 +3,9 @@
 // whose 4.x would drop ambient GIT_* variables (docs/decisions.md, "git through simple-git").
 import { execFileSync } from "node:child_process"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
-import { cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { cli, gitCleanEnv } from "../support/cli.js"
 import { makeRepo } from "../support/git.js"
-
-beforeAll(ensureBuilt)
 
 const changed = (stdout: string) => (JSON.parse(stdout) as { changedFiles: Array<{ path: string }> }).changedFiles.map((f) => f.path)
 

@@ -5,12 +5,10 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
-import { cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { cli, gitCleanEnv } from "../support/cli.js"
 import { makeRepo, specCarrier, tempDir } from "../support/git.js"
 import { skipping } from "../support/skip.js"
-
-beforeAll(ensureBuilt)
 
 const PACK = "---\nid: pack:p\nspecs:\n  - spec:a\n---\n# P\n"
 const BROKEN = "---\nid: spec:x\nkind: rule\nbroken: [\n---\n# Ignored and broken\n"

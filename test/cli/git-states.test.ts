@@ -4,11 +4,9 @@
 // repositories made in temp folders.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { codeAnchor, makeRepo, specCarrier } from "../support/git.js"
-import { cli as runCli, ensureBuilt } from "../support/cli.js"
-
-beforeAll(ensureBuilt)
+import { cli as runCli } from "../support/cli.js"
 
 // This file's runs keep the 60 s timeout they had, not the shared default of 30 s.
 const cli = (cwd: string, args: ReadonlyArray<string>) => runCli(cwd, args, { timeout: 60_000 })

@@ -8,14 +8,12 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { parseCacheEntries } from "../support/cache-file.js"
 import type { Run } from "../support/cli.js"
-import { BIN, cacheEnv, ensureBuilt, runAsync } from "../support/cli.js"
+import { BIN, cacheEnv, runAsync } from "../support/cli.js"
 import type { Repo } from "../support/git.js"
 import { codeAnchor, makeRepo, runGitIn, specCarrier, tempDir } from "../support/git.js"
-
-beforeAll(ensureBuilt)
 
 const PACK = `---\nid: pack:all\nspecs:\n  - spec:g.one\n  - spec:g.two\n---\n# All\n`
 /** Two readings of one Spec of the same size: an edit stat data alone may not see. */

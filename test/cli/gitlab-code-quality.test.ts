@@ -5,13 +5,11 @@
 import { Ajv, type ValidateFunction } from "ajv"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { Finding } from "../../src/core/model.js"
-import { cli, ensureBuilt, gitCleanEnv, REPO, type Run } from "../support/cli.js"
+import { cli, gitCleanEnv, REPO, type Run } from "../support/cli.js"
 import { codeAnchor, makeRepo, specCarrier } from "../support/git.js"
 import { copyInto, tempDir, writeFiles } from "../support/tmp.js"
-
-beforeAll(ensureBuilt)
 
 const BIKE_DOCK = path.join(REPO, "examples", "bike-dock")
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures", "gitlab")

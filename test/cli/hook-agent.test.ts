@@ -12,11 +12,9 @@ import { beforeAll, describe, expect, it } from "vitest"
 import type { Rendered } from "../../src/cli/hook-agent.js"
 import { CONTEXT_CEILING, contextOutput, fitContext } from "../../src/cli/hook-agent.js"
 import type { Run } from "../support/cli.js"
-import { BIN, REPO, cli, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import { BIN, REPO, cli, gitCleanEnv } from "../support/cli.js"
 import { runGitIn } from "../support/git.js"
 import { tempDir } from "../support/tmp.js"
-
-beforeAll(ensureBuilt)
 
 const NODE_PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`
 /** What Claude Code takes whole (issue 40: measured up to 10,000 characters). */

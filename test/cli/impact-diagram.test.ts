@@ -8,12 +8,10 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import type { ImpactReport } from "../../src/core/impact.js"
 import { DIAGRAM_LEGEND, LABEL_MAX, MAX_NODES } from "../../src/core/render/impact-diagram.js"
-import { cli, cliAsync, ensureBuilt, gitCleanEnv, REPO } from "../support/cli.js"
+import { cli, cliAsync, gitCleanEnv, REPO } from "../support/cli.js"
 import { makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
 import type { MermaidGraph } from "../support/mermaid.js"
 import { readFlowchart } from "../support/mermaid.js"
-
-beforeAll(ensureBuilt)
 
 const FENCE = /^```mermaid\n([\s\S]*?)```\n\n/m
 

@@ -5,15 +5,13 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { makeRepo, specCarrier, tempDir } from "../support/git.js"
 import { MAX_TEXT } from "../../src/core/render/markdown-text.js"
-import { cli, ensureBuilt, gitCleanEnv, REPO } from "../support/cli.js"
+import { cli, gitCleanEnv, REPO } from "../support/cli.js"
 import { allTokens, lex, tableRows } from "../support/markdown.js"
 
 const GOLDEN = path.join(import.meta.dirname, "..", "fixtures", "impact-markdown", "bike-dock-head-1.md")
-
-beforeAll(ensureBuilt)
 
 const bikeDock = (): string => {
   const dir = tempDir("specbundle-md-")

@@ -1,11 +1,9 @@
 // `impact --root pkg` in a real repository: changed files outside the root are listed in
 // `outsideRoot`, except those in folders the reader skips (.github, node_modules, dist, ...).
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
-import { cli, ensureBuilt } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { cli } from "../support/cli.js"
 import { makeRepo, specCarrier } from "../support/git.js"
-
-beforeAll(ensureBuilt)
 
 describe("impact outsideRoot", () => {
   it("lists changes outside the root but not those in skipped folders outside it", () => {

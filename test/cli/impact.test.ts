@@ -3,12 +3,10 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
-import { cli, ensureBuilt, gitCleanEnv, REPO, type Run } from "../support/cli.js"
+import { cli, gitCleanEnv, REPO, type Run } from "../support/cli.js"
 import { IMPACT_REPORT_KEYS } from "../support/contract.js"
-
-beforeAll(ensureBuilt)
 
 const json = (r: Run): any => {
   expect(r.stdout.endsWith("\n")).toBe(true)

@@ -4,14 +4,12 @@
 // or of another format. And with core.autocrlf, a warm `--staged` run asks git for no blob.
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { sealed, unsealed } from "../support/cache-file.js"
 import type { Run } from "../support/cli.js"
-import { cacheEnv as envOf, cli, cliAsync, ensureBuilt } from "../support/cli.js"
+import { cacheEnv as envOf, cli, cliAsync } from "../support/cli.js"
 import type { Repo } from "../support/git.js"
 import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
-
-beforeAll(ensureBuilt)
 
 const PACK = (members: ReadonlyArray<string>) => `---\nid: pack:all\nspecs:\n${members.map((m) => `  - ${m}`).join("\n")}\n---\n# All\n`
 

@@ -5,12 +5,11 @@
 import * as path from "node:path"
 import { spawnSync } from "node:child_process"
 import { beforeAll, describe, expect, it } from "vitest"
-import { cli, ensureBuilt, type Run } from "../support/cli.js"
+import { cli, type Run } from "../support/cli.js"
 import { tempDir } from "../support/tmp.js"
 
 let repo = ""
 beforeAll(() => {
-  ensureBuilt()
   repo = path.join(tempDir("specbundle-next-"), "bike-dock")
   const made = spawnSync(process.execPath, [path.resolve("examples/make-history.mjs"), repo], { encoding: "utf8" })
   expect(made.status, made.stderr).toBe(0)

@@ -7,16 +7,14 @@ import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
 import { repoAt, runGitIn } from "../support/git.js"
-import { BIN, ensureBuilt, REPO, type Run, runAsync } from "../support/cli.js"
+import { BIN, REPO, type Run, runAsync } from "../support/cli.js"
 import { copyInto, tempDir } from "../support/tmp.js"
 import { whenStderr } from "../support/stderr.js"
 
 const CORPUS = path.join(REPO, "test", "fixtures", "perspectives")
 const PACK = "pack:lens-v1"
-
-beforeAll(ensureBuilt)
 
 /** The CLI as a child process; asynchronous, so the test worker stays responsive while it runs. */
 const run = (cwd: string, args: ReadonlyArray<string>): Promise<Run> => runAsync(process.execPath, [BIN, ...args], { cwd, timeout: 30_000 })

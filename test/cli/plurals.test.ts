@@ -3,7 +3,7 @@
 // diagnostic "The bundle has 1 parts." is the contract's verbatim text, section 2, and stays.)
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { cli, ensureBuilt } from "../support/cli.js"
+import { cli } from "../support/cli.js"
 import { makeRepo, type Repo } from "../support/git.js"
 import { ruleSpec, tempDir } from "../support/tmp.js"
 
@@ -11,7 +11,6 @@ const PACK = "---\nid: pack:one\nspecs:\n  - spec:one.rule\nmodelRefs: []\n---\n
 
 let repo: Repo
 beforeAll(() => {
-  ensureBuilt()
   repo = makeRepo()
   repo.write("specs/one.pack.sdp.md", PACK)
   repo.write("specs/one/rule.sdp.md", ruleSpec("spec:one.rule", "The rule"))

@@ -9,8 +9,8 @@ import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as o200k, encode as o200kEncode } from "gpt-tokenizer/encoding/o200k_base"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt, REPO } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { REPO } from "../support/cli.js"
 import { CLI, cleanEnv, nonEmptyLines, runCli, stackLines } from "../support/hostile.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { bikeDockCopy, tempDir } from "../support/tmp.js"
@@ -26,8 +26,6 @@ interface Manifest {
 const manifestOf = (dir: string): Manifest => JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8")) as Manifest
 /** A part file's text without its final newline: the compact JSON that `used` measures. */
 const partText = (dir: string, file: string): string => fs.readFileSync(path.join(dir, file), "utf8").replace(/\n$/, "")
-
-beforeAll(() => ensureBuilt())
 
 describe("bundle --tokens", () => {
   it.each(Object.entries(COUNTERS))(

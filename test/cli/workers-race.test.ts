@@ -6,8 +6,8 @@
 import { execFileSync, spawn } from "node:child_process"
 import { availableParallelism } from "node:os"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
-import { BIN, REPO, ensureBuilt, gitCleanEnv } from "../support/cli.js"
+import { describe, expect, it } from "vitest"
+import { BIN, REPO, gitCleanEnv } from "../support/cli.js"
 import { repoAt, runGitIn, tempDir } from "../support/git.js"
 import { skipping } from "../support/skip.js"
 
@@ -76,8 +76,6 @@ const envWith = (workers: string | undefined): NodeJS.ProcessEnv => {
 }
 
 describe("bundle --changeset with worker threads always ends, with the 0-worker bytes", () => {
-  beforeAll(ensureBuilt)
-
   it(`16 forced workers on 240 Specs and 30 code files, ${RUNS} runs`, async () => {
     const dir = corpus(240, 30)
     const expected = await runOnce(dir, ARGS, envWith("0"))

@@ -8,12 +8,10 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { parse } from "yaml"
-import { afterEach, beforeAll, describe, expect, it } from "vitest"
-import { BIN, ensureBuilt, REPO, type Run, runAsync } from "../support/cli.js"
+import { afterEach, describe, expect, it } from "vitest"
+import { BIN, REPO, type Run, runAsync } from "../support/cli.js"
 import { runGitIn, tempDir } from "../support/git.js"
 import { type FakeGitlab, fakeGitlab } from "../support/gitlab.js"
-
-beforeAll(ensureBuilt)
 
 const TEMPLATE = path.join(REPO, "ci", "gitlab", "specbundle.gitlab-ci.yml")
 const NOTE_SCRIPT = path.join(REPO, "ci", "gitlab", "mr-note.mjs")

@@ -5,12 +5,11 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt, REPO } from "../support/cli.js"
+import { REPO } from "../support/cli.js"
 import { tempDir } from "../support/tmp.js"
 
 let project = ""
 beforeAll(() => {
-  ensureBuilt()
   project = tempDir("specbundle-esm-")
   fs.mkdirSync(path.join(project, "node_modules"))
   fs.symlinkSync(REPO, path.join(project, "node_modules", "specbundle"), "dir")

@@ -9,16 +9,14 @@ import { promisify } from "node:util"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { transformSync } from "esbuild"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Bundler, type BundleRequest, layerNode } from "../../src/index.js"
-import { ensureBuilt, gitCleanEnv, REPO } from "../support/cli.js"
+import { gitCleanEnv, REPO } from "../support/cli.js"
 import { makeRepo, tempDir } from "../support/git.js"
 import { runCli } from "../support/hostile.js"
 
 const EXAMPLE = path.join(REPO, "examples/bike-dock")
 const TSC = path.join(REPO, "node_modules/typescript/bin/tsc")
-
-beforeAll(ensureBuilt)
 
 const partsOf = (request: BundleRequest) =>
   Effect.runPromise(

@@ -1,8 +1,7 @@
 // Shared pieces of the end-to-end tests that run the BUILT CLI (bin/specbundle.js) as a subprocess:
-// where it is, building it once when it is missing, a git-free environment, and one run (waited for,
-// or as a promise that leaves the test worker's event loop free).
+// where it is (vitest's globalSetup builds it once per run: test/support/build-once.ts), a git-free
+// environment, and one run (waited for, or as a promise that leaves the test worker's event loop free).
 import { spawn, spawnSync } from "node:child_process"
-import * as fs from "node:fs"
 import * as path from "node:path"
 
 /** The repository root: the build runs there and fixtures and examples are found from it. */
@@ -10,14 +9,6 @@ export const REPO = path.join(import.meta.dirname, "..", "..")
 
 /** The built CLI the tests run, as an absolute path so any cwd works. */
 export const BIN = path.join(REPO, "bin", "specbundle.js")
-
-/** A beforeAll body: `npm test` builds first, a file run on its own builds the missing bin once. */
-export const ensureBuilt = (): void => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-}
 
 /**
  * Nothing of an outer git (a hook's GIT_DIR) or the system config may reach the runs: every GIT_*
