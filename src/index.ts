@@ -8,14 +8,15 @@ import { Changes } from "./services/Changes.js"
 import { Corpus } from "./services/Corpus.js"
 import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
 
-// Use cases: requests as plain data in, typed values out, ParameterProblems / RunFailure as failures.
+// Use cases: requests as plain data in, typed values out, the tagged failures of UseCaseError out
+// (ParameterProblems, ConfigError, ReadError and git's: each one `Effect.catchTag`s by its tag).
 export { Bundler, requestProblems, scopeOf } from "./services/Bundler.js"
 export type { BundlePart, BundleValue, PartText, PreparedBundle } from "./services/Bundler.js"
 export { Changes } from "./services/Changes.js"
 export type { ChangesetImpact, ChangesetScope } from "./services/Changes.js"
 export { Corpus, listingOf, summaryOf } from "./services/Corpus.js"
 export type { CorpusRead, Listing } from "./services/Corpus.js"
-export { ParameterProblems, RunFailure } from "./services/requests.js"
+export { ConfigError, ParameterProblems, RunFailure } from "./services/requests.js"
 export type { BundleRequest, ChangesetRequest, CorpusRequest, Diagnostic, ImpactRequest, UseCaseError } from "./services/requests.js"
 
 // The services under them.
@@ -35,7 +36,8 @@ export {
   InvalidRevisionError,
   NotARepositoryError,
   ShallowCloneError,
-  UnknownRevisionError
+  UnknownRevisionError,
+  UnmergedPathError
 } from "./services/git.js"
 export type { GitError, GitOutput } from "./services/git.js"
 

@@ -7,8 +7,27 @@ import * as CommandSpec from "effect/cli/CommandSpec"
 import * as Cause from "effect/Cause"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import type { ParameterProblems, RunFailure, UseCaseError } from "../services/requests.js"
 
 const say = (line: string) => void process.stderr.write(`specbundle: ${line}\n`)
+
+/**
+ * The use cases' failures that end a run with their `message` as the line and exit 1 (their
+ * ParameterProblems the commands render first, diagnostics.ts, as a ParameterError). Listing every
+ * tag of UseCaseError here makes a new one a compile error until this module says how it ends.
+ */
+const RUN_FAILURES: Readonly<Record<Exclude<UseCaseError, ParameterProblems>["_tag"] | RunFailure["_tag"], true>> = {
+  ConfigError: true,
+  ReadError: true,
+  NotARepositoryError: true,
+  UnknownRevisionError: true,
+  ShallowCloneError: true,
+  GitMissingError: true,
+  GitFailedError: true,
+  UnmergedPathError: true,
+  GitRefusedError: true,
+  RunFailure: true
+}
 
 /** The exit code of the program's end; writes its stderr line when nothing has said it yet. */
 export const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
@@ -29,6 +48,11 @@ export const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
       say(error.line ?? "")
       return 2
     default:
+      if (error._tag !== undefined && Object.hasOwn(RUN_FAILURES, error._tag)) {
+        say(error.message ?? "")
+        return 1
+      }
+      // The CLI's own failures (CliFailure and the like): their line.
       say(error.line ?? error.message ?? String(error))
       return 1
   }

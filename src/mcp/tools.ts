@@ -19,6 +19,7 @@ import { ENCODINGS, budgetTokensProblems, fitLine, fitTokenBudget } from "../cor
 import { loadTokenizer } from "../services/tokenizer.js"
 import type { BundleRequest, Diagnostic } from "../services/requests.js"
 import { decodeArguments } from "./arguments.js"
+import type { UseCaseError } from "../services/requests.js"
 import { ParameterProblems, RunFailure } from "../services/requests.js"
 
 // optionalKey: a parameter may be left out, never given as null (its JSON Schema says just "string").
@@ -107,12 +108,13 @@ const diagnosticsResult = (diagnostics: ReadonlyArray<Diagnostic>) => fail(JSON.
 
 /**
  * The use case's failures as tool errors, in one place: parameter problems hold the CLI's
- * `{ diagnostics }` value, any other failure its one stderr line; defects become one line too,
- * never a stack.
+ * `{ diagnostics }` value, any other failure (configuration, read, git's tagged errors, a tool's
+ * own RunFailure) its one stderr line, the error's `message`; defects become one line too, never
+ * a stack.
  */
-const settle = <R>(self: Effect.Effect<CallToolResult, ParameterProblems | RunFailure, R>) =>
+const settle = <R>(self: Effect.Effect<CallToolResult, UseCaseError | RunFailure, R>) =>
   self.pipe(
-    Effect.catch((e) => Effect.succeed(e._tag === "ParameterProblems" ? diagnosticsResult(e.diagnostics) : fail(`specbundle: ${e.line}\n`))),
+    Effect.catch((e) => Effect.succeed(e._tag === "ParameterProblems" ? diagnosticsResult(e.diagnostics) : fail(`specbundle: ${e.message}\n`))),
     Effect.catchDefect((d) => Effect.succeed(fail(`specbundle: internal error: ${String((d as Error)?.message ?? d).split("\n")[0]}\n`)))
   )
 
@@ -260,7 +262,7 @@ const define = <A>(
   name: string,
   description: string,
   schema: Schema.ConstraintDecoder<A>,
-  run: (p: A) => Effect.Effect<CallToolResult, ParameterProblems | RunFailure, Services>
+  run: (p: A) => Effect.Effect<CallToolResult, UseCaseError | RunFailure, Services>
 ): ToolSpec => ({
   tool: new Tool({ name, description, inputSchema: inputSchemaOf(schema), annotations: ANNOTATIONS }),
   handle: (payload) => Result.match(decode(schema, payload), { onFailure: Effect.succeed, onSuccess: (p) => settle(run(p)) })

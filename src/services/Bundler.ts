@@ -23,7 +23,7 @@ import { GitDiff } from "./GitDiff.js"
 import type { FileHash } from "./GraphReader.js"
 import { GraphReader } from "./GraphReader.js"
 import type { BundleRequest, Diagnostic } from "./requests.js"
-import { type ParameterProblems, RunFailure, problems } from "./requests.js"
+import { type ParameterProblems, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
 /** A request with its graph read and its parameters settled: what compose, parts and manifest take. */
@@ -158,7 +158,7 @@ const make = Effect.gen(function* () {
         dangling: s.dangling
       } satisfies PreparedBundle
     }
-    const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
+    const { graph, files } = yield* reader.readTree({ root: request.root, exclude })
     if (settings.perspective !== undefined) {
       const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
       return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle

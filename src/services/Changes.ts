@@ -15,7 +15,7 @@ import type { FileHash } from "./GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "./Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
-import { type ParameterProblems, RunFailure, problems } from "./requests.js"
+import { type ParameterProblems, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
 export interface ChangesetImpact {
@@ -67,11 +67,8 @@ const make = Effect.gen(function* () {
     const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
     const result = yield* impact
       .run({ root, changeset, exclude, label })
-      .pipe(
-        Effect.mapError((e) =>
-          e._tag === "InvalidRevisionError" ? problems([{ scope: "changeset", problem: e.message }]) : new RunFailure({ line: e.message })
-        )
-      )
+      // A malformed revision is a wrong parameter; git's own failures keep their tags.
+      .pipe(Effect.catchTag("InvalidRevisionError", (e) => Effect.fail(problems([{ scope: "changeset", problem: e.message }]))))
     return { ...result, label } satisfies ChangesetImpact
   })
 

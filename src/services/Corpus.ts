@@ -10,7 +10,7 @@ import type { FileHash } from "./GraphReader.js"
 import { GraphReader } from "./GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import type { CorpusRequest } from "./requests.js"
-import { RunFailure, problems } from "./requests.js"
+import { problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
 export interface CorpusRead {
@@ -46,7 +46,7 @@ const make = Effect.gen(function* () {
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
     const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-    const { graph, files } = yield* reader.readTree({ root: request.root, exclude }).pipe(Effect.mapError((e) => new RunFailure({ line: e.message })))
+    const { graph, files } = yield* reader.readTree({ root: request.root, exclude })
     return { graph, files, exclude } satisfies CorpusRead
   })
 

@@ -3,7 +3,7 @@
 import * as Effect from "effect/Effect"
 import { normalizeExclude } from "../core/discover.js"
 import type { Diagnostic } from "./requests.js"
-import { RunFailure } from "./requests.js"
+import { ConfigError } from "./requests.js"
 
 /** The values normalized (duplicates once), and the problems of those refused. */
 export const splitExcludes = (values: ReadonlyArray<string>): { paths: string[]; problems: string[] } => {
@@ -24,7 +24,7 @@ export const requestExcludes = (values: ReadonlyArray<string>): { paths: string[
 }
 
 /** The merged excludes (configuration, profile, request) normalized; a refused one names the file. */
-export const settledExcludes = (values: ReadonlyArray<string>, configPath: string | null): Effect.Effect<string[], RunFailure> => {
+export const settledExcludes = (values: ReadonlyArray<string>, configPath: string | null): Effect.Effect<string[], ConfigError> => {
   const { paths, problems } = splitExcludes(values)
-  return problems.length > 0 ? Effect.fail(new RunFailure({ line: `${configPath ?? "configuration"}: exclude: ${problems[0]}` })) : Effect.succeed(paths)
+  return problems.length > 0 ? Effect.fail(new ConfigError({ line: `${configPath ?? "configuration"}: exclude: ${problems[0]}` })) : Effect.succeed(paths)
 }

@@ -3,6 +3,8 @@
 // gave them, so the composer's rules judge them the same way whichever entrance they came through.
 import * as Data from "effect/Data"
 import type { Diagnostic } from "../core/diagnostic.js"
+import type { ReadError } from "./GraphReader.js"
+import type { GitError, InvalidRevisionError } from "./git.js"
 
 /** Where the corpus is and how to read it; every request has these. */
 export interface CorpusRequest {
@@ -55,13 +57,27 @@ export class ParameterProblems extends Data.TaggedError("ParameterProblems")<{ r
   }
 }
 
-/** Any other failure (git, the file system, a configuration file), as one line (exit 1 in the CLI). */
+/** A configuration file that is missing, unreadable or wrong (its path first), as one line (exit 1 in the CLI). */
+export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly line: string }> {
+  override get message() {
+    return this.line
+  }
+}
+
+/** A failure no better tag names, as one line (exit 1 in the CLI); the use cases themselves no longer fail with it. */
 export class RunFailure extends Data.TaggedError("RunFailure")<{ readonly line: string }> {
   override get message() {
     return this.line
   }
 }
 
-export type UseCaseError = ParameterProblems | RunFailure
+/**
+ * Every failure of a use case, each tagged so a program can `Effect.catchTag` it and each with its
+ * one-line `message` (the CLI's stderr line): wrong parameters (a malformed revision among them),
+ * a configuration file, the corpus read, and git's own (unknown revision, refused repository, ...).
+ */
+export type UseCaseError = ParameterProblems | ConfigError | ReadError | GitError
+
+export type { GitError, InvalidRevisionError, ReadError }
 
 export const problems = (diagnostics: ReadonlyArray<Diagnostic>) => new ParameterProblems({ diagnostics })

@@ -7,7 +7,7 @@ import * as nodePath from "node:path"
 import type { Config, Settings } from "../core/config.js"
 import { CONFIG_FILE, configFolderProblem, parseConfig, settingsFor } from "../core/config.js"
 import type { CorpusRequest } from "./requests.js"
-import { RunFailure } from "./requests.js"
+import { ConfigError } from "./requests.js"
 
 export interface LoadedConfig {
   /** Absolute path of the file read, or null when none was. */
@@ -29,15 +29,15 @@ export const loadConfig = (request: CorpusRequest) =>
     const path = named !== undefined ? nodePath.resolve(named) : nodePath.resolve(request.root, CONFIG_FILE)
     const exists = yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false))
     if (!exists) {
-      if (named !== undefined) return yield* new RunFailure({ line: `${path}: configuration file not found` })
+      if (named !== undefined) return yield* new ConfigError({ line: `${path}: configuration file not found` })
       return { path: null, config: undefined } satisfies LoadedConfig
     }
     // A folder gets a line of its own: the read's own error is a raw EISDIR.
     const info = yield* fs.stat(path).pipe(Effect.option)
-    if (info._tag === "Some" && info.value.type === "Directory") return yield* new RunFailure({ line: `${path}: ${configFolderProblem(named !== undefined)}` })
-    const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new RunFailure({ line: `${path}: could not read (${readProblem(e)})` })))
+    if (info._tag === "Some" && info.value.type === "Directory") return yield* new ConfigError({ line: `${path}: ${configFolderProblem(named !== undefined)}` })
+    const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new ConfigError({ line: `${path}: could not read (${readProblem(e)})` })))
     const parsed = parseConfig(text)
-    if (Result.isFailure(parsed)) return yield* new RunFailure({ line: `${path}: ${parsed.failure}` })
+    if (Result.isFailure(parsed)) return yield* new ConfigError({ line: `${path}: ${parsed.failure}` })
     return { path, config: parsed.success } satisfies LoadedConfig
   })
 
@@ -45,7 +45,7 @@ export const settingsOf = (
   loaded: LoadedConfig,
   profile: string | undefined,
   flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
-): Effect.Effect<Settings, RunFailure> => {
+): Effect.Effect<Settings, ConfigError> => {
   const merged = settingsFor(loaded.config, profile, flags)
-  return Result.isFailure(merged) ? Effect.fail(new RunFailure({ line: `${loaded.path ?? "--profile"}: ${merged.failure}` })) : Effect.succeed(merged.success)
+  return Result.isFailure(merged) ? Effect.fail(new ConfigError({ line: `${loaded.path ?? "--profile"}: ${merged.failure}` })) : Effect.succeed(merged.success)
 }

@@ -1,8 +1,8 @@
 // The packed form as a user gets it: `npm pack` (prepack builds and strips the manifest), the tarball
 // installed ALONE into an empty project (`npm init -y && npm install ./specbundle-0.1.0.tgz`), where
 // `npx specbundle` runs (and `specbundle example` writes the example to try), the library imports
-// with no package added by hand (npm installs the peers) and the README's library program type-checks and runs (a program over Bundler and Corpus too, and a
-// wrong request fails to type-check); `--omit=peer` for the CLI alone; the
+// with no package added by hand (npm installs the peers) and the README's library program type-checks and runs (a program over Bundler and Corpus too, one
+// that catches an unknown revision by its tag, and a wrong request fails to type-check); `--omit=peer` for the CLI alone; the
 // prepublishOnly check; `npm publish --dry-run` (never a real publish).
 //
 // SLOW (1-8 min on a loaded machine): real npm pack, npm install and npm publish --dry-run. It packs from a copy of the working tree (the
@@ -34,6 +34,27 @@ const program = Effect.gen(function* () {
 })
 const { text, packs } = await Effect.runPromise(program.pipe(Effect.provide(layerNode)))
 process.stdout.write(JSON.stringify({ packs }) + "\\n" + text + "\\n")
+`
+
+/**
+ * The typed failures through the declarations: the impact and bundle use cases against a revision
+ * git does not know, caught by tag. The annotation says the tag left the error channel (so the
+ * .d.ts carries the union, not one catch-all failure class).
+ */
+const TYPED_FAILURE_PROGRAM = `import { Bundler, Changes, layerNode, type UnknownRevisionError, type UseCaseError } from "specbundle"
+import * as Effect from "effect/Effect"
+
+const root = process.argv[2]
+const impact: Effect.Effect<string, Exclude<UseCaseError, UnknownRevisionError>, Changes> = Effect.gen(function* () {
+  const report = yield* (yield* Changes).report({ root, changeset: "no-such-revision" })
+  return \`impact of \${report.label}\`
+}).pipe(Effect.catchTag("UnknownRevisionError", (e) => Effect.succeed(\`impact: caught \${e._tag} \${e.revision}\`)))
+const bundle = Effect.gen(function* () {
+  const prepared = yield* (yield* Bundler).prepare({ root, changeset: "HEAD..no-such-revision" })
+  return \`bundle of \${prepared.graph.specs.size} Specs\`
+}).pipe(Effect.catchTag("UnknownRevisionError", (e) => Effect.succeed(\`bundle: caught \${e._tag} \${e.revision}\`)))
+const lines = await Effect.runPromise(Effect.all([impact, bundle]).pipe(Effect.provide(layerNode)))
+process.stdout.write(lines.join("\\n") + "\\n")
 `
 
 /** A TypeScript mistake the declarations must catch: a bundle request without its root. */
@@ -140,7 +161,7 @@ describe("the packed package", () => {
     for (const key of ["repository", "homepage", "bugs", "keywords", "engines", "files"]) expect(manifest[key], key).toBeDefined()
   })
 
-  it("installed alone: npx specbundle runs, a plain ES-module import of the library works, the README's program and one over Bundler and Corpus type-check and run, a wrong request does not type-check", async () => {
+  it("installed alone: npx specbundle runs, a plain ES-module import of the library works, the README's program, one over Bundler and Corpus and one catching UnknownRevisionError by its tag type-check and run, a wrong request does not type-check", async () => {
     const { project, modules, install } = await installAlone(tarball)
     for (const name of ["oxc-parser", "effect"]) expect(fs.existsSync(path.join(modules, name, "package.json")), name).toBe(true)
     for (const name of ["@effect/platform", "@effect/platform-node", "redis"]) expect(fs.existsSync(path.join(modules, name)), name).toBe(false)
@@ -187,13 +208,14 @@ describe("the packed package", () => {
         types: ["node"],
         outDir: "out"
       },
-      files: ["main.ts", "lib.ts", "wrong.ts"]
+      files: ["main.ts", "lib.ts", "typed.ts", "wrong.ts"]
     }
     fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig))
     // The declarations are real types, not \`any\`: in the same tsc run, a program over Bundler and
     // Corpus checks clean too, and a request without its root does not (tsc still emits the rest).
     // (The last two were test/entrances/library-pack.test.ts, which packed and ran tsc once more.)
     fs.writeFileSync(path.join(project, "lib.ts"), LIBRARY_PROGRAM)
+    fs.writeFileSync(path.join(project, "typed.ts"), TYPED_FAILURE_PROGRAM)
     fs.writeFileSync(path.join(project, "wrong.ts"), WRONG_REQUEST)
     const tsc = await sh(process.execPath, [TSC, "-p", "."], project)
     expect(tsc.status).not.toBe(0)
@@ -212,6 +234,10 @@ describe("the packed package", () => {
     const cliPack = await sh(process.execPath, [BIN, "bundle", "--root", BIKE_DOCK, "--pack", "pack:rides-v1"], project)
     expect(cliPack.status, cliPack.stderr).toBe(0)
     expect(bundled.join("\n")).toBe(cliPack.stdout)
+    // typed.js (checked clean above, strict): a revision git does not know is caught by its tag.
+    const typed = await sh(process.execPath, ["out/typed.js", "specs-repo"], project)
+    expect(typed.status, typed.stderr).toBe(0)
+    expect(typed.stdout).toBe("impact: caught UnknownRevisionError no-such-revision\nbundle: caught UnknownRevisionError no-such-revision\n")
     // Run as the README says: `node main.js specs-repo origin/main...HEAD` prints what `bundle --parts` prints.
     const ran = spawnSync(process.execPath, ["out/main.js", "specs-repo", "origin/main...HEAD"], { cwd: project, encoding: "utf8", timeout: 60_000 })
     expect(ran.status, ran.stderr).toBe(0)

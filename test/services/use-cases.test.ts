@@ -106,7 +106,7 @@ describe("Bundler over the example corpus", () => {
       expect(unknown._tag).toBe("ParameterProblems")
       if (unknown._tag === "ParameterProblems") expect(unknown.diagnostics.map((d) => d.scope)).toContain("pack")
       const missing = yield* Effect.flip(bundler.bundle({ root: path.join(EXAMPLE, "absent"), pack: "pack:rides-v1" }))
-      expect(missing._tag).toBe("RunFailure")
+      expect(missing._tag).toBe("ReadError")
       expect(missing.message).toContain("does not exist")
     }).pipe(Effect.provide(Live))
   )
