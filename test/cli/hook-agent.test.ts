@@ -4,7 +4,7 @@
 // hands Claude the bundle of the working changes in one JSON object under 10,000 characters, or
 // prints nothing; always exit 0. Real git repositories (the bike-dock history of
 // examples/make-history.mjs), the built CLI as `specbundle` on PATH or in node_modules/.bin.
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import type { Rendered } from "../../src/cli/hook-agent.js"
 import { CONTEXT_CEILING, contextOutput, fitContext } from "../../src/cli/hook-agent.js"
 import type { Run } from "../support/cli.js"
-import { BIN, REPO, cli, gitCleanEnv } from "../support/cli.js"
+import { BIN, REPO, cli, gitCleanEnv, runAsync } from "../support/cli.js"
 import { runGitIn } from "../support/git.js"
 import { tempDir } from "../support/tmp.js"
 
@@ -66,21 +66,11 @@ const commands = (dir: string) => {
  * `sh -c COMMAND` in `cwd`, as Claude Code runs a hook: the project folder in CLAUDE_PROJECT_DIR,
  * the event as JSON on stdin (closed after it). Asynchronous, so the worker's event loop stays free.
  */
-const runHook = (command: string, o: { cwd: string; project?: string; PATH: string; input?: string }): Promise<Run> =>
-  new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...gitCleanEnv(), PATH: o.PATH }
-    if (o.project !== undefined) env.CLAUDE_PROJECT_DIR = o.project
-    const child = spawn("sh", ["-c", command], { cwd: o.cwd, env, stdio: ["pipe", "pipe", "pipe"], timeout: 60_000 })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
-    child.on("error", reject)
-    child.on("close", (status) => resolve({ status, stdout, stderr }))
-    // The stream may be gone when a run never reads it (specbundle missing): that is no failure here.
-    child.stdin.on("error", () => {})
-    child.stdin.end(o.input ?? "")
-  })
+const runHook = (command: string, o: { cwd: string; project?: string; PATH: string; input?: string }): Promise<Run> => {
+  const env: NodeJS.ProcessEnv = { ...gitCleanEnv(), PATH: o.PATH }
+  if (o.project !== undefined) env.CLAUDE_PROJECT_DIR = o.project
+  return runAsync("sh", ["-c", command], { cwd: o.cwd, env, timeout: 60_000, input: o.input ?? "" })
+}
 
 const lines = (text: string) => text.split("\n").filter((l) => l !== "")
 

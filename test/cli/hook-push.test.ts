@@ -31,6 +31,18 @@ const commitSpec = (dir: string, file: string, id: string) => {
   git(dir, "commit", "-q", "-m", id)
 }
 
+/** A repository with the pre-push hook, main pushed to a fresh remote, and BRANCH one Spec ahead of it. */
+const branchAhead = (branch: string, file: string, id: string): { dir: string; base: string } => {
+  const dir = repo()
+  expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
+  addRemote(dir, "fresh")
+  expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
+  const base = head(dir)
+  git(dir, "checkout", "-q", "-b", branch)
+  commitSpec(dir, file, id)
+  return { dir, base }
+}
+
 describe("pre-push on a freshly added remote", () => {
   it("a first push says there is no base; a new branch then composes its own commits, in one line naming the folder and tallying refusals", () => {
     const dir = repo()
@@ -79,12 +91,7 @@ describe("pre-push on a freshly added remote", () => {
 
 describe("a skipped push leaves no stale bundle", () => {
   it("after a bundled push, a push that adds no commit removes the previous bundle and says why there is none", () => {
-    const dir = repo()
-    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
-    addRemote(dir, "fresh")
-    expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
-    git(dir, "checkout", "-q", "-b", "feature")
-    commitSpec(dir, "c.sdp.md", "spec:c")
+    const { dir } = branchAhead("feature", "c.sdp.md", "spec:c")
     expect(gitTry(dir, "push", "-q", "fresh", "feature").status).toBe(0)
     expect(manifestOf(dir, "fresh").scope.specs).toEqual(["spec:c"])
 
@@ -100,12 +107,7 @@ describe("a skipped push leaves no stale bundle", () => {
 
 describe("a push with nothing to send", () => {
   it("keeps the previous push's bundle and says git listed no ref, naming no hook manager", () => {
-    const dir = repo()
-    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
-    addRemote(dir, "fresh")
-    expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
-    git(dir, "checkout", "-q", "-b", "feature")
-    commitSpec(dir, "c.sdp.md", "spec:c")
+    const { dir } = branchAhead("feature", "c.sdp.md", "spec:c")
     expect(gitTry(dir, "push", "-q", "fresh", "feature").status).toBe(0)
     const before = fs.readFileSync(path.join(bundleDir(dir, "fresh"), "manifest.json"), "utf8")
 
@@ -138,13 +140,7 @@ describe("a push with nothing to send", () => {
 
 describe("an annotated tag pushed", () => {
   it("labels the bundle and its changeset with the tagged commit's id, not the tag object's", () => {
-    const dir = repo()
-    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
-    addRemote(dir, "fresh")
-    expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
-    const base = head(dir)
-    git(dir, "checkout", "-q", "-b", "release")
-    commitSpec(dir, "r.sdp.md", "spec:r")
+    const { dir, base } = branchAhead("release", "r.sdp.md", "spec:r")
     const commit = head(dir)
     git(dir, "tag", "-a", "-m", "release one", "v1")
     const tagObject = git(dir, "rev-parse", "v1").trim()

@@ -61,16 +61,22 @@ export const cli = (cwd: string, args: ReadonlyArray<string>, options: CliOption
 export const runAsync = (
   command: string,
   args: ReadonlyArray<string>,
-  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly timeout: number }
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly timeout: number; readonly input?: string }
 ): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], timeout: options.timeout })
+    const stdin = options.input === undefined ? "ignore" : "pipe"
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [stdin, "pipe", "pipe"], timeout: options.timeout })
     let stdout = ""
     let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c))
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c))
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => (stdout += c))
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => (stderr += c))
     child.on("error", reject)
     child.on("close", (status) => resolve({ status, stdout, stderr }))
+    if (child.stdin !== null) {
+      // A run that never reads its stdin (it exited first) closes the pipe: no failure here.
+      child.stdin.on("error", () => {})
+      child.stdin.end(options.input)
+    }
   })
 
 /** `cli` as a promise: the worker's event loop stays free while it runs, and runs can overlap. */
