@@ -39,6 +39,23 @@ afterAll(async () => {
   await client?.close()
 })
 
+/**
+ * The built server spawned with the official client over its pipes (the client reads stdout and
+ * writes stdin), so a test can write raw lines between its requests. `answered` fails a call at
+ * once when the server exits instead of leaving it waiting; `raw()` is every byte it wrote so far.
+ */
+const rawServer = async () => {
+  const server = spawn(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] })
+  let out = ""
+  server.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")))
+  const exited = new Promise<number | null>((resolve) => server.on("close", resolve))
+  const answered = <T>(call: Promise<T>) => Promise.race([call, exited.then((code) => Promise.reject(new Error(`server exited (${code}) unanswered`)))])
+  const own = new Client({ name: "specbundle-raw", version: "1.0.0" })
+  own.onerror = () => {} // error answers with id null belong to no request of the client's
+  await own.connect(new StdioServerTransport(server.stdout, server.stdin))
+  return { server, own, answered, raw: () => out, exited }
+}
+
 describe("specbundle mcp", () => {
   it("lists the four tools with schema'd parameters", async () => {
     const { tools } = await client.listTools()
@@ -236,17 +253,7 @@ describe("specbundle mcp", () => {
   }, 60_000)
 
   it("answers a line that is not JSON with a parse error and goes on serving the official client", async () => {
-    const server = spawn(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] })
-    let raw = ""
-    server.stdout.on("data", (c: Buffer) => (raw += c.toString("utf8")))
-    const exited = new Promise<number | null>((resolve) => server.on("close", resolve))
-    // A server that stops on the bad line fails the test at once instead of leaving the call waiting.
-    const answered = <T>(call: Promise<T>) => Promise.race([call, exited.then((code) => Promise.reject(new Error(`server exited (${code}) unanswered`)))])
-    // The official client over the spawned server's pipes (it reads stdout, writes stdin), so this
-    // test can write raw lines between its requests.
-    const own = new Client({ name: "specbundle-raw", version: "1.0.0" })
-    own.onerror = () => {} // the error answers carry id null: no request of the client's
-    await own.connect(new StdioServerTransport(server.stdout, server.stdin))
+    const { server, own, answered, raw, exited } = await rawServer()
     server.stdin.write("this is not json\n")
     server.stdin.write("[]\n")
     const listed = await answered(own.callTool({ name: "list", arguments: { root: EXAMPLE, what: "packs" } }))
@@ -254,7 +261,9 @@ describe("specbundle mcp", () => {
     server.stdin.write('{"jsonrpc":"2.0","id":9,"method":\n')
     const bundled = await answered(own.callTool({ name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1" } }))
     expect(textOf(bundled)).toBe(runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1"], cwd).stdout)
-    const lines = raw.split("\n").filter((l) => l !== "")
+    const lines = raw()
+      .split("\n")
+      .filter((l) => l !== "")
     const parseError = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
     const invalid = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}'
     expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([parseError, invalid, parseError])
@@ -265,14 +274,7 @@ describe("specbundle mcp", () => {
     expect(await exited).toBe(0)
   }, 60_000)
   it('answers a JSON line that is no request ({"foo":1}) or has an id it cannot carry with -32600 Invalid Request, its id when it has one, and serves the next request', async () => {
-    const server = spawn(process.execPath, [CLI, "mcp"], { cwd, env: cleanEnv(), stdio: ["pipe", "pipe", "pipe"] })
-    let raw = ""
-    server.stdout.on("data", (c: Buffer) => (raw += c.toString("utf8")))
-    const exited = new Promise<number | null>((resolve) => server.on("close", resolve))
-    const answered = <T>(call: Promise<T>) => Promise.race([call, exited.then((code) => Promise.reject(new Error(`server exited (${code}) unanswered`)))])
-    const own = new Client({ name: "specbundle-raw", version: "1.0.0" })
-    own.onerror = () => {}
-    await own.connect(new StdioServerTransport(server.stdout, server.stdin))
+    const { server, own, answered, raw, exited } = await rawServer()
     // No method, no result or error; an id without a method; a request and a response whose ids
     // the protocol cannot carry (it answers only integer ids); a response to no request of the
     // server's, with an integer id (answered by nothing, as JSON-RPC answers no response).
@@ -283,7 +285,9 @@ describe("specbundle mcp", () => {
     server.stdin.write('{"jsonrpc":"2.0","id":77,"result":{}}\n')
     const listed = await answered(own.callTool({ name: "list", arguments: { root: EXAMPLE, what: "packs" } }))
     expect(textOf(listed)).toBe(runCli(["list", "packs", "--root", EXAMPLE], cwd).stdout)
-    const lines = raw.split("\n").filter((l) => l !== "")
+    const lines = raw()
+      .split("\n")
+      .filter((l) => l !== "")
     expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([
       '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}',
       '{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request"}}',
