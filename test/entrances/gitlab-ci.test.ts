@@ -212,6 +212,16 @@ const upstreamRepo = (): string => {
   return upstream
 }
 
+/** The job's clone of the upstream (as the runner makes it), on BRANCH when given, and the base: main's tip. */
+const workspace = (branch?: string): { ws: string; base: string } => {
+  const upstream = upstreamRepo()
+  const base = runGitIn(upstream, ["rev-parse", "main"]).trim()
+  const ws = path.join(tempDir("specbundle-gl-ws-"), "ws")
+  runGitIn(path.dirname(ws), ["clone", "-q", upstream, ws])
+  if (branch !== undefined) runGitIn(ws, ["checkout", "-q", branch])
+  return { ws, base }
+}
+
 /** A folder with `specbundle` running the built CLI: what the template's before_script installs. */
 const shimDir = (): string => {
   const dir = tempDir("specbundle-gl-bin-")
@@ -236,11 +246,7 @@ const cli = (cwd: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) =
 
 describe("the template's script in a merge-request pipeline", () => {
   it("writes the Code Quality report, the Markdown report and the parts, posts the note, and edits it on the next push", async () => {
-    const upstream = upstreamRepo()
-    const base = runGitIn(upstream, ["rev-parse", "main"]).trim()
-    const ws = path.join(tempDir("specbundle-gl-ws-"), "ws")
-    runGitIn(path.dirname(ws), ["clone", "-q", upstream, ws])
-    runGitIn(ws, ["checkout", "-q", "fare-change"])
+    const { ws, base } = workspace("fare-change")
     const api = await gitlab()
     const envFor = (sha: string) =>
       mrEnv(api.api, { CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: sha, CI_PROJECT_URL: "https://gitlab.example.com/team/bikes" })
@@ -274,9 +280,7 @@ describe("the template's script in a merge-request pipeline", () => {
   })
 
   it("on the default branch writes the findings alone and posts nothing", async () => {
-    const upstream = upstreamRepo()
-    const ws = path.join(tempDir("specbundle-gl-ws-"), "ws")
-    runGitIn(path.dirname(ws), ["clone", "-q", upstream, ws])
+    const { ws } = workspace()
     fs.writeFileSync(path.join(ws, "specs", "odd.sdp.md"), "---\nid: [unclosed\n---\n# x\n")
     const api = await gitlab()
     const r = await runJob(ws, mrEnv(api.api, { CI_MERGE_REQUEST_IID: undefined, CI_COMMIT_SHA: runGitIn(ws, ["rev-parse", "HEAD"]).trim() }))
@@ -320,11 +324,7 @@ describe("the template's script in a merge-request pipeline", () => {
   })
 
   it("in a fork's pipeline (no token) says so in one line and passes, with the reports written", async () => {
-    const upstream = upstreamRepo()
-    const base = runGitIn(upstream, ["rev-parse", "main"]).trim()
-    const ws = path.join(tempDir("specbundle-gl-ws-"), "ws")
-    runGitIn(path.dirname(ws), ["clone", "-q", upstream, ws])
-    runGitIn(ws, ["checkout", "-q", "fare-change"])
+    const { ws, base } = workspace("fare-change")
     const api = await gitlab()
     const r = await runJob(
       ws,
