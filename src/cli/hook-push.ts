@@ -13,13 +13,13 @@ import { Bundler, partText } from "../services/Bundler.js"
 import { Git } from "../services/git.js"
 import { refusalOf } from "../services/gitRefusal.js"
 import { writeOutDir } from "./bundle-run.js"
+import { counted } from "../core/plural.js"
 import type { HookManager } from "./hook-print.js"
 import { ServicesLive } from "./live.js"
 import { writeErr } from "./output.js"
 
 const ZERO = /^0+$/
 const say = (line: string) => writeErr(`specbundle pre-push: ${line}`)
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /** git's stdout, or null for any failure (no repository, no git): the Git service's one runner. */
 const git = (cwd: string, args: ReadonlyArray<string>) => Effect.flatMap(Git, (g) => g.attempt(cwd, args))
@@ -141,8 +141,8 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager
       const { count, refused, exceeded } = result.success
       yield* say(
         [
-          `wrote the bundle of ${localRef} (${pushed.range}, ${plural(count, "part", "parts")}) to ${out}`,
-          ...(refused > 0 ? [`${plural(refused, "carrier is", "carriers are")} refused in the corpus (specbundle check lists them)`] : []),
+          `wrote the bundle of ${localRef} (${pushed.range}, ${counted(count, "part")}) to ${out}`,
+          ...(refused > 0 ? [`${counted(refused, "carrier is", "carriers are")} refused in the corpus (specbundle check lists them)`] : []),
           ...(exceeded ? ["an item is larger than one part's budget (budgetExceeded in the parts)"] : [])
         ].join("; ")
       )
