@@ -6,6 +6,7 @@
 // quoted label, escaped with Mermaid's entity codes. Deterministic text. Pure.
 import type { ImpactReport } from "../impact.js"
 import { byCodeUnits } from "../model.js"
+import { counted, noun } from "../plural.js"
 
 /** Nodes in one picture, count nodes included: past ~40 a flowchart in a comment is too small to read. */
 export const MAX_NODES = 40
@@ -169,22 +170,16 @@ const shares = (sizes: readonly [number, number, number], cap: number): [number,
   return out
 }
 
-const NOUNS: Readonly<Record<Kind, readonly [string, string]>> = {
-  file: ["file", "files"],
-  spec: ["Spec", "Specs"],
-  pack: ["Pack", "Packs"],
-  riskSpec: ["at-risk Spec", "at-risk Specs"],
-  riskPack: ["at-risk Pack", "at-risk Packs"]
-}
+const NOUNS: Readonly<Record<Kind, string>> = { file: "file", spec: "Spec", pack: "Pack", riskSpec: "at-risk Spec", riskPack: "at-risk Pack" }
 
 /** "+12 more files", "30 Specs" (the whole column folded), "+7 more: 2 Packs, 5 at-risk Specs". */
 const countLabel = (folded: ReadonlyMap<Kind, number>, shown: number): string => {
-  const parts = [...folded].map(([kind, n]) => `${n} ${NOUNS[kind][n === 1 ? 0 : 1]}`)
+  const parts = [...folded].map(([kind, n]) => counted(n, NOUNS[kind]))
   if (shown === 0) return parts.join(", ")
   const total = [...folded.values()].reduce((a, b) => a + b, 0)
   if (folded.size > 1) return `+${total} more: ${parts.join(", ")}`
   const [kind] = folded.keys()
-  return `+${total} more ${NOUNS[kind][total === 1 ? 0 : 1]}`
+  return `+${total} more ${noun(total, NOUNS[kind])}`
 }
 
 // Files square, Specs rounded, Packs square with a heavy border (the `pack` class). Only
