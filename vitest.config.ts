@@ -21,6 +21,6 @@ export default defineConfig({
     // files spend much of their time waiting on subprocesses, sleeps and signals. One test must then
     // not hold its worker's event loop for long (spawnSync): vitest's RPC to it times out at 60 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    projects: [project("core"), project("services"), project("cli"), project("entrances"), project("scripts")]
+    projects: [project("core"), project("node"), project("services"), project("usecases"), project("cli"), project("entrances"), project("scripts")]
   }
 })

@@ -6,7 +6,7 @@
 //   - bin/specbundle-worker.cjs: src/worker.ts, the readers alone, for the worker threads that
 //     parse a large corpus (they do not evaluate the CLI's modules).
 //   - bin/specbundle-tokens-<encoding>.cjs: gpt-tokenizer's counter for one encoding (o200k_base
-//     2.0 MB, cl100k_base 0.8 MB, most of it the ranks), required by src/services/tokenizer.ts only
+//     2.0 MB, cl100k_base 0.8 MB, most of it the ranks), required by src/node/tokenizer.ts only
 //     when `--tokens` names it: the CLI's bundle and `--help` carry none of it, and an install
 //     needs no runtime dependency for it (docs/decisions.md, "Token counts").
 // Both bundles are minified (0.9 MB and 0.3 MB instead of 1.9 and 0.6): V8 pre-parses every
@@ -48,9 +48,9 @@ const options = {
 }
 const result = await build({ ...options, entryPoints: ["src/bin.ts"], outfile: PAYLOAD })
 await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
-// The MCP server (src/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
+// The MCP server (src/entrances/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
 // bundle and `--help` carry none of effect/ai and effect/rpc.
-await build({ ...options, entryPoints: ["src/mcp/main.ts"], outfile: MCP })
+await build({ ...options, entryPoints: ["src/entrances/mcp/main.ts"], outfile: MCP })
 // One tokenizer bundle per encoding (the encodings of src/core/tokens.ts), with gpt-tokenizer's
 // license: it is redistributed here, not installed.
 const tokenizerLicense = readFileSync(
@@ -92,12 +92,12 @@ await build({
 })
 
 // The front (src/front.ts): help pages and the version without the CLI's bundle. The command tree
-// it renders is the CLI's own, read here from src/cli/help-data.ts (bundled to a temp file and
+// it renders is the CLI's own, read here from src/entrances/cli/help-data.ts (bundled to a temp file and
 // evaluated once) and inlined as a constant.
 const scratch = mkdtempSync(join(tmpdir(), "specbundle-build-"))
 try {
   const dataFile = join(scratch, "help-data.cjs")
-  await build({ ...options, minify: false, entryPoints: ["src/cli/help-data.ts"], outfile: dataFile })
+  await build({ ...options, minify: false, entryPoints: ["src/entrances/cli/help-data.ts"], outfile: dataFile })
   const helpData = createRequire(import.meta.url)(dataFile).helpData()
   await build({ ...options, entryPoints: ["src/front.ts"], outfile: FRONT, define: { SPECBUNDLE_HELP_DATA: JSON.stringify(helpData) } })
 } finally {

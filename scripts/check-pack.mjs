@@ -25,7 +25,7 @@ const required = [
   ...Object.values(manifest.bin ?? {}),
   "bin/specbundle-main.cjs",
   "bin/specbundle-front.cjs",
-  // `bundle --tokens` requires these beside the CLI's bundle (src/services/tokenizer.ts).
+  // `bundle --tokens` requires these beside the CLI's bundle (src/node/tokenizer.ts).
   "bin/specbundle-tokens-o200k_base.cjs",
   "bin/specbundle-tokens-cl100k_base.cjs",
   library.import,

@@ -1,8 +1,8 @@
 // Entry point of the bundled CLI: wiring. The arguments go through argv.ts first (help, version
 // and the mistakes we word ourselves), then to effect/cli with our own help pages (help.ts) as its
-// presenter; how the run ends (stderr line, exit code) is src/cli/exit.ts. The services (the use
+// presenter; how the run ends (stderr line, exit code) is src/entrances/cli/exit.ts. The services (the use
 // cases Bundler, Changes, Corpus and those under them) are provided by each command's handler,
-// which loads on first use (src/cli/*-run.ts), so `--help` neither evaluates nor builds them;
+// which loads on first use (src/entrances/cli/*-run.ts), so `--help` neither evaluates nor builds them;
 // `mcp` requires a bundle of its own (bin/specbundle-mcp.cjs).
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -16,17 +16,17 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import { isatty } from "node:tty"
-import { type Preflight, preflight } from "./cli/argv.js"
-import { failWithDiagnostics } from "./cli/diagnostics.js"
-import { exitCodeOf, refusalOf } from "./cli/exit.js"
-import { helpAnswer } from "./cli/help.js"
-import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model, root } from "./cli/main.js"
-import { stopOutput, whenOutputIdle } from "./cli/output.js"
-import { enableWorkers, forcedWorkers } from "./services/extractAll.js"
-import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
-import type { CacheStore } from "./services/parseCache.js"
-import { enableParseCache } from "./services/parseCache.js"
-import { runExtractWorker } from "./services/workerThread.js"
+import { type Preflight, preflight } from "./entrances/cli/argv.js"
+import { failWithDiagnostics } from "./entrances/cli/diagnostics.js"
+import { exitCodeOf, refusalOf } from "./entrances/cli/exit.js"
+import { helpAnswer } from "./entrances/cli/help.js"
+import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model, root } from "./entrances/cli/main.js"
+import { stopOutput, whenOutputIdle } from "./entrances/cli/output.js"
+import { enableWorkers, forcedWorkers } from "./node/extractAll.js"
+import * as NodeFileSystemSync from "./node/NodeFileSystemSync.js"
+import type { CacheStore } from "./node/parseCache.js"
+import { enableParseCache } from "./node/parseCache.js"
+import { runExtractWorker } from "./node/workerThread.js"
 
 const helpData = () => ({ program: PROGRAM, version: VERSION, root: model(), examples: EXAMPLES, builtIns: BUILT_INS })
 const print = (pre: Preflight) => Effect.sync(() => void process.stdout.write(helpAnswer(helpData(), pre) ?? ""))

@@ -1,13 +1,13 @@
 // The answers that need neither Effect nor effect/cli: the help pages and the version. The loader
 // (src/loader.cjs) requires this small bundle (bin/specbundle-front.cjs) before the CLI's when the
 // arguments ask for help or the version; it renders them from the command tree as data, which the
-// build reads from the CLI's own definitions (scripts/build.mjs: src/cli/help-data.ts) and inlines
+// build reads from the CLI's own definitions (scripts/build.mjs: src/entrances/cli/help-data.ts) and inlines
 // here, with the same preflight and renderers bin.ts uses. So `--help` costs Node's start-up and
 // this file (~0.1 s less than compiling and evaluating the CLI's bundle), and prints the same bytes
 // (test/cli/help.test.ts compares them with the CLI bundle's own answers).
 import { isatty } from "node:tty"
-import { preflight } from "./cli/argv.js"
-import { type HelpData, helpAnswer } from "./cli/help.js"
+import { preflight } from "./entrances/cli/argv.js"
+import { type HelpData, helpAnswer } from "./entrances/cli/help.js"
 
 declare const SPECBUNDLE_HELP_DATA: HelpData
 

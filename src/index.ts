@@ -3,21 +3,21 @@
 // doubles through `X.make`) and a FileSystem (`layerNode` here, or `NodeServices.layer` from
 // @effect/platform-node).
 import * as Layer from "effect/Layer"
-import { Bundler } from "./services/Bundler.js"
-import { Changes } from "./services/Changes.js"
-import { Corpus } from "./services/Corpus.js"
-import * as NodeFileSystemSync from "./services/NodeFileSystemSync.js"
+import { Bundler } from "./usecases/Bundler.js"
+import { Changes } from "./usecases/Changes.js"
+import { Corpus } from "./usecases/Corpus.js"
+import * as NodeFileSystemSync from "./node/NodeFileSystemSync.js"
 
 // Use cases: requests as plain data in, typed values out, the tagged failures of UseCaseError out
 // (ParameterProblems, ConfigError, ReadError and git's: each one `Effect.catchTag`s by its tag).
-export { Bundler, requestProblems, scopeOf } from "./services/Bundler.js"
-export type { BundlePart, BundleValue, PartText, PreparedBundle } from "./services/Bundler.js"
-export { Changes } from "./services/Changes.js"
-export type { ChangesetImpact, ChangesetScope } from "./services/Changes.js"
-export { Corpus, listingOf, summaryOf } from "./services/Corpus.js"
-export type { CorpusRead, Listing } from "./services/Corpus.js"
-export { ConfigError, ParameterProblems, RunFailure } from "./services/requests.js"
-export type { BundleRequest, ChangesetRequest, CorpusRequest, Diagnostic, ImpactRequest, UseCaseError } from "./services/requests.js"
+export { Bundler, requestProblems, scopeOf } from "./usecases/Bundler.js"
+export type { BundlePart, BundleValue, PartText, PreparedBundle } from "./usecases/Bundler.js"
+export { Changes } from "./usecases/Changes.js"
+export type { ChangesetImpact, ChangesetScope } from "./usecases/Changes.js"
+export { Corpus, listingOf, summaryOf } from "./usecases/Corpus.js"
+export type { CorpusRead, Listing } from "./usecases/Corpus.js"
+export { ConfigError, ParameterProblems, RunFailure } from "./usecases/requests.js"
+export type { BundleRequest, ChangesetRequest, CorpusRequest, Diagnostic, ImpactRequest, UseCaseError } from "./usecases/requests.js"
 
 // The services under them.
 export { Composer } from "./services/Composer.js"
@@ -38,8 +38,8 @@ export {
   ShallowCloneError,
   UnknownRevisionError,
   UnmergedPathError
-} from "./services/git.js"
-export type { GitError, GitOutput } from "./services/git.js"
+} from "./node/git.js"
+export type { GitError, GitOutput } from "./node/git.js"
 
 // The pure core: graph in, bundle out; no Effect, no I/O.
 export { composeBundle, composeBundleText, isDiagnostics, planParts, validateParams } from "./core/bundle/index.js"

@@ -19,7 +19,7 @@
 //     SHA-256 over the ~13 MB a large corpus's hook reads from the parse cache every run.
 //   - Write: only when no cache was accepted, after the run (the cache then holds the functions
 //     the run compiled), by the main thread, to a temp file renamed into place.
-// Worker threads (src/services/extractAll.ts) start on their own, smaller bundle instead.
+// Worker threads (src/node/extractAll.ts) start on their own, smaller bundle instead.
 "use strict"
 
 // A signal before the CLI's own handlers are up (compiling and loading the bundle takes up to a
@@ -74,7 +74,7 @@ const PARSE_SUFFIX = ".json"
 /**
  * How many parse cache files the folder keeps: each corpus root has 16 shards for the work tree's
  * read, 16 for the index's and up to 16 for each old side's, each with a file of its Specs' prose
- * (src/services/parseCache.ts): about two corpora, the oldest shards going first.
+ * (src/node/parseCache.ts): about two corpora, the oldest shards going first.
  */
 const PARSE_KEEP = 256
 /** A temp file this old was left by a killed run: it goes with the pruning. */
@@ -300,7 +300,7 @@ function loadCli() {
 
   const payload = new Module(PAYLOAD, module)
   payload.filename = PAYLOAD
-  // The parse cache (src/services/parseCache.ts) keeps its files in the same folder, with the same
+  // The parse cache (src/node/parseCache.ts) keeps its files in the same folder, with the same
   // trust rules; `build` ties them to this bundle's bytes, so another build never reads them.
   if (dir !== undefined) {
     payload.specbundleCache = {

@@ -1,7 +1,7 @@
 // Exact token counts for a named encoding (`bundle --tokens`), beside the bundle, never in it: the
 // value's shape and its budget stay in UTF-16 code units (bundle-contract.md section 2, the seed's
 // "no model's tokenizer binds the Protocol"). Pure: the count function is handed in
-// (src/services/tokenizer.ts loads it), so nothing here loads a tokenizer.
+// (src/node/tokenizer.ts loads it), so nothing here loads a tokenizer.
 import type { BundleParams, Diagnostic, Diagnostics } from "./bundle/index.js"
 import { composeBundleText, isBudgetExceeded, isDiagnostics, isPartsExceeded, isPartsSplit, planParts, stageLengths } from "./bundle/index.js"
 import type { Encoding } from "./encodings.js"

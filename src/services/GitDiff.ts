@@ -19,10 +19,10 @@ import {
   splitZ,
   underRoot
 } from "../core/changeset.js"
-import type { GitError } from "./git.js"
+import type { GitError } from "../node/git.js"
 import { sidesOf } from "./gitSides.js"
-import { LIST_STAGED } from "./gitWorkTree.js"
-import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "./git.js"
+import { LIST_STAGED } from "../node/gitWorkTree.js"
+import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "../node/git.js"
 
 export {
   GitFailedError,
@@ -32,8 +32,8 @@ export {
   ShallowCloneError,
   UnknownRevisionError,
   UnmergedPathError
-} from "./git.js"
-export type { GitError } from "./git.js"
+} from "../node/git.js"
+export type { GitError } from "../node/git.js"
 
 /** Where the extraction root sits in its repository. */
 export interface RepoLocation {

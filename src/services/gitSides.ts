@@ -5,8 +5,8 @@ import * as Effect from "effect/Effect"
 import type { SourceFile } from "../core/discover.js"
 import type { BlobEntry } from "../core/changeset.js"
 import { parseLsFilesStageZ, parseLsTreeZ, splitZ, underRoot } from "../core/changeset.js"
-import type { GitError } from "./git.js"
-import { type Git, classify, parseBatch } from "./git.js"
+import type { GitError } from "../node/git.js"
+import { type Git, classify, parseBatch } from "../node/git.js"
 import type { RepoLocation } from "./GitDiff.js"
 
 /** The empty blob's object id, in SHA-1 and SHA-256 repositories. */

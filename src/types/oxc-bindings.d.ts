@@ -1,5 +1,5 @@
 // oxc-parser exports its native binding and its raw-transfer modules (package.json "exports"),
-// untyped. Only what src/core/read/anchors.ts (whole-AST route) and src/services/oxcRaw.ts read is
+// untyped. Only what src/core/read/anchors.ts (whole-AST route) and src/node/oxcRaw.ts read is
 // declared here.
 declare module "oxc-parser/src-js/bindings" {
   /** 4 GiB-aligned offset of the parser's arena inside `buffer`. */

@@ -1,4 +1,4 @@
-// Worker threads for large corpora (src/services/extractAll.ts): the results are the in-thread
+// Worker threads for large corpora (src/node/extractAll.ts): the results are the in-thread
 // results, in the same order, whether workers take part, how many, or whether one crashes; and the
 // real CLI prints the same bytes with any worker count. Workers run bin/specbundle-worker.cjs
 // (built by `npm test` before vitest runs).
@@ -7,8 +7,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import type { SourceFile } from "../../src/core/discover.js"
-import { ExtractSession, enableWorkers } from "../../src/services/extractAll.js"
-import { extractInThread } from "../../src/services/extractInThread.js"
+import { ExtractSession, enableWorkers } from "../../src/node/extractAll.js"
+import { extractInThread } from "../../src/node/extractInThread.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { listFiles, tempDir, writeFiles } from "../support/tmp.js"
 

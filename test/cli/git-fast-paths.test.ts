@@ -247,7 +247,7 @@ describe("--staged reads the working tree where it holds the index's bytes", () 
 
 /**
  * The entries for `file` in every parse cache of the folder (the work tree's, the index's, the old
- * side's): each shard's entries file, whose second line lists them (src/services/cacheFormat.ts).
+ * side's): each shard's entries file, whose second line lists them (src/node/cacheFormat.ts).
  */
 const CACHE_ENTRIES = (dir: string, file: string): Array<[string, string | null, string]> =>
   fs
@@ -296,7 +296,7 @@ describe("the parse cache's stat data", () => {
     const cache = tempDir("specbundle-fast-cache-")
     for (const args of ARGS) expect(cli(repo.dir, args, cache).status).toBe(0)
     // The work tree's cache and the index's each hold the file (without stat data when it was changed
-    // within RACY_MS of the run: see test/services/read-cache.test.ts for the rule itself).
+    // within RACY_MS of the run: see test/node/read-cache.test.ts for the rule itself).
     expect(CACHE_ENTRIES(cache, "src/a.ts")).toHaveLength(2)
     sameSizeEdit(path.join(repo.dir, "src/a.ts"), "impl:r.aaa", "impl:r.bbb")
     repo.git("add", "src/a.ts")

@@ -1,5 +1,5 @@
 // The work tree read trusts a cache entry by object id wherever `git diff-files` finds a tracked
-// file unchanged (src/services/gitWorkTree.ts). Each case here is a real repository where git's
+// file unchanged (src/node/gitWorkTree.ts). Each case here is a real repository where git's
 // "unchanged" is NOT "the index object's bytes", and where trusting git would print the file's old
 // content: warm runs must still print what uncached runs print (docs/decisions.md, "Asking git
 // which tracked files changed"). The cache's own records show the trap was set: before it, the warm

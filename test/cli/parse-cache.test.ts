@@ -1,4 +1,4 @@
-// The parse cache (src/services/parseCache.ts), through the built CLI as a real
+// The parse cache (src/node/parseCache.ts), through the built CLI as a real
 // subprocess: every cached run prints exactly what a run without any cache prints, after edits,
 // deletions and new files, with workers, and with a damaged cache file; an unchanged corpus leaves
 // the file untouched.
@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { shardOf } from "../../src/services/parseCache.js"
+import { shardOf } from "../../src/node/parseCache.js"
 import { sealed, unsealed } from "../support/cache-file.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { tempDir, writeFiles } from "../support/tmp.js"
@@ -37,7 +37,7 @@ const parseCacheFiles = (dir: string): string[] => {
   expect(new Set(names.map((n) => n.replace(/-[0-9a-f]{2}\.json$/, ""))).size).toBe(1)
   return names.sort().map((n) => path.join(dir, n))
 }
-/** A shard's entries: its second line (src/services/cacheFormat.ts), each [path, stat, hash, oid, place of its read or -1]. */
+/** A shard's entries: its second line (src/node/cacheFormat.ts), each [path, stat, hash, oid, place of its read or -1]. */
 const entriesOf = (file: string) => JSON.parse(unsealed(fs.readFileSync(file)).toString("utf8").split("\n")[1]) as unknown[][]
 /** The shard file that holds (or would hold) a path. */
 const shardFile = (dir: string, file: string): string => {

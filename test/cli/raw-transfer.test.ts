@@ -1,4 +1,4 @@
-// oxc's raw transfer reserves 6 GiB of virtual memory per parsing thread (src/services/oxcRaw.ts).
+// oxc's raw transfer reserves 6 GiB of virtual memory per parsing thread (src/node/oxcRaw.ts).
 // Under a virtual memory limit that refuses it, the built CLI takes the whole-AST route for every
 // code file and prints the same bytes, with and without worker threads.
 import { execFileSync, spawnSync } from "node:child_process"

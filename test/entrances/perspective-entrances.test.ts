@@ -10,9 +10,9 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BUILT_IN_PERSPECTIVES, resolvePerspective } from "../../src/index.js"
 import { factsOf } from "../../src/core/facts.js"
-import { Bundler } from "../../src/services/Bundler.js"
-import { Changes } from "../../src/services/Changes.js"
-import { Corpus } from "../../src/services/Corpus.js"
+import { Bundler } from "../../src/usecases/Bundler.js"
+import { Changes } from "../../src/usecases/Changes.js"
+import { Corpus } from "../../src/usecases/Corpus.js"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
 
 const CORPUS = path.resolve("test/fixtures/perspectives")

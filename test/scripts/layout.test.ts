@@ -1,14 +1,15 @@
 // The layout rules the README's "Contributing" section states, checked on the files themselves:
 // tests sit in the folder of the code they test, helpers in test/support, the third-party corpus
 // is reached through test/support/paths.ts alone (so CI's bare-clone pass knows which files to
-// run), and no entrance imports another (src/cli, src/mcp and src/index.ts stand side by side).
+// run), and src's storeys import only downwards: entrances (src/entrances/cli, src/entrances/mcp,
+// the library's src/index.ts) > use cases > services > Node adapters > core, no entrance importing another.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { REPO } from "../support/cli.js"
 import { specifiersOf } from "../support/imports.js"
 
-const PROJECTS = ["core", "services", "cli", "entrances", "scripts"]
+const PROJECTS = ["core", "node", "services", "usecases", "cli", "entrances", "scripts"]
 
 const filesUnder = (dir: string): string[] =>
   fs.readdirSync(path.join(REPO, dir), { recursive: true, encoding: "utf8" }).map((f) => path.posix.join(dir, f.split(path.sep).join("/")))
@@ -28,11 +29,14 @@ const layerViolations = (sources: ReadonlyMap<string, string>): string[] => {
       for (const target of importsOf(file, source)) if (banned.some((b) => target.startsWith(b))) offending.push(`${file} -> ${target}`)
     }
   }
-  rule("src/core/", ["src/services/", "src/cli/", "src/mcp/", "src/index"])
-  rule("src/services/", ["src/cli/", "src/mcp/", "src/index"])
-  rule("src/cli/", ["src/mcp/", "src/index"])
-  rule("src/mcp/", ["src/cli/", "src/index"])
-  rule("src/index", ["src/cli/", "src/mcp/"])
+  // Each storey may import the storeys below it, never one above; entrances never each other.
+  rule("src/core/", ["src/node/", "src/services/", "src/usecases/", "src/entrances/", "src/index", "src/bin", "src/front", "src/worker"])
+  rule("src/node/", ["src/services/", "src/usecases/", "src/entrances/", "src/index", "src/bin", "src/front"])
+  rule("src/services/", ["src/usecases/", "src/entrances/", "src/index", "src/bin", "src/front", "src/worker"])
+  rule("src/usecases/", ["src/entrances/", "src/index", "src/bin", "src/front", "src/worker"])
+  rule("src/entrances/cli/", ["src/entrances/mcp/", "src/index"])
+  rule("src/entrances/mcp/", ["src/entrances/cli/", "src/index"])
+  rule("src/index", ["src/entrances/"])
   return offending
 }
 
@@ -55,7 +59,7 @@ describe("repository layout", () => {
     expect(naming).toEqual(["test/support/paths.ts"])
   })
 
-  it("core imports no service or entrance; services import no entrance; no entrance imports another", () => {
+  it("each storey imports only the storeys below it (core < node < services < usecases < entrances), no entrance another", () => {
     const src = filesUnder("src").filter((f) => f.endsWith(".ts"))
     const sources = new Map(src.map((f) => [f, fs.readFileSync(path.join(REPO, f), "utf8")]))
     // Guards the extraction itself: src imports across its folders, so an empty reading is a broken one.
@@ -65,33 +69,36 @@ describe("repository layout", () => {
 
   describe("the rule sees imports the old line regex missed", () => {
     const cases: ReadonlyArray<[string, string]> = [
-      ["an import split over lines", 'import {\n  run,\n  type Options\n} from "../cli/main.js"\n'],
-      ["a dynamic import()", 'const load = () => import("../cli/main.js")\nexport const run = async () => (await load()).main\n'],
+      ["an import split over lines", 'import {\n  run,\n  type Options\n} from "../entrances/cli/main.js"\n'],
+      ["a dynamic import()", 'const load = () => import("../entrances/cli/main.js")\nexport const run = async () => (await load()).main\n'],
       [
         "a require()",
-        'import { createRequire } from "node:module"\nconst require = createRequire(import.meta.url)\nconst cli = require("../cli/main.js")\nexport const main = cli.main\n'
+        'import { createRequire } from "node:module"\nconst require = createRequire(import.meta.url)\nconst cli = require("../entrances/cli/main.js")\nexport const main = cli.main\n'
       ]
     ]
     for (const [name, source] of cases) {
       it(`reports core reaching the CLI through ${name}`, () => {
-        expect(layerViolations(new Map([["src/core/bad.ts", source]]))).toEqual(["src/core/bad.ts -> src/cli/main.js"])
+        expect(layerViolations(new Map([["src/core/bad.ts", source]]))).toEqual(["src/core/bad.ts -> src/entrances/cli/main.js"])
         expect([...source.matchAll(OLD_IMPORT_LINE)]).toEqual([])
       })
     }
 
     it("counts type-only imports, export … from and import-equals, and passes a file whose imports keep to its layer", () => {
       const sources = new Map([
-        ["src/services/a.ts", 'import type { Args } from "../cli/args.js"\n'],
-        ["src/cli/b.ts", 'export type * from "../mcp/tools.js"\n'],
-        ["src/mcp/c.ts", 'import main = require("../cli/main.js")\n'],
-        ["src/index.ts", 'type M = typeof import("./mcp/server.js")\nexport const m: M | null = null\n'],
-        ["src/core/ok.ts", 'import { Effect } from "effect"\nimport { read } from "./read/anchors.js"\nexport const x = () => import("./other.js")\n']
+        ["src/services/a.ts", 'import type { Args } from "../entrances/cli/args.js"\n'],
+        ["src/entrances/cli/b.ts", 'export type * from "../mcp/tools.js"\n'],
+        ["src/entrances/mcp/c.ts", 'import main = require("../cli/main.js")\n'],
+        ["src/index.ts", 'type M = typeof import("./entrances/mcp/server.js")\nexport const m: M | null = null\n'],
+        ["src/node/d.ts", 'import { GraphReader } from "../services/GraphReader.js"\n'],
+        ["src/core/ok.ts", 'import { Effect } from "effect"\nimport { read } from "./read/anchors.js"\nexport const x = () => import("./other.js")\n'],
+        ["src/usecases/ok.ts", 'import { Git } from "../node/git.js"\nimport { Impact } from "../services/Impact.js"\nimport { ids } from "../core/ids.js"\n']
       ])
       expect(layerViolations(sources)).toEqual([
-        "src/services/a.ts -> src/cli/args.js",
-        "src/cli/b.ts -> src/mcp/tools.js",
-        "src/mcp/c.ts -> src/cli/main.js",
-        "src/index.ts -> src/mcp/server.js"
+        "src/node/d.ts -> src/services/GraphReader.js",
+        "src/services/a.ts -> src/entrances/cli/args.js",
+        "src/entrances/cli/b.ts -> src/entrances/mcp/tools.js",
+        "src/entrances/mcp/c.ts -> src/entrances/cli/main.js",
+        "src/index.ts -> src/entrances/mcp/server.js"
       ])
     })
   })

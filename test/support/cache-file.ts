@@ -17,7 +17,7 @@ export const sealed = (data: Buffer | string): Buffer => {
 /** A cache file's data, without its seal. */
 export const unsealed = (bytes: Buffer): Buffer => bytes.subarray(0, -SEAL_BYTES)
 
-/** One entry of a parse cache shard as saved (src/services/cacheFormat.ts): its stat data, SHA-256 and git object id. */
+/** One entry of a parse cache shard as saved (src/node/cacheFormat.ts): its stat data, SHA-256 and git object id. */
 export interface SavedRow {
   readonly stat: string | null
   readonly hash: string

@@ -3,7 +3,7 @@
 // builds every object.
 import { parseSync } from "oxc-parser"
 import type { AnchorParser } from "../../src/core/read/anchors.js"
-import { loadOxcRaw, rawParser } from "../../src/services/oxcRaw.js"
+import { loadOxcRaw, rawParser } from "../../src/node/oxcRaw.js"
 
 const outline = rawParser(await loadOxcRaw())
 if (outline === null) throw new Error("test/support/oxc.ts: oxc's raw transfer buffer could not be allocated")

@@ -1,7 +1,7 @@
 // Real folders for the reader tests: temp roots removed after the file's tests, files written as
 // text or raw bytes, and GraphReader.readTree run over the real disk (or a faulty FileSystem layer).
 import * as FileSystem from "effect/FileSystem"
-import * as NodeFileSystem from "../../src/services/NodeFileSystemSync.js"
+import * as NodeFileSystem from "../../src/node/NodeFileSystemSync.js"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"

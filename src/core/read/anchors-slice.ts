@@ -1,7 +1,7 @@
 // The cheap route to a code file's anchors. Building the whole AST as JS objects is most of the
 // reader's time on a large corpus, while the anchors live in a few top-level statements. So the
 // parser first gives an outline of the file without the AST as objects (its errors, comments,
-// module records and top-level statement spans; src/services/oxcRaw.ts), and only the statements
+// module records and top-level statement spans; src/node/oxcRaw.ts), and only the statements
 // that can matter become objects: the imports from the protocol package and the export statements
 // that mention one of their local names, parsed again from a copy with everything else blanked to
 // spaces (blankOutside), so every offset in the small AST is the file's own (lines come from
@@ -44,7 +44,7 @@ export interface Outline {
   readonly statements: ReadonlyArray<Span>
 }
 
-/** The parses of the cheap route (src/services/oxcRaw.ts). */
+/** The parses of the cheap route (src/node/oxcRaw.ts). */
 export interface OutlineParser {
   /** null when this text cannot take the route (too large for the parser's buffer). */
   readonly outline: (file: string, text: string) => Outline | null

@@ -20,7 +20,7 @@ import type { OutlineComment, OutlineError, OutlineParser } from "./anchors-slic
 export interface AnchorParser {
   /** oxc-parser's parseSync: the AST as JS objects. */
   readonly parse: typeof parseSync
-  /** The outline parses (src/services/oxcRaw.ts); without them every file takes the whole-AST route. */
+  /** The outline parses (src/node/oxcRaw.ts); without them every file takes the whole-AST route. */
   readonly outline?: OutlineParser
 }
 

@@ -1,0 +1,208 @@
+// The `bundle` handler, loaded when the command runs (bundle.ts holds its definition, all `--help` needs).
+// Parses the arguments into a BundleRequest, runs the Bundler use case, and renders: the value or
+// the parts on stdout (or into --out), findings and warnings on stderr.
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
+import { factsOf } from "../../core/facts.js"
+import { hasRefusal } from "../../core/graph.js"
+import { counted } from "../../core/plural.js"
+import { exceededLine } from "../../core/render/exceeded.js"
+import type { PartRecord } from "../../core/manifest.js"
+import type { CountTokens, Encoding, TokenCount } from "../../core/tokens.js"
+import { budgetTokensProblems, fitLine, fitTokenBudget, tokensLine } from "../../core/tokens.js"
+import { MANIFEST, partFileName, ticket } from "../../core/manifest.js"
+import type { PartText, PreparedBundle } from "../../usecases/Bundler.js"
+import { Bundler, partText } from "../../usecases/Bundler.js"
+import type { BundleRequest } from "../../usecases/requests.js"
+import { loadTokenizer } from "../../node/tokenizer.js"
+import type { BundleArgs } from "./bundle.js"
+import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
+import { CliFailure, ExitWith } from "./errors.js"
+import { warnUnmatched } from "./excludes.js"
+import { ServicesLive } from "./live.js"
+import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
+import { writeErr, writeFindings, writeOut } from "./output.js"
+import { withProgress } from "./progress.js"
+
+const list = (value: string): string[] => value.split(",").map((s) => s.trim())
+const get = Option.getOrUndefined
+
+/** The command line as a request: text stays text, the composer's rules judge it. */
+export const requestOf = (args: BundleArgs): BundleRequest => ({
+  root: args.root,
+  exclude: args.exclude,
+  config: get(args.config),
+  profile: get(args.profile),
+  pack: get(args.pack),
+  perspective: get(args.perspective),
+  members: Option.isSome(args.members) ? list(args.members.value) : undefined,
+  specs: Option.isSome(args.specs) ? list(args.specs.value) : undefined,
+  changeset: get(args.changeset),
+  staged: args.staged,
+  budget: get(args.budget),
+  declarations: get(args.declarations),
+  part: get(args.part),
+  parts: args.parts
+})
+
+/** Reads the request's graph and shows what the reading found (warnings, then findings, on stderr). */
+export const prepareBundle = (args: BundleArgs) =>
+  Effect.gen(function* () {
+    const bundler = yield* Bundler
+    const request = requestOf(args)
+    const changeset = request.changeset !== undefined || request.staged === true
+    const prepare = bundler.prepare(request)
+    const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))
+    if (prepared.dangling.length > 0 && !args.quiet) {
+      yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${prepared.dangling.join(", ")}`)
+    }
+    yield* writeFindings(prepared.graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
+    yield* warnUnmatched(prepared.exclude, args.root, args.quiet)
+    return prepared
+  })
+
+const show = (compact: string, format: BundleArgs["format"]): string =>
+  format === "pretty" ? JSON.stringify(JSON.parse(compact), null, 2) + "\n" : compact + "\n"
+
+/** A part's text, with its token count when `--tokens` asked for one (the manifest records it). */
+type CountedText = PartText & { readonly tokens?: TokenCount }
+
+/** Writes the parts and the manifest into `dir`; the previous set stays whole until each rename. */
+export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, prepared: PreparedBundle, texts: Stream.Stream<CountedText, E>) =>
+  Effect.gen(function* () {
+    const bundler = yield* Bundler
+    yield* ensureDir(dir)
+    const records: PartRecord[] = []
+    // `--part K` writes part-00K.json: the part's own number (bundle-contract.md section 3).
+    const first = typeof prepared.params.part === "number" ? prepared.params.part : 1
+    yield* Stream.runForEach(texts, ({ text, used, tokens }) => {
+      const file = partFileName(first + records.length)
+      const bytes = text + "\n"
+      records.push({ file, hash: ticket(bytes), used, ...(tokens === undefined ? {} : { tokens }) })
+      return writeAtomic(dir, file, bytes)
+    })
+    const manifest = yield* bundler.manifest(prepared, records)
+    yield* writeManifest(dir, manifest)
+    yield* removeOtherParts(
+      dir,
+      records.map((r) => r.file)
+    )
+    if (!args.quiet) yield* writeErr(`wrote ${counted(records.length, "part file")} and ${MANIFEST} to ${dir}`)
+    return records.length
+  })
+
+/** `--tokens`: the encoding and its counter; `target`, the `--budget-tokens` asked for. */
+interface Tokens {
+  readonly encoding: Encoding
+  readonly count: CountTokens
+  readonly target: number | undefined
+}
+
+/**
+ * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
+ * Succeeds with the number of parts written (1 for a single value). With `tokens`, each written
+ * text is counted: one stderr line, and the manifest with --out.
+ */
+export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, tokens?: Tokens) =>
+  Effect.gen(function* () {
+    const bundler = yield* Bundler
+    const out = get(args.out)
+    let count = 1
+    let exceeded = false
+    const counts: number[] = []
+    const counted = (t: PartText): CountedText => {
+      if (tokens === undefined) return t
+      const value = tokens.count(t.text)
+      counts.push(value)
+      return { ...t, tokens: { value, encoding: tokens.encoding } }
+    }
+    if (args.parts) {
+      const split = yield* renderProblems(bundler.split(prepared))
+      const oversized = split.exceeded
+      const parts = Stream.map(split.parts, (p) => counted(partText(p)))
+      if (oversized !== null) yield* writeErr(exceededLine(oversized))
+      exceeded = oversized !== null
+      if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)
+      else {
+        count = 0
+        yield* Stream.runForEach(parts, ({ text }) => {
+          count += 1
+          return writeOut(show(text, args.format))
+        })
+      }
+    } else {
+      const { value, text } = yield* renderProblems(bundler.compose(prepared))
+      if (isBudgetExceeded(value) || isPartsExceeded(value)) {
+        exceeded = true
+        yield* writeErr(exceededLine(value))
+      }
+      const used = "used" in value ? (value.used as number) : null
+      const one = counted({ text, used })
+      if (out !== undefined) yield* writeOutDir(out, args, prepared, Stream.make(one))
+      else yield* writeOut(show(text, args.format))
+    }
+    if (tokens !== undefined) yield* writeErr(tokensLine(tokens.encoding, counts, args.parts))
+    if (args.strict && hasRefusal(prepared.graph)) return yield* new ExitWith({ code: 1 })
+    // 3, not 1: a gate can tell "did not fit" from "failed"; the value is already written.
+    if (exceeded && args.failOnExceeded === true) {
+      yield* writeErr(`the bundle did not fit the budget (${prepared.params.budget ?? "default"}): budgetExceeded, exit 3 (--fail-on-exceeded)`)
+      return yield* new ExitWith({ code: 3 })
+    }
+    return count
+  })
+
+/** A bad `--out` is a parameter problem found before the corpus is read. */
+const checkOut = (args: BundleArgs) =>
+  Effect.gen(function* () {
+    const out = get(args.out)
+    const problem = out === undefined ? null : yield* outDirProblem(out)
+    if (problem !== null) yield* failWithDiagnostics([problem])
+  })
+
+/**
+ * `--tokens` and `--budget-tokens`, checked before the corpus is read (a wrong encoding name is the
+ * argument parser's own exit 2). The tokenizer loads here, only when asked.
+ */
+const tokensOf = (args: BundleArgs) =>
+  Effect.gen(function* () {
+    const encoding = args.tokens === undefined ? undefined : get(args.tokens)
+    const budgetTokens = args.budgetTokens === undefined ? undefined : get(args.budgetTokens)
+    let target: number | undefined
+    if (budgetTokens !== undefined) {
+      const checked = budgetTokensProblems(budgetTokens, "budget-tokens", { encoding: encoding !== undefined, budget: Option.isSome(args.budget) })
+      if (isDiagnostics(checked)) return yield* failWithDiagnostics(checked.diagnostics)
+      target = checked.target
+    }
+    if (encoding === undefined) return undefined
+    const count = loadTokenizer(encoding, __dirname)
+    if (typeof count !== "function") return yield* new CliFailure({ line: count.problem })
+    return { encoding, count, target } satisfies Tokens
+  })
+
+/** With `--budget-tokens`: the request at the code-unit budget its token target translates to (said on stderr). */
+const fitted = (args: BundleArgs, prepared: PreparedBundle, tokens: Tokens | undefined) =>
+  Effect.gen(function* () {
+    if (tokens?.target === undefined) return prepared
+    const split = args.parts || prepared.params.part !== undefined
+    const fit = fitTokenBudget(factsOf(prepared.graph), prepared.params, split, tokens.count, tokens.target)
+    // The composer's own diagnostics: the composition that follows reports them.
+    if (isDiagnostics(fit)) return prepared
+    yield* writeErr(fitLine(fit, tokens.target, tokens.encoding, split))
+    return { ...prepared, params: { ...prepared.params, budget: fit.budget } }
+  })
+
+export const runBundle = (args: BundleArgs) =>
+  checkOut(args).pipe(
+    Effect.andThen(tokensOf(args)),
+    Effect.flatMap((tokens) =>
+      prepareBundle(args).pipe(
+        Effect.flatMap((prepared) => fitted(args, prepared, tokens)),
+        Effect.flatMap((prepared) => composeAndWrite(args, prepared, tokens))
+      )
+    ),
+    Effect.asVoid,
+    Effect.withSpan("bundle"),
+    Effect.provide(ServicesLive)
+  )

@@ -1,0 +1,162 @@
+// The `hook` handler, loaded when the command runs (hook.ts holds its definition, all `--help` needs).
+import * as FileSystem from "effect/FileSystem"
+import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
+import { Git } from "../../node/git.js"
+import { CliFailure } from "./errors.js"
+import type { HookArgs } from "./hook.js"
+import { failWithDiagnostics } from "./diagnostics.js"
+import { claudeCodeSnippet, isAgentEvent, notGitHook, printedEvents } from "./hook-agent.js"
+import type { HookManager, HookName } from "./hook-print.js"
+import { SKIPPED, hookSnippet, printedHooks, shellQuote } from "./hook-print.js"
+import { writeErr, writeOut } from "./output.js"
+
+export const HOOK_MARKER = "# specbundle-hook"
+
+/** ` --root R` for `hook run` in an installed hook: under "$top". */
+const rootArg = (root: string): string => ` --root "$top"${root === "" ? "" : `/${shellQuote(root)}`}`
+
+const PURPOSE: Record<HookName, string> = {
+  "pre-commit": "# Refuses the commit only when a carrier staged in it does not read (file:line on stderr).",
+  "pre-push": "# Composes the bundle for each pushed range into $(git rev-parse --git-dir)/specbundle/<remote>/; never blocks a push."
+}
+
+/**
+ * The hook script. `cli`: the installing specbundle's loader, for a hook in .git/hooks (this clone
+ * only); null for a hook folder inside the work tree (committed for the team: no machine paths,
+ * specbundle from node_modules/.bin or PATH). A missing specbundle or node never blocks: one line, exit 0.
+ */
+export const hookScript = (name: HookName, root: string, cli: { readonly node: string; readonly script: string } | null): string => {
+  const reinstall = `specbundle hook install ${name}${root === "" ? "" : ` --root ${shellQuote(root)}`}`
+  const head = [
+    `#!/bin/sh`,
+    `${HOOK_MARKER} ${name}: written by specbundle hook install; remove with specbundle hook uninstall ${name}`,
+    PURPOSE[name],
+    `top=$(git rev-parse --show-toplevel) || exit 0`
+  ]
+  if (cli === null) {
+    return [
+      ...head,
+      `PATH="$top/node_modules/.bin:$PATH"`,
+      `if ! command -v specbundle >/dev/null 2>&1; then`,
+      `  echo "specbundle: not found on PATH or in node_modules/.bin, so the ${name} hook ${SKIPPED[name]} (install specbundle, or see specbundle hook print ${name})" >&2`,
+      `  exit 0`,
+      `fi`,
+      `exec specbundle hook run ${name}${rootArg(root)} "$@"`,
+      ``
+    ].join("\n")
+  }
+  return [
+    ...head,
+    `cli=${shellQuote(cli.script)}`,
+    `if [ ! -f "$cli" ]; then`,
+    `  echo "specbundle: $cli is gone, so the ${name} hook ${SKIPPED[name]}; reinstall the hook with: ${reinstall}" >&2`,
+    `  exit 0`,
+    `fi`,
+    // The Node that installed the hook, or the one on PATH after an upgrade moved it.
+    `node=${shellQuote(cli.node)}`,
+    `[ -x "$node" ] || node=$(command -v node) || { echo "specbundle: node is not on PATH, so the ${name} hook ${SKIPPED[name]}" >&2; exit 0; }`,
+    `exec "$node" "$cli" hook run ${name}${rootArg(root)} "$@"`,
+    ``
+  ].join("\n")
+}
+
+const hooksDir = (git: Git["Service"], cwd: string) =>
+  Effect.gen(function* () {
+    // --git-path honours core.hooksPath.
+    const out = yield* git.run(cwd, ["rev-parse", "--git-path", "hooks"]).pipe(
+      // git refusing the repository (safe.directory) keeps its own line; anything else: not a repository.
+      Effect.mapError((e) =>
+        e._tag === "GitRefusedError"
+          ? new CliFailure({ line: e.message })
+          : new CliFailure({ line: `${cwd}: not a git repository (or git is not installed); run hook install inside the repository` })
+      )
+    )
+    if (out.trim() === "") return yield* new CliFailure({ line: `${cwd}: not a git repository; run hook install inside the repository` })
+    return nodePath.resolve(cwd, out.trim())
+  })
+
+const repoTop = (git: Git["Service"], cwd: string) =>
+  git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
+
+/** The root relative to the repository top ("" for the top), or a failure when it lies outside. */
+const rootInRepo = (git: Git["Service"], cwd: string, root: string) =>
+  Effect.gen(function* () {
+    const top = yield* repoTop(git, cwd)
+    const rel = nodePath.relative(top, nodePath.resolve(cwd, root)).split(nodePath.sep).join("/")
+    if (rel.startsWith("..") || nodePath.isAbsolute(rel)) return yield* new CliFailure({ line: `--root ${root} is outside the repository ${top}` })
+    return { top, rel }
+  })
+
+export const runHook = (args: HookArgs) =>
+  Effect.gen(function* () {
+    if (args.action === "run") {
+      // Claude Code's hooks: never exit 2 (UserPromptSubmit would drop the prompt), so extra arguments are let be.
+      if (isAgentEvent(args.hook)) {
+        const agent = yield* Effect.promise(() => import("./hook-agent-run.js"))
+        return yield* agent.runAgentHook(args.hook, args.root)
+      }
+      if (args.hook === "pre-commit") {
+        const check = yield* Effect.promise(() => import("./hook-check.js"))
+        return yield* check.runPreCommit(args.root)
+      }
+      const push = yield* Effect.promise(() => import("./hook-push.js"))
+      return yield* push.runPrePush(args.root, args.gitArgs, args.manager === "lefthook" ? "lefthook" : "husky")
+    }
+    const cwd = process.cwd()
+    if (args.action === "print") {
+      // `hook print pre-commit pre-push`: the second hook arrives as a GIT_ARG.
+      const agent = printedEvents(args.hook, args.gitArgs, args.manager)
+      if (agent !== null && "problem" in agent) return yield* failWithDiagnostics([{ scope: "arguments", problem: agent.problem }])
+      const git = yield* Git
+      if (agent !== null) {
+        // Claude Code runs the hook in the project folder (where .claude/ is): the root is relative to it.
+        yield* rootInRepo(git, cwd, args.root)
+        const rel = nodePath.relative(cwd, nodePath.resolve(cwd, args.root)).split(nodePath.sep).join("/")
+        return yield* writeOut(claudeCodeSnippet(agent.events, rel))
+      }
+      const asked = printedHooks(args.hook as HookName, args.gitArgs, args.manager as HookManager)
+      if ("problem" in asked) return yield* failWithDiagnostics([{ scope: "arguments", problem: asked.problem }])
+      const { rel } = yield* rootInRepo(git, cwd, args.root)
+      return yield* writeOut(hookSnippet(asked.hooks, rel, args.manager as HookManager))
+    }
+    if (isAgentEvent(args.hook)) return yield* failWithDiagnostics([{ scope: "arguments", problem: notGitHook(args.hook, args.action) }])
+    const hook: HookName = args.hook
+    const fs = yield* FileSystem.FileSystem
+    const git = yield* Git
+    const dir = yield* hooksDir(git, cwd)
+    const file = nodePath.join(dir, hook)
+    const backup = `${file}.specbundle-backup`
+    const existing = yield* fs.readFileString(file).pipe(Effect.option)
+    const ours = existing._tag === "Some" && existing.value.includes(HOOK_MARKER)
+    const fail = (line: string) => new CliFailure({ line })
+
+    if (args.action === "uninstall") {
+      if (existing._tag === "None") return yield* writeErr(`no ${hook} hook at ${file}; nothing to do`)
+      if (!ours) return yield* fail(`${file} was not written by specbundle; left untouched`)
+      yield* fs.remove(file).pipe(Effect.mapError((e) => fail(`could not remove ${file}: ${e.message}`)))
+      if (yield* fs.exists(backup).pipe(Effect.orElseSucceed(() => false))) {
+        yield* fs.rename(backup, file).pipe(Effect.mapError((e) => fail(`could not restore ${backup}: ${e.message}`)))
+        return yield* writeErr(`removed the specbundle ${hook} hook and restored ${backup}`)
+      }
+      return yield* writeErr(`removed ${file}`)
+    }
+
+    if (existing._tag === "Some" && !ours) {
+      if (!args.force)
+        return yield* fail(`${file} exists and was not written by specbundle; rerun with --force to replace it (it is kept as ${nodePath.basename(backup)})`)
+      yield* fs.rename(file, backup).pipe(Effect.mapError((e) => fail(`could not move ${file} aside: ${e.message}`)))
+    }
+    const { top, rel } = yield* rootInRepo(git, cwd, args.root)
+    // A hook folder inside the work tree (husky's .husky/, a committed core.hooksPath) is shared:
+    // it gets no machine paths.
+    const inTree = nodePath.relative(top, dir).split(nodePath.sep)
+    const shared = inTree[0] !== ".." && !nodePath.isAbsolute(inTree.join("/")) && inTree[0] !== ".git"
+    const cli = shared ? null : { node: process.execPath, script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js") }
+    yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => fail(`could not create ${dir}: ${e.message}`)))
+    yield* fs.writeFileString(file, hookScript(hook, rel, cli), { mode: 0o755 }).pipe(
+      Effect.andThen(fs.chmod(file, 0o755)),
+      Effect.mapError((e) => fail(`could not write ${file}: ${e.message}`))
+    )
+    yield* writeErr(`installed ${file}${shared ? " (inside the work tree: it runs specbundle from node_modules/.bin or PATH, no machine paths)" : ""}`)
+  }).pipe(Effect.provide(Git.Default))

@@ -1,0 +1,28 @@
+// The `list` handler, loaded when the command runs (list.ts holds its definition, all `--help` needs).
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as nodePath from "node:path"
+import { hasRefusal } from "../../core/graph.js"
+import { noSpecFileWarning } from "../../core/render/corpus-lines.js"
+import { listOutput } from "../../core/render/outputs.js"
+import { Corpus } from "../../usecases/Corpus.js"
+import { renderProblems } from "./diagnostics.js"
+import { ExitWith } from "./errors.js"
+import { warnUnmatched } from "./excludes.js"
+import type { ListArgs } from "./list.js"
+import { ServicesLive } from "./live.js"
+import { writeErr, writeFindings, writeOut } from "./output.js"
+import { withProgress } from "./progress.js"
+
+export const runList = (args: ListArgs) =>
+  Effect.gen(function* () {
+    const corpus = yield* Corpus
+    const read = corpus.read({ root: args.root, exclude: args.exclude, config: Option.getOrUndefined(args.config) })
+    const { graph, exclude } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
+    yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
+    yield* warnUnmatched(exclude, args.root, args.quiet)
+    const empty = noSpecFileWarning(graph, nodePath.resolve(args.root), exclude.length > 0)
+    if (!args.quiet && empty !== null) yield* writeErr(empty)
+    yield* writeOut(listOutput(graph, args.what, args.format))
+    if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
+  }).pipe(Effect.withSpan("list"), Effect.provide(ServicesLive))

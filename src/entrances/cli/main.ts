@@ -1,0 +1,62 @@
+// The command tree. Each subcommand lives in its own file; this one only assembles them, and
+// gives the help pages (help.ts) the tree as data (model.ts) with each command's examples.
+import * as Command from "effect/cli/Command"
+import { bundleCommand, bundleExamples } from "./bundle.js"
+import { checkCommand, checkExamples } from "./check.js"
+import { exampleCommand, exampleExamples } from "./example.js"
+import type { HelpInput } from "./help.js"
+import { hookCommand, hookExamples } from "./hook.js"
+import { impactCommand, impactExamples } from "./impact.js"
+import { listCommand, listExamples } from "./list.js"
+import { VERSION } from "../../core/version.js"
+import { mcpCommand, mcpExamples } from "./mcp.js"
+import { modelOf } from "./model.js"
+import { perspectiveCommand, perspectiveExamples } from "./perspective.js"
+import { staleCommand, staleExamples } from "./stale.js"
+import { watchCommand, watchExamples } from "./watch.js"
+
+export { VERSION }
+export const PROGRAM = "specbundle"
+
+export const root = Command.make(PROGRAM).pipe(
+  Command.withDescription(
+    "Compose deterministic, budgeted context bundles from an SDP Spec corpus and a git changeset.\nExit codes: 0 a value was produced (budgetExceeded included), 2 wrong parameters ({ diagnostics } on stdout), 1 any other failure."
+  ),
+  Command.withSubcommands([
+    bundleCommand,
+    perspectiveCommand,
+    impactCommand,
+    checkCommand,
+    listCommand,
+    watchCommand,
+    staleCommand,
+    hookCommand,
+    mcpCommand,
+    exampleCommand
+  ])
+)
+
+/** The tree the parser runs, as data. */
+export const model = () => modelOf(root)
+
+/** Each example runs as written in a copy of examples/bike-dock with its history (test/cli/help.test.ts). */
+export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  bundle: bundleExamples,
+  perspective: perspectiveExamples,
+  impact: impactExamples,
+  check: checkExamples,
+  list: listExamples,
+  watch: watchExamples,
+  stale: staleExamples,
+  hook: hookExamples,
+  mcp: mcpExamples,
+  example: exampleExamples
+}
+
+/** What effect/cli adds at the top level, as the top help page lists it. */
+export const BUILT_INS: HelpInput["builtIns"] = [
+  { label: "-h, --help", description: "Show this page; after a command, that command's page (specbundle bundle --help)." },
+  { label: "-v, -V, --version", description: "Print the version number." },
+  { label: "--completions bash|zsh|fish|sh", description: "Print a completion script for the shell (see README.md)." },
+  { label: "--wizard", description: "Build a command line by answering questions (needs a terminal on stdin)." }
+]

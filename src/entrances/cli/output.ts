@@ -1,0 +1,95 @@
+// Writing results and findings. stdout carries only the result; everything else goes to stderr.
+import * as Effect from "effect/Effect"
+import { formatFinding } from "../../core/finding-text.js"
+import { capFindings, countedFinding, tallyLine } from "../../core/findings-cap.js"
+import type { Finding } from "../../core/model.js"
+import { escapeCommandData, findingsGithub } from "../../core/render/findings.js"
+import { findingsPrefix } from "../../core/render/outputs.js"
+import { StdoutClosed } from "./errors.js"
+
+let stdoutClosed = false
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  // A reader that went away (`| head`) is not an error of ours.
+  if (e.code === "EPIPE") stdoutClosed = true
+})
+
+/** stdout writes under way, and who waits for there to be none (bin.ts, after a signal). */
+let writing = 0
+let waiting: Array<() => void> = []
+/** After a signal: no new value starts; one under way is written whole (bin.ts waits for it). */
+let stopped = false
+
+export const stopOutput = (): void => {
+  stopped = true
+}
+
+/** Calls `f` once no stdout write is under way (at once when none is). */
+export const whenOutputIdle = (f: () => void): void => {
+  if (writing === 0) f()
+  else waiting.push(f)
+}
+
+/** Writes to stdout and waits until the text is handed to the OS (backpressure for streamed parts). */
+export const writeOut = (text: string): Effect.Effect<void, StdoutClosed> =>
+  Effect.callback<void, StdoutClosed>((resume) => {
+    if (stdoutClosed) return resume(Effect.fail(new StdoutClosed()))
+    if (stopped) return resume(Effect.interrupt)
+    writing++
+    process.stdout.write(text, (err) => {
+      writing--
+      if (writing === 0) {
+        const ready = waiting
+        waiting = []
+        for (const f of ready) f()
+      }
+      resume(err ? Effect.fail(new StdoutClosed()) : Effect.void)
+    })
+  })
+
+export const writeErr = (line: string): Effect.Effect<void> => Effect.sync(() => void process.stderr.write(line.endsWith("\n") ? line : line + "\n"))
+
+export { formatFinding }
+
+/** How many lines a bundle, impact or list run shows before the tally line (core/findings-cap.ts). */
+export const FINDINGS_SHOWN = 10
+
+/** How findings are written: `file:line: code: message` lines, or GitHub workflow commands (annotations). */
+export type FindingsStyle = "text" | "github"
+
+export interface FindingsMode {
+  /** Errors only (refusals); warnings are counted in the tally. */
+  readonly quiet: boolean
+  /** Every finding, no cap: `check` and `--verbose`. */
+  readonly all: boolean
+  /** `github` (`--findings github`): workflow commands, paths from the working folder; default text. */
+  readonly style?: FindingsStyle
+  /** The root the findings' paths are relative to (for the github style). */
+  readonly root?: string
+}
+
+/**
+ * The one sink for corpus findings, on stderr, and its cap rule (core/findings-cap.ts): a capped
+ * run shows at most FINDINGS_SHOWN lines, one per file and rule (with a count): each refused
+ * file's first refusal before any file gets a second line or any other file a line, then one
+ * tally line naming how many more files and findings there are and where to see them all.
+ * `check` and `--verbose` list every finding. `--quiet` shows only errors, under the same cap (the
+ * tally counts errors only then). The github style keeps the cap (a step shows few annotations
+ * anyway) and makes the tally a notice.
+ */
+export const writeFindings = (findings: ReadonlyArray<Finding>, mode: FindingsMode): Effect.Effect<void> =>
+  Effect.sync(() => {
+    const shown = mode.quiet ? findings.filter((f) => f.severity === "error") : findings
+    const capped = mode.all ? null : capFindings(shown, FINDINGS_SHOWN)
+    const kept = capped === null ? shown : capped.shown.map(countedFinding)
+    const tally = capped === null ? null : tallyLine(capped)
+    if (mode.style === "github") {
+      const text =
+        findingsGithub(kept, findingsPrefix(mode.root ?? ".", process.cwd())) +
+        (tally !== null ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
+      if (text !== "") process.stderr.write(text)
+      return
+    }
+    const lines = kept.map(formatFinding)
+    if (tally !== null) lines.push(tally)
+    if (lines.length > 0) process.stderr.write(lines.join("\n") + "\n")
+  })

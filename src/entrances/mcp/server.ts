@@ -1,0 +1,88 @@
+// `specbundle mcp`: the MCP server over stdio, built on effect/ai's McpServer. It is its own
+// bundle (bin/specbundle-mcp.cjs, scripts/build.mjs), loaded by the `mcp` command's handler, so
+// the CLI's bundle and its `--help` start-up carry none of it. stdout carries only the protocol:
+// the use cases print nothing, the loggers are removed, and console output goes to stderr.
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
+import * as McpProtocol from "effect/ai/McpProtocol"
+import * as McpServer from "effect/ai/McpServer"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Stdio from "effect/Stdio"
+import * as Stream from "effect/Stream"
+import { VERSION } from "../../core/version.js"
+import { Bundler } from "../../usecases/Bundler.js"
+import { Changes } from "../../usecases/Changes.js"
+import { Corpus } from "../../usecases/Corpus.js"
+import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
+import { screened } from "./lines.js"
+import { tools } from "./tools.js"
+
+/** Tool calls still running: when stdin ends, the server waits for them to answer before it stops. */
+let inFlight = 0
+
+const registerTools = Effect.gen(function* () {
+  const server = yield* McpServer.McpServer
+  const context = yield* Effect.context<Bundler | Changes | Corpus>()
+  for (const spec of tools) {
+    // Each call runs its use case afresh: the graph is read per call (the corpus may change between calls).
+    yield* server.addTool({
+      tool: spec.tool,
+      annotations: Context.empty(),
+      handle: (payload) =>
+        Effect.acquireUseRelease(
+          Effect.sync(() => inFlight++),
+          () => Effect.provide(spec.handle(payload), context),
+          () => Effect.sync(() => inFlight--)
+        )
+    })
+  }
+})
+
+const UseCases = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default).pipe(Layer.provide(NodeFileSystemSync.layer))
+
+// A line that is not JSON, or not a request, is answered with a JSON-RPC error and left out
+// (lines.ts), as JSON-RPC 2.0 asks; the protocol's own decoder would answer it as a defect.
+// A client that writes its requests and closes stdin still gets every answer: the protocol stops
+// the server when its stdin stream ends, so the stream ends only once the calls in flight have
+// answered (and a moment more for their lines to be written).
+const idle: Effect.Effect<void> = Effect.suspend(() => (inFlight === 0 ? Effect.void : Effect.andThen(Effect.sleep(Duration.millis(20)), idle)))
+const ScreenedStdio = Layer.effect(
+  Stdio.Stdio,
+  Effect.gen(function* () {
+    const stdio = yield* Stdio.Stdio
+    return Stdio.make({
+      ...stdio,
+      stdin: Stream.concat(
+        screened(stdio.stdin, (answer) => Effect.sync(() => void process.stdout.write(answer))),
+        Stream.drain(Stream.fromEffect(Effect.sleep(Duration.millis(50)).pipe(Effect.andThen(idle), Effect.andThen(Effect.sleep(Duration.millis(50))))))
+      )
+    })
+  })
+).pipe(Layer.provide(NodeStdio.layer))
+
+export const ServerLive = Layer.effectDiscard(registerTools).pipe(
+  Layer.provide(
+    McpServer.layerStdio({
+      name: "specbundle",
+      version: VERSION,
+      // The versions earlier releases answered (2025-06-18 the latest): an older client gets its own.
+      protocols: [McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
+    })
+  ),
+  Layer.provide(Layer.mergeAll(UseCases, ScreenedStdio))
+)
+
+/** Serves until stdin ends or the signal aborts (the CLI's fiber is interrupted). */
+export const serve = (signal?: AbortSignal): Promise<void> => {
+  // Anything that still reaches console.log must not corrupt the protocol.
+  console.log = console.error
+  console.info = console.error
+  // The protocol ends the server by interrupting it when stdin ends: that is a clean stop.
+  return Effect.runPromiseExit(Layer.launch(ServerLive), signal === undefined ? undefined : { signal }).then((exit) => {
+    if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) throw new Error(Cause.pretty(exit.cause).split("\n")[0])
+  })
+}

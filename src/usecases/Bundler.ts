@@ -1,0 +1,242 @@
+// The bundle use case: a BundleRequest in; the graph read, the scope settled (a changeset's
+// impacted Spec ids fill `specs` here), the composed value or a Stream of parts out, and the
+// manifest of a written set. Diagnostics are a typed failure; findings stay on the graph as data.
+// Nothing here writes to stdout or stderr: the entrances render.
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import * as nodePath from "node:path"
+import type { BundleParams, BundleResult, PartsExceeded } from "../core/bundle/index.js"
+import { isDiagnostics } from "../core/bundle/index.js"
+import { budgetTierProblem, numericText, resolveBudget } from "../core/config.js"
+import type { ManifestDraft, PartRecord } from "../core/manifest.js"
+import { graphDigest } from "../core/manifest.js"
+import { factsOf } from "../core/facts.js"
+import type { Graph } from "../core/model.js"
+import { resolvePerspective } from "../core/perspective.js"
+import { Changes } from "./Changes.js"
+import { Composer } from "../services/Composer.js"
+import { settledExcludes, requestExcludes } from "./excludes.js"
+import { GitDiff } from "../services/GitDiff.js"
+import type { FileHash } from "../services/GraphReader.js"
+import { GraphReader } from "../services/GraphReader.js"
+import type { BundleRequest, Diagnostic } from "./requests.js"
+import { type ParameterProblems, problems } from "./requests.js"
+import { loadConfig, settingsOf } from "./settings.js"
+
+/** A request with its graph read and its parameters settled: what compose, parts and manifest take. */
+export interface PreparedBundle {
+  /** The root, absolute. */
+  readonly root: string
+  readonly graph: Graph
+  /** Every file the reader used (root-relative path, SHA-256), sorted: listed when first called (an impact report never calls it). */
+  readonly files: () => ReadonlyArray<FileHash>
+  /** The composer's parameters (the scope, budget, declarations, part). */
+  readonly params: BundleParams
+  /** The scope as the manifest records it. */
+  readonly scope: unknown
+  /** The excludes used: the request's and the configuration's. */
+  readonly exclude: ReadonlyArray<string>
+  readonly configPath: string | null
+  /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
+  readonly builtFromCommit: string | null
+  /** Impacted ids the graph does not hold, left out of a changeset's scope (worth a warning). */
+  readonly dangling: ReadonlyArray<string>
+}
+
+/** One value: the bundle, a part, or budgetExceeded, and its compact JSON text (what the budget measured). */
+export interface BundleValue {
+  readonly value: BundleResult
+  readonly text: string
+}
+
+/** A part's compact text; `used` is null for the oversized value that stands in for the parts. */
+export interface PartText {
+  readonly text: string
+  readonly used: number | null
+}
+
+export const partText = (part: BundlePart): PartText => ({ text: part.text, used: part._tag === "Part" ? part.used : null })
+
+/**
+ * One element of `Bundler.parts`: a part of the split bundle (its compact JSON text, 1-based index,
+ * the count and its `used`), or, when no split fits the budget, the one budgetExceeded value.
+ */
+export type BundlePart =
+  | { readonly _tag: "Part"; readonly index: number; readonly of: number; readonly used: number; readonly text: string }
+  | { readonly _tag: "Exceeded"; readonly value: PartsExceeded; readonly text: string }
+
+/**
+ * Problems the composer cannot see: how a request combines scopes and modes. `perspective` is the
+ * request's or the profile's; beside it a changeset gives the impacted ids, not the scope.
+ */
+export const requestProblems = (request: BundleRequest, perspective: string | undefined = request.perspective): Diagnostic[] => {
+  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
+  const changesets = (request.changeset !== undefined ? 1 : 0) + (request.staged === true ? 1 : 0)
+  if (changesets > 1) found.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
+  // Without a scope (a perspective says itself that it needs --pack):
+  if (changesets === 0 && request.pack === undefined && request.specs === undefined && perspective === undefined) {
+    found.push({ scope: "scope", problem: "A bundle takes one scope: give --pack ID, --specs ID,ID,..., --changeset REV or --staged." })
+  }
+  if (changesets > 0 && (request.specs !== undefined || (request.pack !== undefined && perspective === undefined))) {
+    found.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
+  }
+  if (perspective !== undefined) {
+    if (request.specs !== undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members; it is not taken with --specs." })
+    else if (request.pack === undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members: give --pack." })
+    if (request.members !== undefined)
+      found.push({ scope: "perspective", problem: "A perspective chooses the members: give --perspective or --members, not both." })
+  }
+  if (request.parts === true && request.part !== undefined) found.push({ scope: "part", problem: "Give --part K or --parts, not both." })
+  return found
+}
+
+/** The scope as the manifest records it. */
+export const scopeOf = (params: BundleParams): unknown => {
+  if (params.pack !== undefined) {
+    if (params.members === undefined) return { pack: params.pack }
+    if (params.perspective === undefined) return { pack: params.pack, members: params.members }
+    const changeset = params.changeset === undefined ? {} : { changeset: params.changeset }
+    return { pack: params.pack, members: params.members, perspective: params.perspective, ...changeset }
+  }
+  return params.changeset !== undefined ? { specs: params.specs, changeset: params.changeset } : { specs: params.specs }
+}
+
+/** The service as built from its dependencies. */
+const make = Effect.gen(function* () {
+  const fs = yield* FileSystem.FileSystem
+  const reader = yield* GraphReader
+  const changes = yield* Changes
+  const composer = yield* Composer
+  const git = yield* GitDiff
+
+  /** Checks the request, reads the configuration and the graph, settles the composer's parameters. */
+  const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest) {
+    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+    const settings = yield* settingsOf(loaded, request.profile, {
+      exclude: requestExcludes(request.exclude ?? []).paths,
+      budget: request.budget,
+      declarations: request.declarations,
+      perspective: request.perspective
+    }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
+    const found = requestProblems(request, settings.perspective)
+    const tier = budgetTierProblem(settings.budget, settings.tiers)
+    if (tier !== null) found.push({ scope: "budget", problem: tier })
+    if (found.length > 0) return yield* problems(found)
+    /** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
+    const chosen = (graph: Graph, perspective: string, impacted?: ReadonlyArray<string>, changeset?: string) => {
+      const selection = resolvePerspective(factsOf(graph), {
+        pack: request.pack,
+        perspective,
+        perspectives: loaded.config?.perspectives,
+        ...(impacted === undefined ? {} : { impacted }),
+        ...(changeset === undefined ? {} : { changeset })
+      })
+      return isDiagnostics(selection) ? Effect.fail(problems(selection.diagnostics)) : Effect.succeed(selection)
+    }
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    const base: BundleParams = {
+      budget: resolveBudget(settings.budget, settings.tiers),
+      ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
+      ...(request.part !== undefined ? { part: numericText(request.part) } : {})
+    }
+    const root = nodePath.resolve(request.root)
+    const common = { root, exclude, configPath: loaded.path }
+    if (request.changeset !== undefined || request.staged === true) {
+      const s = yield* changes.scope(request.root, request, exclude)
+      const scope = settings.perspective === undefined ? { specs: s.specs, changeset: s.label } : yield* chosen(s.graph, settings.perspective, s.specs, s.label)
+      const params: BundleParams = { ...base, ...scope }
+      return {
+        ...common,
+        graph: s.graph,
+        files: s.files,
+        params,
+        scope: scopeOf(params),
+        builtFromCommit: s.builtFromCommit,
+        dangling: s.dangling
+      } satisfies PreparedBundle
+    }
+    const { graph, files } = yield* reader.readTree({ root: request.root, exclude })
+    if (settings.perspective !== undefined) {
+      const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
+      return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
+    }
+    const params: BundleParams = {
+      ...base,
+      ...(request.pack !== undefined ? { pack: request.pack } : {}),
+      ...(request.members !== undefined ? { members: request.members } : {}),
+      ...(request.specs !== undefined ? { specs: request.specs } : {})
+    }
+    return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
+  })
+
+  /** One value (the bundle, or the part the request named); diagnostics fail. */
+  const compose = Effect.fn("Bundler.compose")(function* (prepared: PreparedBundle) {
+    const { value, text } = yield* composer.compose(prepared.graph, prepared.params)
+    if (isDiagnostics(value)) return yield* problems(value.diagnostics)
+    return { value, text } satisfies BundleValue
+  })
+
+  /**
+   * The split: `of` parts (null when no split fits the budget: `parts` then holds the one
+   * oversized value, which `exceeded` also gives), each composed when the stream pulls it. `of`
+   * costs no part composed (the MCP tool's count); the CLI writes `exceeded`'s hint first.
+   */
+  const split = Effect.fn("Bundler.split")(function* (prepared: PreparedBundle) {
+    const outcome = yield* composer.parts(prepared.graph, prepared.params)
+    if (outcome._tag === "Diagnostics") return yield* problems(outcome.value.diagnostics)
+    if (outcome._tag === "Oversized") {
+      const only: BundlePart = { _tag: "Exceeded", value: outcome.value, text: outcome.text }
+      return { of: null, exceeded: outcome.value as PartsExceeded | null, parts: Stream.make(only) }
+    }
+    return {
+      of: outcome.of as number | null,
+      exceeded: null as PartsExceeded | null,
+      parts: Stream.map(outcome.parts, (p): BundlePart => ({ _tag: "Part", index: p.index, of: p.of, used: p.used, text: p.text }))
+    }
+  })
+
+  /** Every part in order, as `bundle --parts` prints them, each composed when the stream pulls it. */
+  const parts = (prepared: PreparedBundle): Stream.Stream<BundlePart, ParameterProblems> => Stream.unwrap(Effect.map(split(prepared), (s) => s.parts))
+
+  /** The manifest of a written set of parts: the scope, the parameters and what it was built from. */
+  const manifest = Effect.fn("Bundler.manifest")(function* (prepared: PreparedBundle, records: ReadonlyArray<PartRecord>) {
+    const state = prepared.builtFromCommit !== null ? { commit: prepared.builtFromCommit, dirty: false } : yield* git.repoState(prepared.root)
+    return {
+      scope: prepared.scope,
+      budget: prepared.params.budget ?? null,
+      declarations: prepared.params.declarations ?? "whole",
+      parts: records,
+      builtFrom: {
+        root: prepared.root,
+        exclude: prepared.exclude,
+        config: prepared.configPath,
+        commit: state.commit,
+        dirty: state.dirty,
+        graphDigest: graphDigest(prepared.files()),
+        files: prepared.files()
+      }
+    } satisfies ManifestDraft
+  })
+
+  /** The whole use case for one value: request in, the compact JSON text out. */
+  const bundle = (request: BundleRequest) => Effect.flatMap(prepare(request), compose)
+
+  return { prepare, compose, split, parts, manifest, bundle } as const
+})
+
+export class Bundler extends Context.Service<Bundler, Effect.Success<typeof make>>()("specbundle/Bundler") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Bundler, …)` takes). */
+  static readonly make = (service: Bundler["Service"]): Bundler["Service"] => service
+  /** The live service; its dependencies still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<Bundler, never, FileSystem.FileSystem | GraphReader | Changes | Composer | GitDiff> = Layer.effect(
+    this,
+    make
+  )
+  /** The live service with everything under it but a FileSystem. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(
+    Layer.provide(Layer.mergeAll(GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default))
+  )
+}

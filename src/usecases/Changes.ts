@@ -1,0 +1,110 @@
+// The impact use case: a changeset (as text, or the staged changes) over a root in, the impact
+// report and the new graph out. It also gives the bundle use case its scope: the impacted Spec ids
+// the graph holds. Runs the Impact service; a malformed revision is a parameter problem.
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import type { Changeset } from "../core/changeset.js"
+import { changesetText } from "../core/changeset.js"
+import type { ImpactReport } from "../core/impact.js"
+import type { Graph } from "../core/model.js"
+import { decodeChangeset } from "../services/GitDiff.js"
+import type { DiffResult } from "../services/GitDiff.js"
+import type { FileHash } from "../services/GraphReader.js"
+import { requestExcludes, settledExcludes } from "./excludes.js"
+import { Impact } from "../services/Impact.js"
+import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
+import { type ParameterProblems, problems } from "./requests.js"
+import { loadConfig, settingsOf } from "./settings.js"
+
+export interface ChangesetImpact {
+  readonly report: ImpactReport
+  /** The new graph (its findings are the caller's to show). */
+  readonly graph: Graph
+  /** Every file the reader used (root-relative path, SHA-256), sorted: listed when first called (an impact report never calls it). */
+  readonly files: () => ReadonlyArray<FileHash>
+  /** The changeset as the caller gave it ("--staged" for the staged changes). */
+  readonly label: string
+  readonly diff: DiffResult
+}
+
+export interface ChangesetScope {
+  readonly graph: Graph
+  /** Every file the reader used (root-relative path, SHA-256), sorted: listed when first called (an impact report never calls it). */
+  readonly files: () => ReadonlyArray<FileHash>
+  /** Impacted Spec ids the graph holds, in the report's (id) order. */
+  readonly specs: ReadonlyArray<string>
+  /** Impacted ids the graph does not hold (a dangling binding, a refused carrier): left out of the scope. */
+  readonly dangling: ReadonlyArray<string>
+  readonly label: string
+  /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
+  readonly builtFromCommit: string | null
+}
+
+const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterProblems> =>
+  request.staged === true
+    ? Effect.succeed({ _tag: "Staged" } as const)
+    : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: "changeset", problem: e.message }])))
+
+/** What is wrong with an impact request before anything is read: its excludes, its changeset count. */
+export const impactProblems = (request: ImpactRequest): Diagnostic[] => {
+  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
+  if ((request.changeset === undefined) === (request.staged !== true)) {
+    found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
+  }
+  return found
+}
+
+/** The service as built from its dependencies. */
+const make = Effect.gen(function* () {
+  const impact = yield* Impact
+  const fs = yield* FileSystem.FileSystem
+
+  /** The changeset's impact under settled excludes (no configuration read here). */
+  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
+    const changeset = yield* decode(request)
+    const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
+    const result = yield* impact
+      .run({ root, changeset, exclude, label })
+      // A malformed revision is a wrong parameter; git's own failures keep their tags.
+      .pipe(Effect.catchTag("InvalidRevisionError", (e) => Effect.fail(problems([{ scope: "changeset", problem: e.message }]))))
+    return { ...result, label } satisfies ChangesetImpact
+  })
+
+  /** The impact report use case: checks the request, reads the configuration's excludes, runs. */
+  const report = Effect.fn("Changes.report")(function* (request: ImpactRequest) {
+    const found = impactProblems(request)
+    if (found.length > 0) return yield* problems(found)
+    const flags = requestExcludes(request.exclude ?? [])
+    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    return { ...(yield* run(request.root, request, exclude)), exclude }
+  })
+
+  /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */
+  const scope = Effect.fn("Changes.scope")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
+    const { report, graph, files, label, diff } = yield* run(root, request, exclude)
+    const ids = report.impactedSpecs.map((r) => r.id)
+    return {
+      graph,
+      files,
+      specs: ids.filter((id) => graph.specs.has(id)),
+      dangling: ids.filter((id) => !graph.specs.has(id)),
+      label,
+      builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null
+    } satisfies ChangesetScope
+  })
+
+  return { report, scope, run } as const
+})
+
+export class Changes extends Context.Service<Changes, Effect.Success<typeof make>>()("specbundle/Changes") {
+  /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Changes, …)` takes). */
+  static readonly make = (service: Changes["Service"]): Changes["Service"] => service
+  /** The live service; its dependencies still to provide. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<Changes, never, FileSystem.FileSystem | Impact> = Layer.effect(this, make)
+  /** The live service with everything under it but a FileSystem. */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Impact.Default))
+}
