@@ -2,7 +2,6 @@
 // Parses the arguments into a BundleRequest, runs the Bundler use case, and renders: the value or
 // the parts on stdout (or into --out), findings and warnings on stderr.
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
 import { factsOf } from "../../core/facts.js"
@@ -15,7 +14,7 @@ import { budgetTokensProblems, fitLine, fitTokenBudget, tokensLine } from "../..
 import { MANIFEST, partFileName, ticket } from "../../core/manifest.js"
 import type { PartText, PreparedBundle } from "../../usecases/Bundler.js"
 import { Bundler, partText } from "../../usecases/Bundler.js"
-import type { BundleRequest } from "../../usecases/requests.js"
+import { BundleRequest, requestOf } from "../../usecases/requests.js"
 import { loadTokenizer } from "../../node/tokenizer.js"
 import type { BundleArgs } from "./bundle.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
@@ -26,32 +25,11 @@ import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest 
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
-const list = (value: string): string[] => value.split(",").map((s) => s.trim())
-const get = Option.getOrUndefined
-
-/** The command line as a request: text stays text, the composer's rules judge it. */
-export const requestOf = (args: BundleArgs): BundleRequest => ({
-  root: args.root,
-  exclude: args.exclude,
-  config: get(args.config),
-  profile: get(args.profile),
-  pack: get(args.pack),
-  perspective: get(args.perspective),
-  members: Option.isSome(args.members) ? list(args.members.value) : undefined,
-  specs: Option.isSome(args.specs) ? list(args.specs.value) : undefined,
-  changeset: get(args.changeset),
-  staged: args.staged,
-  budget: get(args.budget),
-  declarations: get(args.declarations),
-  part: get(args.part),
-  parts: args.parts
-})
-
 /** Reads the request's graph and shows what the reading found (warnings, then findings, on stderr). */
 export const prepareBundle = (args: BundleArgs) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const request = requestOf(args)
+    const request = requestOf(BundleRequest, args)
     const changeset = request.changeset !== undefined || request.staged === true
     const prepare = bundler.prepare(request)
     const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))
@@ -108,7 +86,7 @@ interface Tokens {
 export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, tokens?: Tokens) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const out = get(args.out)
+    const out = args.out
     let count = 1
     let exceeded = false
     const counts: number[] = []
@@ -156,7 +134,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
 /** A bad `--out` is a parameter problem found before the corpus is read. */
 const checkOut = (args: BundleArgs) =>
   Effect.gen(function* () {
-    const out = get(args.out)
+    const out = args.out
     const problem = out === undefined ? null : yield* outDirProblem(out)
     if (problem !== null) yield* failWithDiagnostics([problem])
   })
@@ -167,11 +145,11 @@ const checkOut = (args: BundleArgs) =>
  */
 const tokensOf = (args: BundleArgs) =>
   Effect.gen(function* () {
-    const encoding = args.tokens === undefined ? undefined : get(args.tokens)
-    const budgetTokens = args.budgetTokens === undefined ? undefined : get(args.budgetTokens)
+    const encoding = args.tokens
+    const budgetTokens = args.budgetTokens
     let target: number | undefined
     if (budgetTokens !== undefined) {
-      const checked = budgetTokensProblems(budgetTokens, "budget-tokens", { encoding: encoding !== undefined, budget: Option.isSome(args.budget) })
+      const checked = budgetTokensProblems(String(budgetTokens), "budget-tokens", { encoding: encoding !== undefined, budget: args.budget !== undefined })
       if (isDiagnostics(checked)) return yield* failWithDiagnostics(checked.diagnostics)
       target = checked.target
     }
