@@ -2,7 +2,9 @@
 // Parses the arguments into a BundleRequest, runs the Bundler use case, and renders: the value or
 // the parts on stdout (or into --out), findings and warnings on stderr.
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Stream from "effect/Stream"
+import * as nodePath from "node:path"
 import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
 import { factsOf } from "../../core/facts.js"
 import { hasRefusal } from "../../core/graph.js"
@@ -90,7 +92,10 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
     let count = 1
     let exceeded = false
     const counts: number[] = []
-    const counted = (t: PartText): CountedText => {
+    // `-o FILE`: stdout's bytes, gathered and written at once, so FILE is never partial.
+    const output: string[] = []
+    const emit = (text: string) => (args.output === undefined ? writeOut(text) : Effect.sync(() => void output.push(text)))
+    const withTokens = (t: PartText): CountedText => {
       if (tokens === undefined) return t
       const value = tokens.count(t.text)
       counts.push(value)
@@ -99,7 +104,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
     if (args.parts) {
       const split = yield* renderProblems(bundler.split(prepared))
       const oversized = split.exceeded
-      const parts = Stream.map(split.parts, (p) => counted(partText(p)))
+      const parts = Stream.map(split.parts, (p) => withTokens(partText(p)))
       if (oversized !== null) yield* writeErr(exceededLine(oversized))
       exceeded = oversized !== null
       if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)
@@ -107,7 +112,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
         count = 0
         yield* Stream.runForEach(parts, ({ text }) => {
           count += 1
-          return writeOut(show(text, args.format))
+          return emit(show(text, args.format))
         })
       }
     } else {
@@ -117,9 +122,13 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
         yield* writeErr(exceededLine(value))
       }
       const used = "used" in value ? (value.used as number) : null
-      const one = counted({ text, used })
+      const one = withTokens({ text, used })
       if (out !== undefined) yield* writeOutDir(out, args, prepared, Stream.make(one))
-      else yield* writeOut(show(text, args.format))
+      else yield* emit(show(text, args.format))
+    }
+    if (args.output !== undefined) {
+      yield* writeAtomic(nodePath.dirname(args.output), nodePath.basename(args.output), output.join(""))
+      if (!args.quiet) yield* writeErr(`wrote ${counted(output.length, "JSON value")} to ${args.output}`)
     }
     if (tokens !== undefined) yield* writeErr(tokensLine(tokens.encoding, counts, args.parts))
     if (args.strict && hasRefusal(prepared.graph)) return yield* new ExitWith({ code: 1 })
@@ -131,12 +140,39 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
     return count
   })
 
-/** A bad `--out` is a parameter problem found before the corpus is read. */
+/**
+ * A bad `--out` (or `--out` beside `--output`, or `--output` naming a folder) is a parameter
+ * problem found before the corpus is read; `--output` in a folder that does not exist, a failure.
+ */
 const checkOut = (args: BundleArgs) =>
   Effect.gen(function* () {
     const out = args.out
+    if (out !== undefined && args.output !== undefined) {
+      return yield* failWithDiagnostics([
+        { scope: "output", problem: "Give --out DIR (part files and a manifest) or --output FILE (what stdout would carry), not both." }
+      ])
+    }
     const problem = out === undefined ? null : yield* outDirProblem(out)
     if (problem !== null) yield* failWithDiagnostics([problem])
+    if (args.output !== undefined) yield* checkOutputFile(args.output)
+  })
+
+/** `--output FILE`: not a folder (exit 2), and in a folder that exists (else exit 1, nothing composed). */
+const checkOutputFile = (file: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const kind = (path: string) =>
+      fs.stat(path).pipe(
+        Effect.map((info) => info.type),
+        Effect.orElseSucceed(() => null)
+      )
+    if ((yield* kind(file)) === "Directory") {
+      return yield* failWithDiagnostics([{ scope: "output", problem: `--output ${file} is a folder; name a file, or give --out DIR for part files.` }])
+    }
+    const folder = nodePath.dirname(nodePath.resolve(file))
+    const type = yield* kind(folder)
+    if (type === null) return yield* new CliFailure({ line: `--output ${file}: the folder ${folder} does not exist.` })
+    if (type !== "Directory") return yield* new CliFailure({ line: `--output ${file}: ${folder} is not a folder.` })
   })
 
 /**

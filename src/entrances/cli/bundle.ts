@@ -22,8 +22,13 @@ export const bundleFields = {
   out: text({ description: "Write part-NNN.json files and manifest.json into DIR (atomically) instead of stdout.", value: "DIR" })
 }
 
-/** `bundle`'s own: a CI job's gate and annotations, and token counts. */
+/** `bundle`'s own: one output file, a CI job's gate and annotations, and token counts. */
 const bundleOnlyFields = {
+  output: text({
+    description: "Write into FILE (atomically) what stdout would carry: the value, or with --parts every part, one per line.",
+    value: "FILE",
+    alias: "o"
+  }),
   ...findingsField,
   failOnExceeded: toggle({ description: "Exit 3 after printing the value when the bundle did not fit (budgetExceeded), for a CI gate." }),
   ...tokenFields
@@ -48,5 +53,6 @@ export const bundleExamples = [
   "specbundle bundle --specs spec:rides.ride-fare-rule --format pretty",
   "specbundle bundle --changeset HEAD~1 --parts --budget 20000",
   "specbundle bundle --pack pack:docks-v1 --budget S --out .specbundle/out",
+  "specbundle bundle --pack pack:rides-v1 --parts --budget M -o rides.ndjson",
   "specbundle bundle --pack pack:rides-v1 --parts --tokens o200k_base"
 ]
