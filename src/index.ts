@@ -17,7 +17,10 @@ export type { ChangesetImpact, ChangesetScope } from "./usecases/Changes.js"
 export { Corpus, listingOf, summaryOf } from "./usecases/Corpus.js"
 export type { CorpusRead, Listing } from "./usecases/Corpus.js"
 export { ConfigError, ParameterProblems, RunFailure } from "./usecases/requests.js"
-export type { BundleRequest, ChangesetRequest, CorpusRequest, Diagnostic, ImpactRequest, UseCaseError } from "./usecases/requests.js"
+// Each request is an Effect Schema (its type of the same name): what the CLI's flags, the MCP
+// tools' parameters and these types are built from.
+export { BundleRequest, ChangesetRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest } from "./usecases/requests.js"
+export type { Diagnostic, UseCaseError } from "./usecases/requests.js"
 
 // The services under them.
 export { Composer } from "./services/Composer.js"

@@ -2,7 +2,7 @@
 // overrides the defaults (shared/docs/bundle-contract.md section 4).
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { DEFAULT_BUDGET } from "./bundle/types.js"
+import { DECLARATIONS, DEFAULT_BUDGET } from "./bundle/types.js"
 import { ALTITUDES, RELATION_TYPES, RUNGS, SPEC_KINDS } from "./model.js"
 import type { Perspective } from "./perspective.js"
 import { BUILT_IN_PERSPECTIVES, DIRECTIONS, FLOOR_RUNGS, ORDERS, QUESTION_FILTERS, perspectiveNames } from "./perspective.js"
@@ -42,8 +42,10 @@ const Budget = Schema.Union([PositiveInt, Schema.String.annotate({ description: 
   ...expected("a positive integer or a tier name"),
   description: "The budget: a positive integer of UTF-16 code units, or a tier name."
 })
-const Declarations = Schema.Literals(["whole", "addresses"]).annotate({
-  ...expected('"whole" or "addresses"'),
+/** `"whole" or "addresses"`: the declaration modes as a message names them. */
+const DECLARATION_WORDS = DECLARATIONS.map((d) => JSON.stringify(d)).join(" or ")
+const Declarations = Schema.Literals(DECLARATIONS).annotate({
+  ...expected(DECLARATION_WORDS),
   description: '"addresses" lets the last cut replace pinned declarations by their entry addresses.'
 })
 const Exclude = Schema.Array(Schema.String.annotate(expected("a path"))).annotate({
@@ -180,7 +182,7 @@ const MAX_CONFIG_DEPTH = 32
 /** What a key takes, for the values whose schema is a union (its members' messages name only one branch). */
 const UNION_WORDS: Readonly<Record<string, string>> = {
   budget: "a positive integer or a tier name",
-  declarations: '"whole" or "addresses"',
+  declarations: DECLARATION_WORDS,
   tiers: "a positive integer"
 }
 
@@ -251,11 +253,11 @@ export interface Settings {
   readonly perspective: string | undefined
 }
 
-/** Merges defaults < file < profile < flags. Flag values stay text: the composer validates them. */
+/** Merges defaults < file < profile < flags. Flag values stay as given (text, or a program's number): the composer validates them. */
 export const settingsFor = (
   config: Config | undefined,
   profile: string | undefined,
-  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
+  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string | number; readonly declarations?: string; readonly perspective?: string }
 ): Result.Result<Settings, string> => {
   // Own keys only: "constructor" or "__proto__" must not pick up Object.prototype's members.
   const profiles = config?.profiles

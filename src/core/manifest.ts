@@ -3,6 +3,7 @@
 // reach the reader's excludes or the file comparison is refused, naming its key.
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import { DECLARATIONS } from "./bundle/types.js"
 import { sha256 } from "./discover.js"
 import { ENCODINGS } from "./encodings.js"
 import { STRICT, TYPE_NAME, schemaLine, shapeProblem } from "./schema-line.js"
@@ -62,7 +63,7 @@ export const BuiltFrom = Schema.Struct({
 export const ManifestSchema = Schema.Struct({
   scope: Scope,
   budget: Int.check(Schema.isGreaterThan(0, { expected: "a positive number" })),
-  declarations: Schema.Literals(["whole", "addresses"]),
+  declarations: Schema.Literals(DECLARATIONS),
   parts: Schema.Array(PartRecord),
   builtFrom: BuiltFrom
 }).annotate({ identifier: "SpecbundleManifest", description: "manifest.json, written by specbundle bundle --out" })

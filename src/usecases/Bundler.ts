@@ -140,7 +140,7 @@ const make = Effect.gen(function* () {
     const base: BundleParams = {
       budget: resolveBudget(settings.budget, settings.tiers),
       ...(settings.declarations === undefined ? {} : { declarations: settings.declarations }),
-      ...(request.part !== undefined ? { part: numericText(request.part) } : {})
+      ...(request.part !== undefined ? { part: typeof request.part === "number" ? request.part : numericText(request.part) } : {})
     }
     const root = nodePath.resolve(request.root)
     const common = { root, exclude, configPath: loaded.path }

@@ -2,46 +2,212 @@
 // a program importing the library) builds from its own input. Text values stay text, as the user
 // gave them, so the composer's rules judge them the same way whichever entrance they came through.
 import * as Data from "effect/Data"
+import * as Schema from "effect/Schema"
+import { DECLARATIONS, DEFAULT_BUDGET } from "../core/bundle/types.js"
+import { DEFAULT_TIERS } from "../core/config.js"
 import type { Diagnostic } from "../core/diagnostic.js"
+import { ENCODINGS } from "../core/encodings.js"
+import { BUILT_IN_PERSPECTIVES } from "../core/perspective.js"
+import { CHECK_FORMATS, IMPACT_FORMATS, LIST_FORMATS, LIST_SUBJECTS } from "../core/render/outputs.js"
 import type { ReadError } from "../services/GraphReader.js"
 import type { GitError, InvalidRevisionError } from "../node/git.js"
+import { choice, requiredChoice, requiredText, text, textOrNumber, texts, toggle } from "./fields.js"
+
+// Each request is one Schema (fields.ts: a field's description, and its flag, placeholder and
+// default on the command line): the CLI's flags and help, the MCP tools' parameters and their JSON
+// Schema, and the library's request types are built from these. The fields are grouped as the
+// requests share them, in the order the help pages and the tools list them.
 
 /** Where the corpus is and how to read it; every request has these. */
-export interface CorpusRequest {
-  /** The extraction root (relative paths resolve against the current folder). */
-  readonly root: string
-  /** Root-relative paths to leave out (added to the configuration's). */
-  readonly exclude?: ReadonlyArray<string>
-  /** A configuration file; default `<root>/specbundle.config.json` when present. */
-  readonly config?: string
+export const corpusFields = {
+  root: requiredText({
+    description: "Extraction root: the corpus folder (may be a sub-folder of a git repository). Default: the server's current folder.",
+    help: "The corpus folder to read (default: the current folder); it may be a sub-folder of a git repository.",
+    value: "DIR",
+    default: "."
+  }),
+  exclude: texts({
+    description: "Root-relative paths to leave out, matched at segment boundaries.",
+    help: "Leave out a root-relative folder or file (a trailing / and a leading ./ are fine) or a glob such as 'drafts/**'; repeat for more.",
+    value: "PATH",
+    list: "repeat"
+  }),
+  config: text({
+    description: "Configuration file (default: <root>/specbundle.config.json when present).",
+    help: "Read this configuration file instead of <root>/specbundle.config.json.",
+    value: "FILE"
+  })
 }
+
+/** A changeset: REV, A..B or A...B as text, or the staged changes (never both: Changes.ts checks the rule). */
+export const changesetFields = {
+  changeset: text({
+    description: "A changeset: REV (against the working tree), A..B or A...B.",
+    help: "The change: REV (against the working tree, untracked files included), A..B (the graph read from B), or A...B (from the merge base).",
+    value: "REV"
+  }),
+  staged: toggle({
+    description: "The staged changes (the index against HEAD).",
+    help: "The change is the index against HEAD, what a commit would record (a pre-commit hook)."
+  })
+}
+
+const tiers = Object.keys(DEFAULT_TIERS)
+const builtIn = Object.keys(BUILT_IN_PERSPECTIVES).join(", ")
+
+/**
+ * A bundle's scope (a Pack with optional members or a perspective, a Specs list, or a changeset)
+ * and the composer's parameters. Text values stay text, as the user gave them, so the composer's
+ * rules judge them the same way whichever entrance they came through.
+ */
+export const BundleRequest = Schema.Struct({
+  ...corpusFields,
+  pack: text({
+    description: "Scope: a Pack id; members come in manifest order.",
+    help: "Bundle the members of this Pack, in the Pack's order (specbundle list packs names them).",
+    value: "ID"
+  }),
+  members: texts({
+    description: "With pack: an ordered subset of its members.",
+    help: "With --pack: bundle only these members, in this order, comma-separated.",
+    value: "ID,...",
+    list: "comma"
+  }),
+  perspective: text({
+    description: "With pack: a perspective (built-in or the configuration's) that chooses the members; beside a changeset, among the impacted ones.",
+    help: `With --pack: bundle the members a perspective selects (${builtIn}, or one the configuration names).`,
+    value: "NAME"
+  }),
+  specs: texts({
+    description: "Scope: an ordered list of Spec ids.",
+    help: "Bundle these Specs, in this order, comma-separated (specbundle list specs names them).",
+    value: "ID,...",
+    list: "comma"
+  }),
+  ...changesetFields,
+  budget: textOrNumber({
+    description: `Hard limit in UTF-16 code units of the compact JSON, or a tier name (${tiers.join(", ")}). Default ${DEFAULT_BUDGET}.`,
+    help: `Hard limit in UTF-16 code units of the compact JSON, or a tier: ${tiers.map((t) => `${t} ${DEFAULT_TIERS[t]}`).join(", ")} (default ${DEFAULT_BUDGET}).`,
+    value: "N|TIER"
+  }),
+  profile: text({
+    description: "A named set of bundle parameters from the configuration file.",
+    help: "Take budget, declarations and excludes from this profile of the configuration file.",
+    value: "NAME"
+  }),
+  declarations: choice(DECLARATIONS, {
+    description: `${DECLARATIONS.join(" (default) or ")}.`,
+    help: "addresses lets the last cut replace pinned declarations by their addresses (default whole).",
+    text: true
+  }),
+  part: textOrNumber({
+    description: "Return only this 1-based part of the split bundle.",
+    help: "Print only part K (1-based) of the split bundle.",
+    value: "K"
+  }),
+  parts: toggle({
+    description: "Every part of the split bundle (here only checked against part).",
+    help: "Print every part, one compact JSON value per line, part 1 first.",
+    mcp: { name: "count", description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' }
+  })
+})
+export type BundleRequest = typeof BundleRequest.Type
+
+/** Token counts of a bundle's parts: the entrances count them (src/core/tokens.ts), not the use case. */
+export const tokenFields = {
+  tokens: choice(ENCODINGS, {
+    description:
+      'Count the exact tokens of each part\'s compact JSON in this encoding: a second text item {"tokens":[{"value":N,"encoding":E}]}, or "tokens" beside "parts" with count. The value and its budget stay in code units.',
+    help: "Count each part's exact tokens in this encoding: on stderr, and in manifest.json with --out. The value and its budget stay in code units."
+  }),
+  budgetTokens: textOrNumber({
+    description:
+      "With tokens, instead of budget: a token target; the bundle is composed at the largest code-unit budget found at which every part counts at most this many tokens (a text item says which).",
+    help: "With --tokens, instead of --budget: the largest code-unit budget at which every part counts at most N tokens (found by counting; stderr says which).",
+    value: "N"
+  })
+}
+
+/** Which Specs a changeset impacts, and how the report is rendered (src/core/render/outputs.ts impactOutput). */
+export const ImpactRequest = Schema.Struct({
+  ...corpusFields,
+  ...changesetFields,
+  format: choice(IMPACT_FORMATS, {
+    description:
+      "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment; gitlab: a GitLab Code Quality report.",
+    help: "json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment; gitlab: a GitLab Code Quality report (findings, lost bindings, at-risk nodes).",
+    default: "json"
+  }),
+  linkBase: text({
+    description: "With format markdown: a URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/).",
+    help: "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/.",
+    value: "URL"
+  })
+})
+export type ImpactRequest = typeof ImpactRequest.Type
+
+/** Every finding of the corpus, in a format (src/core/render/outputs.ts checkOutput). */
+export const CheckRequest = Schema.Struct({
+  ...corpusFields,
+  format: choice(CHECK_FORMATS, {
+    description:
+      "text (default): file:line: code: message lines, then the counts; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): what check --format prints.",
+    help: "text: file:line: code: message lines on stderr; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): every finding on stdout.",
+    default: "text"
+  })
+})
+export type CheckRequest = typeof CheckRequest.Type
+
+/** The corpus's Packs or Specs (src/core/render/outputs.ts listOutput). */
+export const ListRequest = Schema.Struct({
+  ...corpusFields,
+  what: requiredChoice(LIST_SUBJECTS, {
+    description: "packs: every Pack with its title and member count; specs: every Spec with its kind and title.",
+    value: "WHAT",
+    argument: true
+  }),
+  format: choice(LIST_FORMATS, {
+    description: "text (default): one id a line with what it is; json: one compact JSON value.",
+    help: "text: one id a line with what it is; json: one compact JSON value.",
+    default: "text"
+  })
+})
+export type ListRequest = typeof ListRequest.Type
+
+export const MEMBERS_FORMATS = ["lines", "json"] as const
+
+/** The members a perspective selects from a Pack, the very list `bundle --pack ID --perspective NAME` composes. */
+export const MembersRequest = Schema.Struct({
+  ...corpusFields,
+  pack: text({
+    description: "The Pack whose members the perspective filters.",
+    help: "The Pack whose members the perspective filters (specbundle list packs names them).",
+    value: "ID"
+  }),
+  ...changesetFields,
+  format: choice(MEMBERS_FORMATS, {
+    description: "lines: one member id per line; json: { pack, members, perspective } (and changeset) on one line.",
+    default: "lines"
+  }),
+  name: text({ description: "The perspective: a built-in or one the configuration names.", value: "NAME", argument: true })
+})
+export type MembersRequest = typeof MembersRequest.Type
+
+/** Where the corpus is and how to read it: what `check` and `list` read. */
+export const CorpusRequest = Schema.Struct(corpusFields)
+export type CorpusRequest = typeof CorpusRequest.Type
 
 /** A changeset: REV, A..B or A...B as text, or the staged changes. */
-export interface ChangesetRequest {
-  readonly changeset?: string
-  readonly staged?: boolean
-}
+export const ChangesetRequest = Schema.Struct(changesetFields)
+export type ChangesetRequest = typeof ChangesetRequest.Type
 
-/** One scope (a Pack with optional members, a Specs list, or a changeset) and the composer's parameters. */
-export interface BundleRequest extends CorpusRequest, ChangesetRequest {
-  readonly pack?: string
-  /** A perspective (built-in or the configuration's) that chooses the Pack's members. */
-  readonly perspective?: string
-  readonly members?: ReadonlyArray<string>
-  readonly specs?: ReadonlyArray<string>
-  /** Code units or a tier name (S, M, L, or the configuration's). */
-  readonly budget?: string
-  /** A named set of parameters from the configuration file. */
-  readonly profile?: string
-  /** "whole" or "addresses". */
-  readonly declarations?: string
-  /** One 1-based part, as text. */
-  readonly part?: string
-  /** The caller wants every part (only checked against `part`). */
-  readonly parts?: boolean
-}
-
-export interface ImpactRequest extends CorpusRequest, ChangesetRequest {}
+/** The fields of `value` a request Schema declares, those given: what an entrance hands a use case. */
+export const requestOf = <F extends Schema.Struct.Fields>(request: Schema.Struct<F>, value: object): Schema.Struct.Type<F> =>
+  Object.fromEntries(
+    Object.keys(request.fields)
+      .map((k) => [k, (value as Record<string, unknown>)[k]] as const)
+      .filter(([, v]) => v !== undefined)
+  ) as Schema.Struct.Type<F>
 
 export type { Diagnostic }
 

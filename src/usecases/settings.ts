@@ -44,7 +44,7 @@ export const loadConfig = (request: CorpusRequest) =>
 export const settingsOf = (
   loaded: LoadedConfig,
   profile: string | undefined,
-  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string; readonly declarations?: string; readonly perspective?: string }
+  flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string | number; readonly declarations?: string; readonly perspective?: string }
 ): Effect.Effect<Settings, ConfigError> => {
   const merged = settingsFor(loaded.config, profile, flags)
   return Result.isFailure(merged) ? Effect.fail(new ConfigError({ line: `${loaded.path ?? "--profile"}: ${merged.failure}` })) : Effect.succeed(merged.success)

@@ -57,13 +57,43 @@ const rawServer = async () => {
 }
 
 describe("specbundle mcp", () => {
-  it("lists the four tools with schema'd parameters", async () => {
+  it("lists the four tools with schema'd parameters: every choice an enum, the CLI's list in the CLI's order", async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(["bundle", "check", "impact", "list"])
-    const bundle = tools.find((t) => t.name === "bundle")
-    const props = Object.keys((bundle!.inputSchema as { properties: Record<string, unknown> }).properties)
-    for (const p of ["root", "pack", "specs", "changeset", "budget", "part", "count", "tokens", "budgetTokens"]) expect(props).toContain(p)
-  })
+    const properties = (name: string) =>
+      (tools.find((t) => t.name === name)!.inputSchema as { properties: Record<string, { type?: string; enum?: string[]; anyOf?: unknown[] }> }).properties
+    const bundle = properties("bundle")
+    expect(Object.keys(bundle)).toEqual([
+      "root",
+      "exclude",
+      "config",
+      "pack",
+      "members",
+      "perspective",
+      "specs",
+      "changeset",
+      "staged",
+      "budget",
+      "profile",
+      "declarations",
+      "part",
+      "count",
+      "tokens",
+      "budgetTokens"
+    ])
+    expect(bundle.declarations).toMatchObject({ type: "string", enum: ["whole", "addresses"] })
+    expect(bundle.budget.anyOf).toEqual([{ type: "string" }, { type: "number" }])
+    expect(bundle.tokens.enum).toEqual(["o200k_base", "cl100k_base"])
+    // The lists the CLI's --format takes (its help page shows them), each declared once.
+    const cliChoices = (command: string) => {
+      const help = runCli([command, "--help"], cwd).stdout
+      return help.match(/\[--format ([a-z|]+)\]/)![1].split("|")
+    }
+    expect(properties("impact").format.enum).toEqual(cliChoices("impact"))
+    expect(properties("check").format.enum).toEqual(cliChoices("check"))
+    expect(properties("list").format.enum).toEqual(cliChoices("list"))
+    expect(properties("list").what.enum).toEqual(["packs", "specs"])
+  }, 60_000)
 
   it("composes the example corpus's bundle: the same bytes as the CLI", async () => {
     const result = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1" })
@@ -86,14 +116,14 @@ describe("specbundle mcp", () => {
     expect(lines[1] + "\n").toBe(cliPart.stdout)
   }, 60_000)
 
-  it("reports the impact of HEAD~1 in a real repository as the CLI does (json, text and markdown), reading the corpus per call", async () => {
+  it("reports the impact of HEAD~1 in a real repository as the CLI does (json, text, markdown and gitlab), reading the corpus per call", async () => {
     const repo = makeRepo()
     fs.cpSync(EXAMPLE, repo.dir, { recursive: true })
     repo.commit("the example corpus")
     const carrier = path.join(repo.dir, "specs/rides.pack.sdp.md")
     fs.appendFileSync(carrier, "\nOne more sentence about rides.\n")
     repo.commit("touch the rides pack")
-    for (const format of ["json", "text", "markdown"] as const) {
+    for (const format of ["json", "text", "markdown", "gitlab"] as const) {
       const result = await call("impact", { root: repo.dir, changeset: "HEAD~1", format })
       expect(result.isError).toBe(false)
       const cli = runCli(["impact", "--root", repo.dir, "--changeset", "HEAD~1", "--format", format], cwd)
@@ -119,8 +149,8 @@ describe("specbundle mcp", () => {
     expect(textOf(result)).toBe(cli.stderr)
   }, 60_000)
 
-  it("check's json, github and sarif formats and list's outputs are the bytes the CLI prints on stdout", async () => {
-    for (const format of ["json", "github", "sarif"] as const) {
+  it("check's json, github, sarif and gitlab formats and list's outputs are the bytes the CLI prints on stdout", async () => {
+    for (const format of ["json", "github", "sarif", "gitlab"] as const) {
       const result = await call("check", { root: EXAMPLE, format })
       const cli = runCli(["check", "--root", EXAMPLE, "--format", format], cwd)
       // bike-dock has no findings: github's workflow commands are then no lines at all.
@@ -167,6 +197,8 @@ describe("specbundle mcp", () => {
     expect(diagnostics[2].problem).toBe("Expected a string or a number, got true.")
     expect(diagnostics[3].problem).toMatch(/^Unknown parameter; the tool takes root, /)
     expect(bad.structuredContent).toEqual({ diagnostics })
+    const declarations = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", declarations: "all" })
+    expect(JSON.parse(textOf(declarations)).diagnostics).toEqual([{ scope: "declarations", problem: 'Expected "whole" or "addresses", got "all".' }])
     for (const [args, problem] of [
       [{ what: "x" }, 'Expected "packs" or "specs", got "x".'],
       [{}, 'Missing: expected "packs" or "specs".']

@@ -5,7 +5,7 @@ import type { Graph } from "../model.js"
 import { byCodeUnits } from "../model.js"
 import { didYouMean } from "../suggest.js"
 import type { BundleParams, DeclarationMode, Diagnostic, Diagnostics, Scope } from "./types.js"
-import { DEFAULT_BUDGET } from "./types.js"
+import { DECLARATIONS, DEFAULT_BUDGET } from "./types.js"
 
 export interface BundleRequest {
   readonly scope: Scope
@@ -153,8 +153,8 @@ export const validateParams = (graph: Graph, params: BundleParams): Result.Resul
 
   let declarations: DeclarationMode = "whole"
   if (params.declarations !== undefined) {
-    if (params.declarations === "whole" || params.declarations === "addresses") declarations = params.declarations
-    else say("declarations", `declarations must be "whole" or "addresses", not ${show(params.declarations)}.`)
+    if (DECLARATIONS.includes(params.declarations as DeclarationMode)) declarations = params.declarations as DeclarationMode
+    else say("declarations", `declarations must be ${DECLARATIONS.map(show).join(" or ")}, not ${show(params.declarations)}.`)
   }
 
   let part: number | null = null

@@ -21,7 +21,9 @@ export interface BundleParams {
   readonly part?: unknown
 }
 
-export type DeclarationMode = "whole" | "addresses"
+/** What the last cut may do to pinned declarations: keep them whole (default) or replace them by their addresses. */
+export const DECLARATIONS = ["whole", "addresses"] as const
+export type DeclarationMode = (typeof DECLARATIONS)[number]
 
 export type Scope =
   | { readonly pack: string }

@@ -13,11 +13,22 @@ import { codeQualityJson, findingIssues, impactIssues } from "./gitlab.js"
 import { impactMarkdownFacts } from "./impact-facts.js"
 import { impactMarkdown } from "./impact-markdown.js"
 
+// The choice lists of the outputs below, declared once: the CLI's flags, the MCP tools' enums and
+// the library's request types are built from these (src/usecases/requests.ts).
+export const CHECK_FORMATS = ["text", "json", "github", "sarif", "gitlab"] as const
+export const IMPACT_FORMATS = ["json", "text", "markdown", "gitlab"] as const
+export const LIST_SUBJECTS = ["packs", "specs"] as const
+export const LIST_FORMATS = ["json", "text"] as const
+export type CheckFormat = (typeof CHECK_FORMATS)[number]
+export type ImpactFormat = (typeof IMPACT_FORMATS)[number]
+export type ListSubject = (typeof LIST_SUBJECTS)[number]
+export type ListFormat = (typeof LIST_FORMATS)[number]
+
 /** The root as seen from the working folder, `/`-separated: GitHub resolves annotation paths from there (GitLab's report, from the repository's top, where a job runs). */
 export const findingsPrefix = (root: string, cwd: string): string => nodePath.relative(cwd, nodePath.resolve(cwd, root)).split(nodePath.sep).join("/")
 
 /** What `check --format json|github|sarif|gitlab` prints on stdout (the MCP check tool returns the same text). */
-export const checkOutput = (graph: Graph, format: "json" | "github" | "sarif" | "gitlab", prefix: string): string => {
+export const checkOutput = (graph: Graph, format: Exclude<CheckFormat, "text">, prefix: string): string => {
   if (format === "json") return findingsJson(graph.findings) + "\n"
   if (format === "github") return findingsGithub(graph.findings, prefix)
   if (format === "gitlab") return codeQualityJson(findingIssues(graph.findings, prefix))
@@ -75,7 +86,7 @@ export const impactText = (r: ImpactReport): string => {
 }
 
 /** The report in the asked format: what stdout carries (the MCP impact tool returns the same text). */
-export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" | "json" | "markdown" | "gitlab", linkBase = "", diagram = true): string =>
+export const impactOutput = (report: ImpactReport, graph: Graph, format: ImpactFormat, linkBase = "", diagram = true): string =>
   format === "text"
     ? impactText(report)
     : format === "markdown"
@@ -85,7 +96,7 @@ export const impactOutput = (report: ImpactReport, graph: Graph, format: "text" 
         : JSON.stringify(report) + "\n"
 
 /** What `list` prints on stdout (the MCP list tool returns the same text). */
-export const listOutput = (graph: Graph, what: "packs" | "specs", format: "json" | "text"): string => {
+export const listOutput = (graph: Graph, what: ListSubject, format: ListFormat): string => {
   if (what === "packs") {
     const packs = [...graph.packs.values()].sort((a, b) => byCodeUnits(a.id, b.id))
     const rows = packs.map((p) => ({ id: p.id, title: p.title, members: p.members.length, file: p.file }))

@@ -2,8 +2,9 @@
 // Parses the arguments into a BundleRequest, runs the Bundler use case, and renders: the value or
 // the parts on stdout (or into --out), findings and warnings on stderr.
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import * as FileSystem from "effect/FileSystem"
 import * as Stream from "effect/Stream"
+import * as nodePath from "node:path"
 import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
 import { factsOf } from "../../core/facts.js"
 import { hasRefusal } from "../../core/graph.js"
@@ -15,7 +16,7 @@ import { budgetTokensProblems, fitLine, fitTokenBudget, tokensLine } from "../..
 import { MANIFEST, partFileName, ticket } from "../../core/manifest.js"
 import type { PartText, PreparedBundle } from "../../usecases/Bundler.js"
 import { Bundler, partText } from "../../usecases/Bundler.js"
-import type { BundleRequest } from "../../usecases/requests.js"
+import { BundleRequest, requestOf } from "../../usecases/requests.js"
 import { loadTokenizer } from "../../node/tokenizer.js"
 import type { BundleArgs } from "./bundle.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
@@ -26,32 +27,11 @@ import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest 
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
-const list = (value: string): string[] => value.split(",").map((s) => s.trim())
-const get = Option.getOrUndefined
-
-/** The command line as a request: text stays text, the composer's rules judge it. */
-export const requestOf = (args: BundleArgs): BundleRequest => ({
-  root: args.root,
-  exclude: args.exclude,
-  config: get(args.config),
-  profile: get(args.profile),
-  pack: get(args.pack),
-  perspective: get(args.perspective),
-  members: Option.isSome(args.members) ? list(args.members.value) : undefined,
-  specs: Option.isSome(args.specs) ? list(args.specs.value) : undefined,
-  changeset: get(args.changeset),
-  staged: args.staged,
-  budget: get(args.budget),
-  declarations: get(args.declarations),
-  part: get(args.part),
-  parts: args.parts
-})
-
 /** Reads the request's graph and shows what the reading found (warnings, then findings, on stderr). */
 export const prepareBundle = (args: BundleArgs) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const request = requestOf(args)
+    const request = requestOf(BundleRequest, args)
     const changeset = request.changeset !== undefined || request.staged === true
     const prepare = bundler.prepare(request)
     const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))
@@ -108,11 +88,14 @@ interface Tokens {
 export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, tokens?: Tokens) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const out = get(args.out)
+    const out = args.out
     let count = 1
     let exceeded = false
     const counts: number[] = []
-    const counted = (t: PartText): CountedText => {
+    // `-o FILE`: stdout's bytes, gathered and written at once, so FILE is never partial.
+    const output: string[] = []
+    const emit = (text: string) => (args.output === undefined ? writeOut(text) : Effect.sync(() => void output.push(text)))
+    const withTokens = (t: PartText): CountedText => {
       if (tokens === undefined) return t
       const value = tokens.count(t.text)
       counts.push(value)
@@ -121,7 +104,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
     if (args.parts) {
       const split = yield* renderProblems(bundler.split(prepared))
       const oversized = split.exceeded
-      const parts = Stream.map(split.parts, (p) => counted(partText(p)))
+      const parts = Stream.map(split.parts, (p) => withTokens(partText(p)))
       if (oversized !== null) yield* writeErr(exceededLine(oversized))
       exceeded = oversized !== null
       if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)
@@ -129,7 +112,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
         count = 0
         yield* Stream.runForEach(parts, ({ text }) => {
           count += 1
-          return writeOut(show(text, args.format))
+          return emit(show(text, args.format))
         })
       }
     } else {
@@ -139,9 +122,13 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
         yield* writeErr(exceededLine(value))
       }
       const used = "used" in value ? (value.used as number) : null
-      const one = counted({ text, used })
+      const one = withTokens({ text, used })
       if (out !== undefined) yield* writeOutDir(out, args, prepared, Stream.make(one))
-      else yield* writeOut(show(text, args.format))
+      else yield* emit(show(text, args.format))
+    }
+    if (args.output !== undefined) {
+      yield* writeAtomic(nodePath.dirname(args.output), nodePath.basename(args.output), output.join(""))
+      if (!args.quiet) yield* writeErr(`wrote ${counted(output.length, "JSON value")} to ${args.output}`)
     }
     if (tokens !== undefined) yield* writeErr(tokensLine(tokens.encoding, counts, args.parts))
     if (args.strict && hasRefusal(prepared.graph)) return yield* new ExitWith({ code: 1 })
@@ -153,12 +140,39 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
     return count
   })
 
-/** A bad `--out` is a parameter problem found before the corpus is read. */
+/**
+ * A bad `--out` (or `--out` beside `--output`, or `--output` naming a folder) is a parameter
+ * problem found before the corpus is read; `--output` in a folder that does not exist, a failure.
+ */
 const checkOut = (args: BundleArgs) =>
   Effect.gen(function* () {
-    const out = get(args.out)
+    const out = args.out
+    if (out !== undefined && args.output !== undefined) {
+      return yield* failWithDiagnostics([
+        { scope: "output", problem: "Give --out DIR (part files and a manifest) or --output FILE (what stdout would carry), not both." }
+      ])
+    }
     const problem = out === undefined ? null : yield* outDirProblem(out)
     if (problem !== null) yield* failWithDiagnostics([problem])
+    if (args.output !== undefined) yield* checkOutputFile(args.output)
+  })
+
+/** `--output FILE`: not a folder (exit 2), and in a folder that exists (else exit 1, nothing composed). */
+const checkOutputFile = (file: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const kind = (path: string) =>
+      fs.stat(path).pipe(
+        Effect.map((info) => info.type),
+        Effect.orElseSucceed(() => null)
+      )
+    if ((yield* kind(file)) === "Directory") {
+      return yield* failWithDiagnostics([{ scope: "output", problem: `--output ${file} is a folder; name a file, or give --out DIR for part files.` }])
+    }
+    const folder = nodePath.dirname(nodePath.resolve(file))
+    const type = yield* kind(folder)
+    if (type === null) return yield* new CliFailure({ line: `--output ${file}: the folder ${folder} does not exist.` })
+    if (type !== "Directory") return yield* new CliFailure({ line: `--output ${file}: ${folder} is not a folder.` })
   })
 
 /**
@@ -167,11 +181,11 @@ const checkOut = (args: BundleArgs) =>
  */
 const tokensOf = (args: BundleArgs) =>
   Effect.gen(function* () {
-    const encoding = args.tokens === undefined ? undefined : get(args.tokens)
-    const budgetTokens = args.budgetTokens === undefined ? undefined : get(args.budgetTokens)
+    const encoding = args.tokens
+    const budgetTokens = args.budgetTokens
     let target: number | undefined
     if (budgetTokens !== undefined) {
-      const checked = budgetTokensProblems(budgetTokens, "budget-tokens", { encoding: encoding !== undefined, budget: Option.isSome(args.budget) })
+      const checked = budgetTokensProblems(String(budgetTokens), "budget-tokens", { encoding: encoding !== undefined, budget: args.budget !== undefined })
       if (isDiagnostics(checked)) return yield* failWithDiagnostics(checked.diagnostics)
       target = checked.target
     }

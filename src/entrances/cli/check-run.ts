@@ -1,10 +1,10 @@
 // The `check` handler, loaded when the command runs (check.ts holds its definition, all `--help` needs).
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as nodePath from "node:path"
 import { hasRefusal } from "../../core/graph.js"
 import { noSpecFileWarning } from "../../core/render/corpus-lines.js"
 import { checkOutput, findingsPrefix } from "../../core/render/outputs.js"
+import { CorpusRequest, requestOf } from "../../usecases/requests.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
 import type { CheckArgs } from "./check.js"
 import { renderProblems } from "./diagnostics.js"
@@ -17,7 +17,7 @@ import { withProgress } from "./progress.js"
 export const runCheck = (args: CheckArgs) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const read = corpus.read({ root: args.root, exclude: args.exclude, config: Option.getOrUndefined(args.config) })
+    const read = corpus.read(requestOf(CorpusRequest, args))
     const { graph, exclude } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
     // check is where every finding is listed: no cap. The machine formats are the result (stdout).
     if (args.format === "text") yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })

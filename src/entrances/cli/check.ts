@@ -2,24 +2,16 @@
 // The handler loads from check-run.ts when the command runs.
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
-import type { CommonArgs } from "./common.js"
-import { choiceOption, common } from "./common.js"
+import { CheckRequest } from "../../usecases/requests.js"
+import { commandFields } from "./common.js"
+import type { Args } from "./flags.js"
+import { flagsOf } from "./flags.js"
 
-const options = {
-  ...common,
-  format: choiceOption(
-    "format",
-    ["text", "json", "github", "sarif", "gitlab"],
-    "text",
-    "text: file:line: code: message lines on stderr; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): every finding on stdout."
-  )
-} as const
+const checkFields = commandFields(CheckRequest.fields)
 
-export interface CheckArgs extends CommonArgs {
-  readonly format: "text" | "json" | "github" | "sarif" | "gitlab"
-}
+export type CheckArgs = Args<typeof checkFields>
 
-export const checkCommand = Command.make("check", options, (args) =>
+export const checkCommand = Command.make("check", flagsOf(checkFields), (args) =>
   Effect.promise(() => import("./check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))
 ).pipe(
   Command.withDescription(

@@ -1,11 +1,10 @@
 // The `impact` handler, loaded when the command runs (impact.ts holds its definition, all `--help` needs).
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { hasRefusal } from "../../core/graph.js"
 import { gitlabLinkBase } from "../../core/render/gitlab.js"
 import { impactOutput } from "../../core/render/outputs.js"
 import { Changes, impactProblems } from "../../usecases/Changes.js"
-import type { ImpactRequest } from "../../usecases/requests.js"
+import { ImpactRequest, requestOf } from "../../usecases/requests.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
@@ -16,15 +15,9 @@ import { writeFindings, writeOut } from "./output.js"
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {
     const changes = yield* Changes
-    const request: ImpactRequest = {
-      root: args.root,
-      exclude: args.exclude,
-      config: Option.getOrUndefined(args.config),
-      changeset: Option.getOrUndefined(args.changeset),
-      staged: args.staged
-    }
+    const request = requestOf(ImpactRequest, args)
     // --link-base is the renderer's, not the use case's: checked here, with the request's own problems.
-    if (Option.isSome(args.linkBase) && args.format !== "markdown") {
+    if (args.linkBase !== undefined && args.format !== "markdown") {
       return yield* failWithDiagnostics([...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }])
     }
     if (args.noDiagram && args.format !== "markdown") {
@@ -33,14 +26,6 @@ export const runImpactCommand = (args: ImpactArgs) =>
     const { report, graph, exclude } = yield* renderProblems(changes.report(request))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)
-    yield* writeOut(
-      impactOutput(
-        report,
-        graph,
-        args.format,
-        Option.getOrElse(args.linkBase, () => (args.format === "markdown" ? gitlabLinkBase(process.env) : "")),
-        !args.noDiagram
-      )
-    )
+    yield* writeOut(impactOutput(report, graph, args.format, args.linkBase ?? (args.format === "markdown" ? gitlabLinkBase(process.env) : ""), !args.noDiagram))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
   }).pipe(Effect.withSpan("impact"), Effect.provide(ServicesLive))

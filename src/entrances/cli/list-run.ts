@@ -1,10 +1,10 @@
 // The `list` handler, loaded when the command runs (list.ts holds its definition, all `--help` needs).
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as nodePath from "node:path"
 import { hasRefusal } from "../../core/graph.js"
 import { noSpecFileWarning } from "../../core/render/corpus-lines.js"
 import { listOutput } from "../../core/render/outputs.js"
+import { CorpusRequest, requestOf } from "../../usecases/requests.js"
 import { Corpus } from "../../usecases/Corpus.js"
 import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
@@ -17,7 +17,7 @@ import { withProgress } from "./progress.js"
 export const runList = (args: ListArgs) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const read = corpus.read({ root: args.root, exclude: args.exclude, config: Option.getOrUndefined(args.config) })
+    const read = corpus.read(requestOf(CorpusRequest, args))
     const { graph, exclude } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
     yield* warnUnmatched(exclude, args.root, args.quiet)

@@ -1,25 +1,17 @@
 // `specbundle list packs|specs`: the ids a scope can name, so a newcomer and an agent can discover
 // them. The handler loads from list-run.ts when the command runs.
-import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
-import type { CommonArgs } from "./common.js"
-import { choiceOption, common } from "./common.js"
+import { ListRequest } from "../../usecases/requests.js"
+import { commandFields } from "./common.js"
+import type { Args } from "./flags.js"
+import { flagsOf } from "./flags.js"
 
-export interface ListArgs extends CommonArgs {
-  readonly what: "packs" | "specs"
-  readonly format: "json" | "text"
-}
+const listFields = commandFields(ListRequest.fields)
 
-const options = {
-  what: Argument.Literals("WHAT", ["packs", "specs"]).pipe(
-    Argument.withDescription("packs: every Pack with its title and member count; specs: every Spec with its kind and title.")
-  ),
-  ...common,
-  format: choiceOption("format", ["json", "text"], "text", "text: one id a line with what it is; json: one compact JSON value.")
-} as const
+export type ListArgs = Args<typeof listFields>
 
-export const listCommand = Command.make("list", options, (args) =>
+export const listCommand = Command.make("list", flagsOf(listFields), (args) =>
   Effect.promise(() => import("./list-run.js")).pipe(Effect.flatMap((run) => run.runList(args)))
 ).pipe(
   Command.withDescription(

@@ -1,12 +1,10 @@
 // The `perspective` handler, loaded when the command runs. It goes through the bundle's own input
 // loading, so the list it prints is exactly the `members` the bundle with --perspective composes.
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { hasRefusal } from "../../core/graph.js"
 import { perspectiveNames } from "../../core/perspective.js"
-import type { BundleArgs } from "./bundle.js"
 import { Bundler } from "../../usecases/Bundler.js"
-import { requestOf } from "./bundle-run.js"
+import { BundleRequest, requestOf } from "../../usecases/requests.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { ServicesLive } from "./live.js"
@@ -16,27 +14,13 @@ import { loadConfig } from "../../usecases/settings.js"
 
 export const runPerspective = (args: PerspectiveArgs) =>
   Effect.gen(function* () {
-    if (Option.isNone(args.name)) {
-      const loaded = yield* loadConfig({ root: args.root, config: Option.getOrUndefined(args.config) })
+    if (args.name === undefined) {
+      const loaded = yield* loadConfig(args)
       const known = perspectiveNames(loaded.config?.perspectives)
       return yield* failWithDiagnostics([{ scope: "perspective", problem: `Give a perspective name; known: ${known.join(", ")}.` }])
     }
-    const none = Option.none<string>()
-    const bundleArgs: BundleArgs = {
-      ...args,
-      members: none,
-      perspective: args.name,
-      specs: none,
-      budget: none,
-      profile: none,
-      declarations: none,
-      part: none,
-      parts: false,
-      format: "json",
-      out: none
-    }
     const bundler = yield* Bundler
-    const input = yield* renderProblems(bundler.prepare(requestOf(bundleArgs)))
+    const input = yield* renderProblems(bundler.prepare({ ...requestOf(BundleRequest, args), perspective: args.name }))
     const { pack, members, perspective, changeset } = input.params
     const text =
       args.format === "json"

@@ -1,35 +1,18 @@
 // `specbundle perspective --pack ID NAME`: the ordered member ids a perspective selects, the very
 // list `bundle --pack ID --perspective NAME` composes (src/core/perspective.ts). The handler loads
 // from perspective-run.ts when the command runs.
-import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
-import type { CommonArgs } from "./common.js"
-import { changesetOptions, choiceOption, common, valueOption } from "./common.js"
+import { MembersRequest } from "../../usecases/requests.js"
+import { commandFields } from "./common.js"
+import type { Args } from "./flags.js"
+import { flagsOf } from "./flags.js"
 
-const options = {
-  ...common,
-  pack: valueOption("pack", "ID", "The Pack whose members the perspective filters (specbundle list packs names them)."),
-  ...changesetOptions,
-  format: choiceOption(
-    "format",
-    ["lines", "json"],
-    "lines",
-    "lines: one member id per line; json: { pack, members, perspective } (and changeset) on one line."
-  ),
-  name: Argument.String("NAME").pipe(Argument.withDescription("The perspective: a built-in or one the configuration names."), Argument.optional)
-} as const
+const perspectiveFields = commandFields(MembersRequest.fields)
 
-export interface PerspectiveArgs extends CommonArgs {
-  readonly pack: Option.Option<string>
-  readonly changeset: Option.Option<string>
-  readonly staged: boolean
-  readonly format: "lines" | "json"
-  readonly name: Option.Option<string>
-}
+export type PerspectiveArgs = Args<typeof perspectiveFields>
 
-export const perspectiveCommand = Command.make("perspective", options, (args) =>
+export const perspectiveCommand = Command.make("perspective", flagsOf(perspectiveFields), (args) =>
   Effect.promise(() => import("./perspective-run.js")).pipe(Effect.flatMap((run) => run.runPerspective(args)))
 ).pipe(
   Command.withDescription(

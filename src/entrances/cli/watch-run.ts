@@ -3,7 +3,6 @@ import * as FileSystem from "effect/FileSystem"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
@@ -52,13 +51,13 @@ export const parseQuietMs = (text: string | undefined): number | null => {
 
 const problemsOf = (args: WatchArgs, root: string): Diagnostic[] => {
   const problems: Diagnostic[] = []
-  const out = Option.getOrUndefined(args.out)
+  const out = args.out
   if (out === undefined) problems.push({ scope: "out", problem: "watch writes files: give --out DIR (the folder for part-NNN.json and manifest.json)." })
   else if (nodePath.resolve(out) === root) problems.push({ scope: "out", problem: "--out must not be the root itself; name a folder inside or outside it." })
-  if (parseQuietMs(Option.getOrUndefined(args.quietMs)) === null) {
+  if (parseQuietMs(args.quietMs) === null) {
     problems.push({
       scope: "quiet-ms",
-      problem: `--quiet-ms must be a non-negative integer of milliseconds, got "${Option.getOrElse(args.quietMs, () => "")}".`
+      problem: `--quiet-ms must be a non-negative integer of milliseconds, got "${args.quietMs ?? ""}".`
     })
   }
   return problems
@@ -74,13 +73,16 @@ export const runWatch = (args: WatchArgs) =>
   Effect.gen(function* () {
     const root = nodePath.resolve(args.root)
     const problems = problemsOf(args, root)
-    const outProblem = Option.isSome(args.out) ? yield* outDirProblem(args.out.value) : null
+    const outProblem = args.out !== undefined ? yield* outDirProblem(args.out) : null
     if (outProblem !== null) problems.push(outProblem)
     if (problems.length > 0) return yield* failWithDiagnostics(problems)
-    const quietMs = parseQuietMs(Option.getOrUndefined(args.quietMs)) ?? DEFAULT_QUIET_MS
-    const dir = Option.getOrElse(args.out, () => "")
+    const quietMs = parseQuietMs(args.quietMs) ?? DEFAULT_QUIET_MS
+    const dir = args.out ?? ""
     const outRel = nodePath.relative(root, nodePath.resolve(dir)).split(nodePath.sep).join("/")
-    const filter: EventFilter = { outRel: outRel.startsWith("..") || nodePath.isAbsolute(outRel) ? null : outRel, exclude: flagExcludes(args.exclude).paths }
+    const filter: EventFilter = {
+      outRel: outRel.startsWith("..") || nodePath.isAbsolute(outRel) ? null : outRel,
+      exclude: flagExcludes(args.exclude ?? []).paths
+    }
 
     // The per-build "wrote ..." line is replaced by watch's own; --strict cannot end a watch.
     const writeArgs: BundleArgs = { ...args, quiet: true, strict: false }

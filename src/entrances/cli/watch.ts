@@ -5,23 +5,21 @@
 // The handler loads from watch-run.ts when the command runs.
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
-import type { BundleArgs } from "./bundle.js"
-import { bundleOptions } from "./bundle.js"
-import { valueOption } from "./common.js"
+import { text } from "../../usecases/fields.js"
+import { bundleFields } from "./bundle.js"
+import type { Args } from "./flags.js"
+import { flagsOf } from "./flags.js"
 
 export const DEFAULT_QUIET_MS = 300
 
-const watchOptions = {
-  ...bundleOptions,
-  quietMs: valueOption("quiet-ms", "N", `Wait N milliseconds without file events before a rebuild starts (default ${DEFAULT_QUIET_MS}).`)
-} as const
-
-export interface WatchArgs extends BundleArgs {
-  readonly quietMs: Option.Option<string>
+const watchFields = {
+  ...bundleFields,
+  quietMs: text({ description: `Wait N milliseconds without file events before a rebuild starts (default ${DEFAULT_QUIET_MS}).`, value: "N" })
 }
 
-export const watchCommand = Command.make("watch", watchOptions, (args) =>
+export type WatchArgs = Args<typeof watchFields>
+
+export const watchCommand = Command.make("watch", flagsOf(watchFields), (args) =>
   Effect.promise(() => import("./watch-run.js")).pipe(Effect.flatMap((run) => run.runWatch(args)))
 ).pipe(
   Command.withDescription(

@@ -15,80 +15,24 @@ import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../../cor
 import { Bundler } from "../../usecases/Bundler.js"
 import { Changes, impactProblems } from "../../usecases/Changes.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
-import { ENCODINGS, budgetTokensProblems, fitLine, fitTokenBudget } from "../../core/tokens.js"
+import { budgetTokensProblems, fitLine, fitTokenBudget } from "../../core/tokens.js"
 import { loadTokenizer } from "../../node/tokenizer.js"
-import type { BundleRequest, Diagnostic } from "../../usecases/requests.js"
+import type { Diagnostic } from "../../usecases/requests.js"
+import { BundleRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest, requestOf, tokenFields } from "../../usecases/requests.js"
 import { decodeArguments } from "./arguments.js"
+import type { Arguments, Parameters } from "./parameters.js"
+import { parametersOf } from "./parameters.js"
 import type { UseCaseError } from "../../usecases/requests.js"
 import { ParameterProblems, RunFailure } from "../../usecases/requests.js"
 
-// optionalKey: a parameter may be left out, never given as null (its JSON Schema says just "string").
-const text = (description: string) => Schema.optionalKey(Schema.String.annotate({ description }))
-const texts = (description: string) => Schema.optionalKey(Schema.Array(Schema.String).annotate({ description }))
-/** Text or a number (a budget, a part); finite, as JSON numbers are. */
-const textOrNumber = (description: string) => Schema.optionalKey(Schema.Union([Schema.String, Schema.Finite]).annotate({ description }))
-const choice = <const L extends ReadonlyArray<string>>(literals: L, description: string) => Schema.Literals(literals).annotate({ description })
+const bundleFields = { ...BundleRequest.fields, ...tokenFields }
 
-const corpusFields = {
-  root: text("Extraction root: the corpus folder (may be a sub-folder of a git repository). Default: the server's current folder."),
-  exclude: texts("Root-relative paths to leave out, matched at segment boundaries."),
-  config: text("Configuration file (default: <root>/specbundle.config.json when present).")
-}
+export const BundleParameters = parametersOf(bundleFields)
+export const ImpactParameters = parametersOf(ImpactRequest.fields)
+export const CheckParameters = parametersOf(CheckRequest.fields)
+export const ListParameters = parametersOf(ListRequest.fields)
 
-const changesetFields = {
-  changeset: text("A changeset: REV (against the working tree), A..B or A...B."),
-  staged: Schema.optionalKey(Schema.Boolean.annotate({ description: "The staged changes (the index against HEAD)." }))
-}
-
-export const BundleParameters = Schema.Struct({
-  ...corpusFields,
-  pack: text("Scope: a Pack id; members come in manifest order."),
-  members: texts("With pack: an ordered subset of its members."),
-  perspective: text("With pack: a perspective (built-in or the configuration's) that chooses the members; beside a changeset, among the impacted ones."),
-  specs: texts("Scope: an ordered list of Spec ids."),
-  ...changesetFields,
-  budget: textOrNumber("Hard limit in UTF-16 code units of the compact JSON, or a tier name (S, M, L). Default 100000."),
-  profile: text("A named set of bundle parameters from the configuration file."),
-  declarations: text("whole (default) or addresses."),
-  part: textOrNumber("Return only this 1-based part of the split bundle."),
-  count: Schema.optionalKey(Schema.Boolean.annotate({ description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' })),
-  tokens: Schema.optionalKey(
-    choice(
-      ENCODINGS,
-      'Count the exact tokens of each part\'s compact JSON in this encoding: a second text item {"tokens":[{"value":N,"encoding":E}]}, or "tokens" beside "parts" with count. The value and its budget stay in code units.'
-    )
-  ),
-  budgetTokens: textOrNumber(
-    "With tokens, instead of budget: a token target; the bundle is composed at the largest code-unit budget found at which every part counts at most this many tokens (a text item says which)."
-  )
-})
-
-export const ImpactParameters = Schema.Struct({
-  ...corpusFields,
-  ...changesetFields,
-  format: Schema.optionalKey(
-    choice(["json", "text", "markdown"], "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment.")
-  ),
-  linkBase: text("With format markdown: a URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/).")
-})
-
-export const CorpusParameters = Schema.Struct(corpusFields)
-
-export const CheckParameters = Schema.Struct({
-  ...corpusFields,
-  format: Schema.optionalKey(
-    choice(
-      ["text", "json", "github", "sarif"],
-      "text (default): file:line: code: message lines, then the counts; json, github (workflow commands) or sarif (SARIF 2.1.0): what check --format prints."
-    )
-  )
-})
-
-export const ListParameters = Schema.Struct({
-  ...corpusFields,
-  what: choice(["packs", "specs"], "packs: every Pack with its title and member count; specs: every Spec with its kind and title."),
-  format: Schema.optionalKey(choice(["text", "json"], "text (default): one id a line with what it is; json: one compact JSON value."))
-})
+type BundleArguments = Arguments<typeof bundleFields>
 
 /** A tool's result: text content, as the CLI prints it; then the token counts and what the CLI prints beside it on stderr. */
 const ok = (out: string, ...more: ReadonlyArray<string | undefined>) =>
@@ -122,27 +66,8 @@ const settle = <R>(self: Effect.Effect<CallToolResult, UseCaseError | RunFailure
 const decode = <A>(schema: Schema.ConstraintDecoder<A>, payload: unknown): Result.Result<A, CallToolResult> =>
   Result.mapError(decodeArguments(schema, payload), diagnosticsResult)
 
-const asText = (v: string | number | undefined): string | undefined => (v === undefined ? undefined : String(v))
-
-export const bundleRequestOf = (p: typeof BundleParameters.Type): BundleRequest => ({
-  root: p.root ?? ".",
-  exclude: p.exclude,
-  config: p.config,
-  profile: p.profile,
-  pack: p.pack,
-  perspective: p.perspective,
-  members: p.members,
-  specs: p.specs,
-  changeset: p.changeset,
-  staged: p.staged,
-  budget: asText(p.budget),
-  declarations: p.declarations,
-  part: asText(p.part),
-  parts: p.count
-})
-
 /** `tokens` loaded (the tokenizer bundle beside this one, only when asked) and `budgetTokens` checked, as the CLI's flags. */
-const tokensOf = (p: typeof BundleParameters.Type) =>
+const tokensOf = (p: BundleArguments) =>
   Effect.gen(function* () {
     let target: number | undefined
     if (p.budgetTokens !== undefined) {
@@ -156,12 +81,12 @@ const tokensOf = (p: typeof BundleParameters.Type) =>
     return { encoding: p.tokens, count, target }
   })
 
-const runBundle = (p: typeof BundleParameters.Type) =>
+const runBundle = (p: BundleArguments) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
     const tokens = yield* tokensOf(p)
-    let prepared = yield* bundler.prepare(bundleRequestOf(p))
-    const split = p.count === true || prepared.params.part !== undefined
+    let prepared = yield* bundler.prepare(requestOf(BundleRequest, p))
+    const split = p.parts === true || prepared.params.part !== undefined
     let fit: string | undefined
     if (tokens?.target !== undefined) {
       const found = fitTokenBudget(factsOf(prepared.graph), prepared.params, split, tokens.count, tokens.target)
@@ -172,7 +97,7 @@ const runBundle = (p: typeof BundleParameters.Type) =>
     }
     const counted = (texts: ReadonlyArray<string>) =>
       tokens === undefined ? undefined : texts.map((t) => ({ value: tokens.count(t), encoding: tokens.encoding }))
-    if (p.count === true) {
+    if (p.parts === true) {
       const { of, parts, exceeded } = yield* bundler.split(prepared)
       const texts = tokens === undefined && of !== null ? [] : (yield* Stream.runCollect(parts)).map((t) => t.text)
       // No split fits the budget: the value that says so, as `--parts` prints it, and its hint.
@@ -199,37 +124,35 @@ const runBundle = (p: typeof BundleParameters.Type) =>
     )
   })
 
-const runImpact = (p: typeof ImpactParameters.Type) =>
+const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
   Effect.gen(function* () {
     const changes = yield* Changes
-    const { linkBase, format, ...rest } = p
-    const request = { ...rest, root: p.root ?? "." }
+    const { linkBase, format } = p
+    const request = requestOf(ImpactRequest, p)
     if (linkBase !== undefined && format !== "markdown") {
       return yield* new ParameterProblems({
         diagnostics: [...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }]
       })
     }
     const { report, graph } = yield* changes.report(request)
-    return ok(impactOutput(report, graph, format ?? "json", linkBase ?? ""))
+    return ok(impactOutput(report, graph, format, linkBase ?? ""))
   })
 
-const runCheck = (p: typeof CheckParameters.Type) =>
+const runCheck = (p: Arguments<typeof CheckRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const { format, ...request } = p
-    const root = p.root ?? "."
-    const { graph } = yield* corpus.read({ ...request, root })
+    const { format, root } = p
+    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
     // text: what `check` prints on stderr (every finding, then the counts); else its stdout.
-    if (format === undefined || format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
+    if (format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
     return ok(checkOutput(graph, format, findingsPrefix(root, process.cwd())))
   })
 
-const runList = (p: typeof ListParameters.Type) =>
+const runList = (p: Arguments<typeof ListRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const { what, format, ...request } = p
-    const { graph } = yield* corpus.read({ ...request, root: p.root ?? "." })
-    return ok(listOutput(graph, what, format ?? "text"))
+    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
+    return ok(listOutput(graph, p.what, p.format))
   })
 
 type Services = Bundler | Changes | Corpus
@@ -261,11 +184,11 @@ const ANNOTATIONS: McpSchema.ToolAnnotations = { readOnlyHint: true, destructive
 const define = <A>(
   name: string,
   description: string,
-  schema: Schema.ConstraintDecoder<A>,
+  parameters: Parameters<A>,
   run: (p: A) => Effect.Effect<CallToolResult, UseCaseError | RunFailure, Services>
 ): ToolSpec => ({
-  tool: new Tool({ name, description, inputSchema: inputSchemaOf(schema), annotations: ANNOTATIONS }),
-  handle: (payload) => Result.match(decode(schema, payload), { onFailure: Effect.succeed, onSuccess: (p) => settle(run(p)) })
+  tool: new Tool({ name, description, inputSchema: inputSchemaOf(parameters.schema), annotations: ANNOTATIONS }),
+  handle: (payload) => Result.match(decode(parameters.schema, payload), { onFailure: Effect.succeed, onSuccess: (p) => settle(run(parameters.arguments(p))) })
 })
 
 export const tools: ReadonlyArray<ToolSpec> = [
