@@ -42,7 +42,8 @@ import { validateParams } from "./params.js"
 import { planSplit } from "./parts.js"
 import type { Composition } from "./stages.js"
 import { composition } from "./stages.js"
-import type { BudgetExceeded, BundleParams, BundleResult, BundleValue, Diagnostics, PartsPlan } from "./types.js"
+import type { BundleParams } from "./params.js"
+import type { BudgetExceeded, BundleResult, BundleValue, Diagnostics, PartsPlan } from "./types.js"
 import { TOKEN_METHOD } from "./types.js"
 
 export interface Composed {

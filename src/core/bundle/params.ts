@@ -4,8 +4,28 @@ import * as Result from "effect/Result"
 import type { Graph } from "../model.js"
 import { byCodeUnits } from "../model.js"
 import { didYouMean } from "../suggest.js"
-import type { BundleParams, DeclarationMode, Diagnostic, Diagnostics, Scope } from "./types.js"
+import type { DeclarationMode, Diagnostic, Diagnostics, Scope } from "./types.js"
 import { DECLARATIONS, DEFAULT_BUDGET } from "./types.js"
+
+/**
+ * Raw parameter values as the recipe sees them; the use case settles a request into these, the
+ * composer checks them (validateParams, below): a new composer parameter is a field here and a check here.
+ */
+export interface BundleParams {
+  readonly pack?: unknown
+  readonly members?: unknown
+  readonly specs?: unknown
+  /** The range as given; beside specs (filled from the impacted ids) or beside a perspective. */
+  readonly changeset?: unknown
+  /** The perspective's name, beside pack and the members it chose (src/core/perspective.ts). */
+  readonly perspective?: unknown
+  /** Default 100000. */
+  readonly budget?: unknown
+  /** "whole" (default) or "addresses". */
+  readonly declarations?: unknown
+  /** 1-based part index. */
+  readonly part?: unknown
+}
 
 export interface BundleRequest {
   readonly scope: Scope

@@ -4,23 +4,6 @@ import type { Diagnostics } from "../diagnostic.js"
 
 export type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
 
-/** Raw parameter values as the recipe sees them; the CLI turns text into these, the composer checks them. */
-export interface BundleParams {
-  readonly pack?: unknown
-  readonly members?: unknown
-  readonly specs?: unknown
-  /** The range as given; beside specs (filled from the impacted ids) or beside a perspective. */
-  readonly changeset?: unknown
-  /** The perspective's name, beside pack and the members it chose (src/core/perspective.ts). */
-  readonly perspective?: unknown
-  /** Default 100000. */
-  readonly budget?: unknown
-  /** "whole" (default) or "addresses". */
-  readonly declarations?: unknown
-  /** 1-based part index. */
-  readonly part?: unknown
-}
-
 /** What the last cut may do to pinned declarations: keep them whole (default) or replace them by their addresses. */
 export const DECLARATIONS = ["whole", "addresses"] as const
 export type DeclarationMode = (typeof DECLARATIONS)[number]
