@@ -8,10 +8,12 @@
 // would give (docs/decisions.md, "The parse cache"). It is kept in SHARDS files by path, so a
 // commit that changes a few files rewrites a few of them, not the whole cache. The files live in
 // the loader's per-user cache folder, with its trust rules (src/loader.cjs); without the loader
-// (tests run the sources) or with SPECBUNDLE_CODE_CACHE=0 there is no cache.
+// (tests run the sources) or with SPECBUNDLE_CODE_CACHE=0 there is no such store. A long-lived
+// entrance (the MCP server, `watch`) and the library keep the same entries in memory between reads
+// (`warmCaches`), with the graph last built from them: the same rules, none of the decoding.
 import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
-import type { CarrierRead } from "../core/model.js"
+import type { CarrierRead, Graph } from "../core/model.js"
 import { type DecodedShard, type OpenedFile, type SavedEntry, decodeShard, encodeShard } from "./cacheFormat.js"
 
 export type { SavedEntry }
@@ -25,12 +27,6 @@ export interface CacheStore {
   readonly open: (name: string) => OpenedFile | undefined
   readonly write: (name: string, data: Uint8Array) => void
   readonly remove: (name: string) => void
-}
-
-let store: CacheStore | undefined
-/** Called by the bundled entry with what the loader offers (nothing when the cache is off). */
-export const enableParseCache = (offered: CacheStore | undefined): void => {
-  store = offered
 }
 
 /** What one file gave in an earlier run. */
@@ -72,6 +68,20 @@ export interface ParseCache {
    * listed file was checked against that listing (`complete`).
    */
   readonly save: (entries: ReadonlyArray<SavedEntry>, listing?: ShardListing) => void
+  /**
+   * The graph of these reads: the one built last time when the reads are the very same objects in
+   * the same order (nothing was read again), else `build`'s, kept for next time. Only a cache kept
+   * in memory has one.
+   */
+  readonly graphOf?: (reads: ReadonlyArray<CarrierRead>, build: () => Graph) => Graph
+}
+
+/** Where each read's cache comes from (the ParseCache service, src/node/runtime.ts). */
+export interface ParseCaches {
+  /** The folder's store the caches keep their files in (the loader's), if any. */
+  readonly store: CacheStore | undefined
+  /** The cache of one corpus (its root and options) and source, or undefined: none. */
+  readonly open: (root: string, selfHosting: boolean, source: CacheSource) => ParseCache | undefined
 }
 
 /**
@@ -128,6 +138,22 @@ export const shardOf = (path: string): number => {
   return (h >>> 0) % SHARDS
 }
 
+/**
+ * The listing digest a shard's entries are saved with: its listing's, when every file the listing
+ * names in that shard was checked against its object id (then the shard is whole for a listing of
+ * the same digest); else null.
+ */
+const digestFor = (list: ReadonlyArray<SavedEntry>, shard: number, saved: ShardListing | undefined): string | null =>
+  saved !== undefined && list.length === saved.counts[shard] && list.every((e) => e[3] !== null && saved.objects.get(e[0]) === e[3])
+    ? saved.digests[shard]
+    : null
+
+const byShard = (entries: ReadonlyArray<SavedEntry>): SavedEntry[][] => {
+  const lists: SavedEntry[][] = Array.from({ length: SHARDS }, () => [])
+  for (const e of entries) lists[shardOf(e[0])].push(e)
+  return lists
+}
+
 const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
   k !== undefined && k.hash === e[2] && k.oid === e[3] && k.stat === e[1] && (k.read === null) === (e[4] === null)
 
@@ -136,9 +162,7 @@ const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
  * tree's read and the index's (`--staged`) keep one each: their file sets differ (untracked
  * files), and alternating runs would otherwise rewrite them every time.
  */
-export const openParseCache = (root: string, selfHosting: boolean, source: CacheSource): ParseCache | undefined => {
-  const current = store
-  if (current === undefined) return undefined
+export const openParseCache = (current: CacheStore, root: string, selfHosting: boolean, source: CacheSource): ParseCache | undefined => {
   let realRoot: string
   try {
     realRoot = realpathSync(root)
@@ -210,18 +234,11 @@ export const openParseCache = (root: string, selfHosting: boolean, source: Cache
     whole,
     wholeEntries: (shard) => (whole[shard] === undefined ? [] : (decodedOf[shard]?.entries() ?? [])),
     save: (entries, saved) => {
-      const byShard: SavedEntry[][] = Array.from({ length: SHARDS }, () => [])
-      for (const e of entries) byShard[shardOf(e[0])].push(e)
-      byShard.forEach((list, shard) => {
+      byShard(entries).forEach((list, shard) => {
         // A whole shard's files were not read this run: it stays as it is.
         if (whole[shard] !== undefined) return
         // Whole next time only when every file the listing names was checked against its object id.
-        const digest =
-          saved === undefined
-            ? null
-            : list.length === saved.counts[shard] && list.every((e) => e[3] !== null && saved.objects.get(e[0]) === e[3])
-              ? saved.digests[shard]
-              : null
+        const digest = digestFor(list, shard, saved)
         const same = list.length === counts[shard] && list.every((e) => sameEntry(e, known.get(e[0])))
         if (same && digest === (decodedOf[shard]?.digest ?? null)) return
         try {
@@ -239,4 +256,112 @@ export const openParseCache = (root: string, selfHosting: boolean, source: Cache
       })
     }
   }
+}
+
+/** The caches of a store (the loader's folder), or none without one. */
+export const storeCaches = (store: CacheStore | undefined): ParseCaches => ({
+  store,
+  open: (root, selfHosting, source) => (store === undefined ? undefined : openParseCache(store, root, selfHosting, source))
+})
+
+/** One shard as kept in memory: its entries, what they gave (in entry order), and its listing digest. */
+interface WarmShard {
+  readonly digest: string | null
+  /** Its entries (a shard the store's cache gave: parsed when first asked). */
+  readonly entries: () => ReadonlyArray<SavedEntry>
+  readonly reads: ReadonlyArray<CarrierRead>
+}
+
+/** What one corpus's reads left in memory: each shard, and the graph last built. */
+interface Warm {
+  readonly shards: Array<WarmShard | undefined>
+  built: { readonly reads: ReadonlyArray<CarrierRead>; readonly graph: Graph } | undefined
+}
+
+const warmShard = (entries: ReadonlyArray<SavedEntry>, digest: string | null): WarmShard => ({
+  digest,
+  entries: () => entries,
+  reads: entries.flatMap((e) => (e[4] === null ? [] : [e[4]]))
+})
+
+const sameReads = (a: ReadonlyArray<CarrierRead>, b: ReadonlyArray<CarrierRead>): boolean => a.length === b.length && a.every((r, i) => r === b[i])
+
+/**
+ * Caches kept in memory for as long as this value lives (a long-lived entrance's, the library's
+ * layer's): each read's entries as the disk cache keeps them, under the same rules (the stat data
+ * of files safely older than the read, object ids, hashes), but never encoded, written or decoded,
+ * with the graph last built from them. With a store, a corpus's first read starts from the store's
+ * cache and saves to it as a CLI run does; later reads keep their entries in memory only (writing
+ * a shard costs a call more than the rest of it; the store's cache is checked as ever when next used).
+ */
+export const warmCaches = (store?: CacheStore): ParseCaches => {
+  const kept = new Map<string, Warm>()
+  const open = (root: string, selfHosting: boolean, source: CacheSource): ParseCache | undefined => {
+    let realRoot: string
+    try {
+      realRoot = realpathSync(root)
+    } catch {
+      return undefined
+    }
+    const key = JSON.stringify([realRoot, selfHosting, source])
+    const first = !kept.has(key)
+    const warm = kept.get(key) ?? { shards: new Array<WarmShard | undefined>(SHARDS).fill(undefined), built: undefined }
+    const graphOf = (reads: ReadonlyArray<CarrierRead>, build: () => Graph): Graph => {
+      if (warm.built !== undefined && sameReads(warm.built.reads, reads)) return warm.built.graph
+      const graph = build()
+      warm.built = { reads, graph }
+      return graph
+    }
+    if (first) {
+      const disk = store === undefined ? undefined : openParseCache(store, root, selfHosting, source)
+      if (disk !== undefined) {
+        // The first read: what the store kept, saved back to it; memory keeps what the read ends with.
+        return {
+          ...disk,
+          graphOf,
+          save: (entries, listing) => {
+            disk.save(entries, listing)
+            byShard(entries).forEach((list, shard) => {
+              const reads = disk.whole[shard]
+              warm.shards[shard] =
+                reads === undefined
+                  ? warmShard(list, digestFor(list, shard, listing))
+                  : { digest: listing?.digests[shard] ?? null, entries: () => disk.wholeEntries(shard), reads }
+            })
+            kept.set(key, warm)
+          }
+        }
+      }
+    }
+    // The shards as this read found them: a read running beside it replaces shards, not their content.
+    const shards = [...warm.shards]
+    const known = new Map<string, CacheEntry>()
+    const whole = new Array<ReadonlyArray<CarrierRead> | undefined>(SHARDS).fill(undefined)
+    let settled = false
+    return {
+      warm: shards.some((s) => s !== undefined),
+      settle: (listing) => {
+        if (settled) return
+        settled = true
+        shards.forEach((held, shard) => {
+          if (held === undefined) return
+          const digest = listing?.digests[shard] ?? null
+          if (digest !== null && held.digest === digest) whole[shard] = held.reads
+          else for (const e of held.entries()) known.set(e[0], { stat: e[1], hash: e[2], oid: e[3], read: e[4] })
+        })
+      },
+      known,
+      whole,
+      wholeEntries: (shard) => (whole[shard] === undefined ? [] : (shards[shard]?.entries() ?? [])),
+      save: (entries, listing) => {
+        byShard(entries).forEach((list, shard) => {
+          // A whole shard's files were not read: it stays as it is.
+          if (whole[shard] === undefined) warm.shards[shard] = warmShard(list, digestFor(list, shard, listing))
+        })
+        kept.set(key, warm)
+      },
+      graphOf
+    }
+  }
+  return { store, open }
 }
