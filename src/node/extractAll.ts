@@ -181,7 +181,8 @@ export class ExtractSession {
     const again = this.retry.pop()
     if (again !== undefined) return again
     if (this.front >= this.back) return undefined
-    const limit = this.chunkBytes(MAX_OWN_CHUNK_BYTES)
+    // Alone, this thread takes everything at once: small chunks are for letting workers' messages in.
+    const limit = this.helpers.length === 0 ? Number.POSITIVE_INFINITY : this.chunkBytes(MAX_OWN_CHUNK_BYTES)
     let from = this.back
     for (let taken = 0; from > this.front && taken < limit; ) {
       from--
@@ -226,7 +227,7 @@ export class ExtractSession {
         if (chunk !== undefined) {
           this.store(chunk, await extractInThread(chunk.files, this.options), false)
           // Let worker messages in between chunks: they may want more work or bring results.
-          await new Promise<void>((resolve) => setImmediate(resolve))
+          if (this.helpers.length > 0) await new Promise<void>((resolve) => setImmediate(resolve))
           continue
         }
         // Every chunk of a failed worker was queued again, so nothing can be owed by one.

@@ -14,6 +14,7 @@
 import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
 import type { CarrierRead, Graph } from "../core/model.js"
+import { patchGraph } from "../core/graph-patch.js"
 import { type DecodedShard, type OpenedFile, type SavedEntry, decodeShard, encodeShard } from "./cacheFormat.js"
 
 export type { SavedEntry }
@@ -74,6 +75,8 @@ export interface ParseCache {
    * in memory has one.
    */
   readonly graphOf?: (reads: ReadonlyArray<CarrierRead>, build: () => Graph) => Graph
+  /** shardListing's answer, told from the last read's listing where that is cheaper (a cache kept in memory). */
+  readonly listingOf?: (entries: Listed) => ShardListing
 }
 
 /** Where each read's cache comes from (the ParseCache service, src/node/runtime.ts). */
@@ -102,21 +105,81 @@ export interface ShardListing {
  * the listing's order: the index's entries, or the work tree's files git vouches are those
  * objects): equal digests, equal lists, so a shard saved from one is whole for the other.
  */
-export const shardListing = (entries: ReadonlyArray<{ readonly path: string; readonly object: string | null }>): ShardListing => {
+export const shardListing = (entries: Listed): ShardListing => listingOf(entries, shardsOf(entries))
+
+/** Root-relative paths with the object ids git names for them (null: none it vouches for). */
+type Listed = ReadonlyArray<{ readonly path: string; readonly object: string | null }>
+
+const shardsOf = (entries: Listed): Uint8Array => {
+  const shards = new Uint8Array(entries.length)
+  for (let i = 0; i < entries.length; i++) shards[i] = shardOf(entries[i].path)
+  return shards
+}
+
+const digestOf = (list: ReadonlyArray<string>): string => createHash("sha1").update(list.join("\0")).digest("hex")
+
+/** The listing of `entries`, each in the shard `shards` names. */
+const listingOf = (entries: Listed, shards: Uint8Array): ShardListing => {
   const parts: string[][] = Array.from({ length: SHARDS }, () => [])
   const eligible = new Array<boolean>(SHARDS).fill(true)
   const objects = new Map<string, string>()
-  for (const e of entries) {
-    const shard = shardOf(e.path)
+  entries.forEach((e, i) => {
+    const shard = shards[i]
     if (e.object === null) eligible[shard] = false
     else objects.set(e.path, e.object)
     parts[shard].push(e.path, e.object ?? "")
-  }
+  })
   return {
-    digests: parts.map((list, shard) => (eligible[shard] ? createHash("sha1").update(list.join("\0")).digest("hex") : null)),
+    digests: parts.map((list, shard) => (eligible[shard] ? digestOf(list) : null)),
     objects,
     counts: parts.map((list) => list.length / 2)
   }
+}
+
+/** A listing kept with its entries and the shard of each, to tell the next one from. */
+interface KeptListing {
+  readonly entries: Listed
+  readonly shards: Uint8Array
+  readonly listing: ShardListing
+}
+
+/**
+ * The listing of `entries` from the one `kept` when the paths are the same, in the same order (a
+ * corpus read again with a few files edited and staged): only the shards whose object ids changed
+ * are digested again (~1 ms instead of ~20 on 30,000 paths); else the whole listing.
+ */
+const nextListing = (kept: KeptListing | undefined, entries: Listed): KeptListing => {
+  if (kept !== undefined && kept.entries.length === entries.length) {
+    const changed = new Set<number>()
+    let same = true
+    for (let i = 0; i < entries.length && same; i++) {
+      const [now, was] = [entries[i], kept.entries[i]]
+      if (now.path !== was.path) same = false
+      else if (now.object !== was.object) changed.add(kept.shards[i])
+    }
+    if (same && changed.size === 0) return kept
+    if (same) {
+      const objects = new Map(kept.listing.objects)
+      const parts = new Map([...changed].map((shard) => [shard, [] as string[]]))
+      const eligible = new Set(changed)
+      entries.forEach((e, i) => {
+        const list = parts.get(kept.shards[i])
+        if (list === undefined) return
+        if (e.object === null) {
+          objects.delete(e.path)
+          eligible.delete(kept.shards[i])
+        } else objects.set(e.path, e.object)
+        list.push(e.path, e.object ?? "")
+      })
+      const digests = kept.listing.digests.map((d, shard) => {
+        const list = parts.get(shard)
+        return list === undefined ? d : eligible.has(shard) ? digestOf(list) : null
+      })
+      return { entries, shards: kept.shards, listing: { digests, objects, counts: kept.listing.counts } }
+    }
+  }
+  const shards = shardsOf(entries)
+  return { entries, shards, listing: listingOf(entries, shards) }
 }
 
 /**
@@ -272,10 +335,11 @@ interface WarmShard {
   readonly reads: ReadonlyArray<CarrierRead>
 }
 
-/** What one corpus's reads left in memory: each shard, and the graph last built. */
+/** What one corpus's reads left in memory: each shard, the graph last built, the last listing. */
 interface Warm {
   readonly shards: Array<WarmShard | undefined>
   built: { readonly reads: ReadonlyArray<CarrierRead>; readonly graph: Graph } | undefined
+  listed: KeptListing | undefined
 }
 
 const warmShard = (entries: ReadonlyArray<SavedEntry>, digest: string | null): WarmShard => ({
@@ -305,12 +369,18 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
     }
     const key = JSON.stringify([realRoot, selfHosting, source])
     const first = !kept.has(key)
-    const warm = kept.get(key) ?? { shards: new Array<WarmShard | undefined>(SHARDS).fill(undefined), built: undefined }
+    const warm: Warm = kept.get(key) ?? { shards: new Array<WarmShard | undefined>(SHARDS).fill(undefined), built: undefined, listed: undefined }
     const graphOf = (reads: ReadonlyArray<CarrierRead>, build: () => Graph): Graph => {
-      if (warm.built !== undefined && sameReads(warm.built.reads, reads)) return warm.built.graph
-      const graph = build()
+      const built = warm.built
+      if (built !== undefined && sameReads(built.reads, reads)) return built.graph
+      // A few files edited in place (their ids, relations and findings as they were): the nodes swapped.
+      const graph = (built === undefined ? undefined : patchGraph(built.graph, built.reads, reads)) ?? build()
       warm.built = { reads, graph }
       return graph
+    }
+    const listingOf = (entries: Listed): ShardListing => {
+      warm.listed = nextListing(warm.listed, entries)
+      return warm.listed.listing
     }
     if (first) {
       const disk = store === undefined ? undefined : openParseCache(store, root, selfHosting, source)
@@ -319,6 +389,7 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
         return {
           ...disk,
           graphOf,
+          listingOf,
           save: (entries, listing) => {
             disk.save(entries, listing)
             byShard(entries).forEach((list, shard) => {
@@ -360,7 +431,8 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
         })
         kept.set(key, warm)
       },
-      graphOf
+      graphOf,
+      listingOf
     }
   }
   return { store, open }

@@ -173,7 +173,7 @@ const make = Effect.gen(function* () {
       const treeListing =
         cache === undefined
           ? undefined
-          : shardListing([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
+          : (cache.listingOf ?? shardListing)([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
       cache?.settle(treeListing)
       const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
       const pending = (paths: string[]) => (wholeShards.length === 0 ? paths : paths.filter((p) => cache?.whole[shardOf(p)] === undefined))
@@ -240,8 +240,8 @@ const make = Effect.gen(function* () {
       const { selfHosting } = options
       // Each shard of the cache saved from a listing with the same paths and object ids is whole:
       // its files are what they were, and none of them is looked up, read or parsed.
-      const listing = shardListing(options.entries)
       const cache = openParseCache(root, selfHosting, options.cache ?? "index")
+      const listing = (cache?.listingOf ?? shardListing)(options.entries)
       cache?.settle(listing)
       const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
       const entries = wholeShards.length === 0 ? options.entries : options.entries.filter((e) => cache?.whole[shardOf(e.path)] === undefined)
