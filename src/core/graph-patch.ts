@@ -45,12 +45,47 @@ const sameShape = (graph: Graph, a: CarrierRead, b: CarrierRead): boolean =>
   a.packs.every((p, i) => samePack(graph, p, b.packs[i])) &&
   a.anchors.every((x, i) => sameAnchor(graph, x, b.anchors[i]))
 
-/** The map with some values replaced: a copy, in the same (id) order. */
-const replaced = <N>(map: ReadonlyMap<string, N>, nodes: ReadonlyArray<N & { readonly id: string }>): ReadonlyMap<string, N> => {
-  if (nodes.length === 0) return map
-  const copy = new Map(map)
-  for (const n of nodes) copy.set(n.id, n)
-  return copy
+/**
+ * A map read through: `base`'s keys in its order, with some values replaced. Copying a node map
+ * of 10,000 ids costs more than the rest of a patch (string keys hashed again); a patch of a
+ * patch stays one level deep. Nothing holding the graph before sees a change.
+ */
+class Replaced<N> implements ReadonlyMap<string, N> {
+  constructor(
+    private readonly base: ReadonlyMap<string, N>,
+    private readonly changed: ReadonlyMap<string, N>
+  ) {}
+  get size(): number {
+    return this.base.size
+  }
+  get(key: string): N | undefined {
+    return this.changed.get(key) ?? this.base.get(key)
+  }
+  has(key: string): boolean {
+    return this.base.has(key)
+  }
+  *entries(): MapIterator<[string, N]> {
+    for (const [key, value] of this.base) yield [key, this.changed.get(key) ?? value]
+  }
+  keys(): MapIterator<string> {
+    return this.base.keys()
+  }
+  *values(): MapIterator<N> {
+    for (const [, value] of this.entries()) yield value
+  }
+  forEach(f: (value: N, key: string, map: ReadonlyMap<string, N>) => void, self?: unknown): void {
+    for (const [key, value] of this.entries()) f.call(self, value, key, this)
+  }
+  [Symbol.iterator](): MapIterator<[string, N]> {
+    return this.entries()
+  }
+  /** The map with more values replaced, over the same base. */
+  static of<N extends { readonly id: string }>(map: ReadonlyMap<string, N>, nodes: ReadonlyArray<N>): ReadonlyMap<string, N> {
+    if (nodes.length === 0) return map
+    const [base, changed] = map instanceof Replaced ? [map.base, new Map(map.changed)] : [map, new Map<string, N>()]
+    for (const n of nodes) changed.set(n.id, n)
+    return new Replaced(base, changed)
+  }
 }
 
 /**
@@ -82,5 +117,5 @@ export const patchGraph = (graph: Graph, before: ReadonlyArray<CarrierRead>, rea
     anchors.push(...r.anchors)
   }
   if (paired !== gone.size) return undefined
-  return { ...graph, specs: replaced(graph.specs, specs), packs: replaced(graph.packs, packs), anchors: replaced(graph.anchors, anchors) }
+  return { ...graph, specs: Replaced.of(graph.specs, specs), packs: Replaced.of(graph.packs, packs), anchors: Replaced.of(graph.anchors, anchors) }
 }

@@ -94,8 +94,8 @@ export interface ParseCaches {
  */
 export interface ShardListing {
   readonly digests: ReadonlyArray<string | null>
-  /** path -> the object id the listing names. */
-  readonly objects: ReadonlyMap<string, string>
+  /** Per shard, path -> the object id the listing names. */
+  readonly objects: ReadonlyArray<ReadonlyMap<string, string>>
   /** How many listed paths each shard holds. */
   readonly counts: ReadonlyArray<number>
 }
@@ -122,11 +122,11 @@ const digestOf = (list: ReadonlyArray<string>): string => createHash("sha1").upd
 const listingOf = (entries: Listed, shards: Uint8Array): ShardListing => {
   const parts: string[][] = Array.from({ length: SHARDS }, () => [])
   const eligible = new Array<boolean>(SHARDS).fill(true)
-  const objects = new Map<string, string>()
+  const objects = Array.from({ length: SHARDS }, () => new Map<string, string>())
   entries.forEach((e, i) => {
     const shard = shards[i]
     if (e.object === null) eligible[shard] = false
-    else objects.set(e.path, e.object)
+    else objects[shard].set(e.path, e.object)
     parts[shard].push(e.path, e.object ?? "")
   })
   return {
@@ -159,16 +159,16 @@ const nextListing = (kept: KeptListing | undefined, entries: Listed): KeptListin
     }
     if (same && changed.size === 0) return kept
     if (same) {
-      const objects = new Map(kept.listing.objects)
+      // Copies of the changed shards' maps only: copying a map of 30,000 paths costs ~15 ms.
+      const objects = kept.listing.objects.map((map, shard) => (changed.has(shard) ? new Map<string, string>() : map))
       const parts = new Map([...changed].map((shard) => [shard, [] as string[]]))
       const eligible = new Set(changed)
       entries.forEach((e, i) => {
-        const list = parts.get(kept.shards[i])
+        const shard = kept.shards[i]
+        const list = parts.get(shard)
         if (list === undefined) return
-        if (e.object === null) {
-          objects.delete(e.path)
-          eligible.delete(kept.shards[i])
-        } else objects.set(e.path, e.object)
+        if (e.object === null) eligible.delete(shard)
+        else (objects[shard] as Map<string, string>).set(e.path, e.object)
         list.push(e.path, e.object ?? "")
       })
       const digests = kept.listing.digests.map((d, shard) => {
@@ -207,7 +207,7 @@ export const shardOf = (path: string): number => {
  * the same digest); else null.
  */
 const digestFor = (list: ReadonlyArray<SavedEntry>, shard: number, saved: ShardListing | undefined): string | null =>
-  saved !== undefined && list.length === saved.counts[shard] && list.every((e) => e[3] !== null && saved.objects.get(e[0]) === e[3])
+  saved !== undefined && list.length === saved.counts[shard] && list.every((e) => e[3] !== null && saved.objects[shard].get(e[0]) === e[3])
     ? saved.digests[shard]
     : null
 
