@@ -22,10 +22,9 @@ import { exitCodeOf, refusalOf } from "./entrances/cli/exit.js"
 import { helpAnswer } from "./entrances/cli/help.js"
 import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model, root } from "./entrances/cli/main.js"
 import { stopOutput, whenOutputIdle } from "./entrances/cli/output.js"
-import { enableWorkers, forcedWorkers } from "./node/extractAll.js"
 import * as NodeFileSystemSync from "./node/NodeFileSystemSync.js"
 import type { CacheStore } from "./node/parseCache.js"
-import { enableParseCache } from "./node/parseCache.js"
+import { ParseCache, Settings, type SettingsProblem, WorkerPool } from "./node/runtime.js"
 import { runExtractWorker } from "./node/workerThread.js"
 
 const helpData = () => ({ program: PROGRAM, version: VERSION, root: model(), examples: EXAMPLES, builtIns: BUILT_INS })
@@ -78,16 +77,22 @@ const answer = () => {
   }
 }
 
-/** A setting in the environment that cannot be used: a parameter problem like a bad flag (exit 2). */
-function environmentProblem() {
-  const workers = forcedWorkers(process.env.SPECBUNDLE_WORKERS)
-  return workers !== null && typeof workers === "object" ? failWithDiagnostics([{ scope: "environment", problem: workers.problem }]) : undefined
-}
+/**
+ * What the commands' reads run on, once for the process: worker threads on their own bundle next
+ * to this one (scripts/build.mjs, src/worker.ts), the parse cache in the folder the loader
+ * (bin/specbundle.js) offers when the cache is on, SPECBUNDLE_WORKERS from the environment.
+ */
+const RuntimeLive = Layer.suspend(() =>
+  Layer.mergeAll(
+    WorkerPool.layer(nodePath.join(__dirname, "specbundle-worker.cjs")),
+    ParseCache.layerStore((module as { specbundleCache?: CacheStore }).specbundleCache)
+  ).pipe(Layer.provide(Settings.layer))
+)
 
-const program = Effect.suspend(() => environmentProblem() ?? answer()).pipe(Effect.provide(MainLive))
+/** A setting in the environment that cannot be used: a parameter problem like a bad flag (exit 2), refused before any answer. */
+const refuseSetting = (e: SettingsProblem) => failWithDiagnostics([{ scope: "environment", problem: e.problem }])
 
-// Worker threads start on their own bundle next to this one (scripts/build.mjs, src/worker.ts).
-const workerEntry = nodePath.join(__dirname, "specbundle-worker.cjs")
+const program = Effect.suspend(answer).pipe(Effect.provide(RuntimeLive), Effect.catchTag("SettingsProblem", refuseSetting), Effect.provide(MainLive))
 
 /**
  * An interrupted run exits 128 + the signal's number (bundle-contract.md section 1), so
@@ -126,9 +131,6 @@ const exitWhenFlushed = () => {
 
 if (!runExtractWorker()) {
   watchSignals()
-  enableWorkers(workerEntry)
-  // The loader (bin/specbundle.js) offers its cache folder when the cache is on.
-  enableParseCache((module as { specbundleCache?: CacheStore }).specbundleCache)
   NodeRuntime.runMain(program, {
     disableErrorReporting: true,
     teardown: (exit, onExit) => {

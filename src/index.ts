@@ -1,12 +1,13 @@
 // The library entrance: the use-case services, the services under them, their layers, and the
-// pure composer. An Effect program provides `layer` (or the services' own `Default` layers, or
-// doubles through `X.make`) and a FileSystem (`layerNode` here, or `NodeServices.layer` from
-// @effect/platform-node).
+// pure composer. An Effect program provides `layer` (or the services' own `Default` layers with a
+// runtime: `layerRuntime`, or doubles through `X.make`) and a FileSystem (`layerNode` here, or
+// `NodeServices.layer` from @effect/platform-node).
 import * as Layer from "effect/Layer"
 import { Bundler } from "./usecases/Bundler.js"
 import { Changes } from "./usecases/Changes.js"
 import { Corpus } from "./usecases/Corpus.js"
 import * as NodeFileSystemSync from "./node/NodeFileSystemSync.js"
+import { InThread } from "./node/runtime.js"
 
 // Use cases: requests as plain data in, typed values out, the tagged failures of UseCaseError out
 // (ParameterProblems, ConfigError, ReadError and git's: each one `Effect.catchTag`s by its tag).
@@ -43,6 +44,9 @@ export {
   UnmergedPathError
 } from "./node/git.js"
 export type { GitError, GitOutput } from "./node/git.js"
+// What the readers run on: the worker pool, the parse cache, the settings from the environment.
+export { ParseCache, Settings, SettingsProblem, WorkerPool } from "./node/runtime.js"
+export type { RunSettings } from "./node/runtime.js"
 
 // The pure core: graph in, bundle out; no Effect, no I/O.
 export { composeBundle, composeBundleText, isDiagnostics, planParts, validateParams } from "./core/bundle/index.js"
@@ -57,8 +61,15 @@ export type { Manifest, PartRecord } from "./core/manifest.js"
 export type { Finding, Graph, PackNode, SpecNode } from "./core/model.js"
 export { formatFinding } from "./core/finding-text.js"
 
-/** The three use cases with everything under them; needs a FileSystem. */
-export const layer = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default)
+/**
+ * The library's runtime: files parsed in the calling thread, and a parse cache in memory for as
+ * long as the layer lives (a ManagedRuntime's, a scope's): a read after the first re-reads only
+ * the files that changed and gives back the graph it built when none did. Nothing is written to disk.
+ */
+export const layerRuntime = InThread
+
+/** The three use cases with everything under them and the library's runtime; needs a FileSystem. */
+export const layer = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default).pipe(Layer.provide(layerRuntime))
 
 /** Node's file system as the CLI uses it (synchronous reads, see NodeFileSystemSync.ts). */
 export const layerNode = layer.pipe(Layer.provide(NodeFileSystemSync.layer))

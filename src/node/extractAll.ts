@@ -3,24 +3,32 @@
 // part; each thread reads what it parses. Worker threads take chunks from the front, the main
 // thread from the back, so they meet wherever the work balances, with no cost model; code results
 // (a few anchors) are cheap to send back, Specs (whole texts) mostly stay on the main thread.
-// Workers run their own bundle (src/worker.ts; bin.ts hands its path in); tests run in-thread unless forced.
+// Workers run their own bundle (src/worker.ts): which one, and whether at all, is the pool the
+// session is given (the WorkerPool service, src/node/runtime.ts); tests and the library run in-thread.
 import { availableParallelism } from "node:os"
 import type { SourceFile } from "../core/discover.js"
 import type { ExtractAllOptions, Extracted, Input } from "./extractInThread.js"
 import { extractInThread, loadParser, needsParser } from "./extractInThread.js"
 import { type Chunk, Helper } from "./workerThread.js"
 
-let workerScript: string | undefined
-/**
- * How long the main thread, with nothing left to parse, waits without a word from any worker
- * before it parses what the workers hold itself (a worker that never answers cannot stall a run).
- */
-let silentMs = 20_000
-/** Called by the bundled entry: worker threads may run this file (tests may shorten the wait for a silent worker). */
-export const enableWorkers = (script: string | undefined, options: { readonly silentMs?: number } = {}): void => {
-  workerScript = script
-  silentMs = options.silentMs ?? 20_000
+/** Which worker threads a session may start. */
+export interface Pool {
+  /** The worker threads' bundle (bin/specbundle-worker.cjs); undefined: every file is parsed in this thread. */
+  readonly script: string | undefined
+  /**
+   * How long the main thread, with nothing left to parse, waits without a word from any worker
+   * before it parses what the workers hold itself (a worker that never answers cannot stall a run).
+   */
+  readonly silentMs: number
+  /** SPECBUNDLE_WORKERS: this many worker threads whatever the corpus's size; null: the corpus decides. */
+  readonly forced: number | null
 }
+
+/** How long a silent worker is waited for by default. */
+export const SILENT_MS = 20_000
+
+/** No worker threads: every file parsed in the calling thread. */
+export const IN_THREAD: Pool = { script: undefined, silentMs: SILENT_MS, forced: null }
 
 /** Below this many files, starting a worker costs more than it saves (the bench's smallest scale corpus has 7,500). */
 const PARALLEL_FILES = 2000
@@ -53,10 +61,9 @@ export const forcedWorkers = (setting: string | undefined): number | null | { re
  * results cost more than the Specs left to parse (on 2 cores, 10,000 Specs: 2.5 s with one
  * worker, 1.9 s without; docs/bench.md).
  */
-const workerCount = (files: number, warm: boolean): number => {
-  if (workerScript === undefined) return 0
-  const forced = forcedWorkers(process.env.SPECBUNDLE_WORKERS)
-  if (typeof forced === "number") return forced
+const workerCount = (pool: Pool, files: number, warm: boolean): number => {
+  if (pool.script === undefined) return 0
+  if (pool.forced !== null) return pool.forced
   return files < PARALLEL_FILES || warm ? 0 : Math.min(availableParallelism(), 4) - 1
 }
 
@@ -86,7 +93,8 @@ export class ExtractSession {
   /** `expected`: about how many files will be added; call `expect` again as the count grows. */
   constructor(
     expected: number,
-    private readonly options: ExtractAllOptions
+    private readonly options: ExtractAllOptions,
+    private readonly pool: Pool = IN_THREAD
   ) {
     this.start(expected)
   }
@@ -102,9 +110,9 @@ export class ExtractSession {
   }
 
   private start(files: number): void {
-    const script = workerScript
+    const script = this.pool.script
     if (this.started || script === undefined) return
-    const count = workerCount(files, !needsParser(this.options))
+    const count = workerCount(this.pool, files, !needsParser(this.options))
     if (count === 0) return
     this.started = true
     // Workers get the known entries without what the files gave: copying every read to each thread
@@ -173,7 +181,8 @@ export class ExtractSession {
     const again = this.retry.pop()
     if (again !== undefined) return again
     if (this.front >= this.back) return undefined
-    const limit = this.chunkBytes(MAX_OWN_CHUNK_BYTES)
+    // Alone, this thread takes everything at once: small chunks are for letting workers' messages in.
+    const limit = this.helpers.length === 0 ? Number.POSITIVE_INFINITY : this.chunkBytes(MAX_OWN_CHUNK_BYTES)
     let from = this.back
     for (let taken = 0; from > this.front && taken < limit; ) {
       from--
@@ -218,11 +227,12 @@ export class ExtractSession {
         if (chunk !== undefined) {
           this.store(chunk, await extractInThread(chunk.files, this.options), false)
           // Let worker messages in between chunks: they may want more work or bring results.
-          await new Promise<void>((resolve) => setImmediate(resolve))
+          if (this.helpers.length > 0) await new Promise<void>((resolve) => setImmediate(resolve))
           continue
         }
         // Every chunk of a failed worker was queued again, so nothing can be owed by one.
         if (this.stored === this.results.length || this.helpers.every((h) => h.failed)) break
+        const silentMs = this.pool.silentMs
         const silence = setTimeout(() => this.wake?.(), silentMs)
         await new Promise<void>((resolve) => (this.wake = resolve))
         clearTimeout(silence)
@@ -236,7 +246,7 @@ export class ExtractSession {
       // A thread that does not end when asked is waited for as long as a silent worker, then cut off.
       const ends = Promise.all(this.helpers.map((h) => h.close()))
       await new Promise<unknown>((resolve) => {
-        const bound = setTimeout(resolve, silentMs)
+        const bound = setTimeout(resolve, this.pool.silentMs)
         void ends.then(() => resolve(clearTimeout(bound)))
       })
       for (const h of this.helpers) h.kill()
@@ -248,9 +258,9 @@ export class ExtractSession {
   }
 }
 
-/** Parses files held in memory (in slot order) with the session's worker policy. */
-export const extractAll = (files: ReadonlyArray<SourceFile>, options: ExtractAllOptions): Promise<Extracted[]> => {
-  const session = new ExtractSession(files.length, options)
+/** Parses files held in memory (in slot order) with the pool's worker policy. */
+export const extractAll = (files: ReadonlyArray<SourceFile>, options: ExtractAllOptions, pool: Pool = IN_THREAD): Promise<Extracted[]> => {
+  const session = new ExtractSession(files.length, options, pool)
   for (const f of files) session.add(f)
   return session.finish()
 }

@@ -17,8 +17,9 @@ import { Git } from "../node/git.js"
 import type { GitView } from "../node/gitWorkTree.js"
 import { askGit, convertsNothing } from "../node/gitWorkTree.js"
 import { asIndexObject, load } from "../node/diskRead.js"
-import type { ParseCache, SavedEntry } from "../node/parseCache.js"
-import { openParseCache, shardListing, shardOf } from "../node/parseCache.js"
+import type { ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
+import { shardListing, shardOf } from "../node/parseCache.js"
+import { ParseCache, WorkerPool } from "../node/runtime.js"
 import { buildGraph } from "../core/graph.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { CarrierRead, Graph } from "../core/model.js"
@@ -62,7 +63,7 @@ export interface TreeOptions {
 const NOTHING_KEPT = { reads: [], entries: () => [] } as const
 
 /** What the whole shards of a cache gave, and their entries when asked (files not read this run). */
-const keptOf = (cache: ParseCache | undefined, shards: ReadonlyArray<number>) =>
+const keptOf = (cache: OpenCache | undefined, shards: ReadonlyArray<number>) =>
   cache === undefined || shards.length === 0
     ? NOTHING_KEPT
     : {
@@ -89,6 +90,9 @@ const reusable = (extracted: ReadonlyArray<Extracted>): SavedEntry[] =>
 const make = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
   const git = yield* Git
+  const pool = yield* WorkerPool
+  const caches = yield* ParseCache
+  const openParseCache = caches.open
 
   const isSelfHosting = (root: string) =>
     fs.readFileString(nodePath.join(root, "package.json")).pipe(
@@ -103,7 +107,8 @@ const make = Effect.gen(function* () {
   const assemble = (
     extracted: ReadonlyArray<Extracted>,
     extra: ReadonlyArray<CarrierRead>,
-    kept: { readonly reads: ReadonlyArray<CarrierRead>; readonly entries: () => ReadonlyArray<SavedEntry> } = NOTHING_KEPT
+    kept: { readonly reads: ReadonlyArray<CarrierRead>; readonly entries: () => ReadonlyArray<SavedEntry> } = NOTHING_KEPT,
+    cache?: OpenCache
   ): ReadResult => {
     const reads: CarrierRead[] = [...extra, ...kept.reads]
     for (const e of extracted) if (e.read !== null) reads.push(e.read)
@@ -114,12 +119,14 @@ const make = Effect.gen(function* () {
       for (const e of extracted) if (e.hash !== null) files.push({ path: e.path, hash: e.hash })
       return files.sort((a, b) => byCodeUnits(a.path, b.path))
     }
-    return { graph: buildGraph(reads), files: list }
+    // A cache kept in memory gives back the graph it built last when nothing was read again.
+    const graph = cache?.graphOf === undefined ? buildGraph(reads) : cache.graphOf(reads, () => buildGraph(reads))
+    return { graph, files: list }
   }
 
   /** Turns files held in memory into the graph: the one place parsing happens. */
   const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
-    Effect.promise(async () => assemble(await extractAll(files, options), extra))
+    Effect.promise(async () => assemble(await extractAll(files, options, pool), extra))
 
   /** Reads the working tree under `root`. */
   const readTree = (options: TreeOptions) =>
@@ -133,7 +140,7 @@ const make = Effect.gen(function* () {
       // git lists its files while the walk runs (the two meet below); worker threads (a large
       // corpus) start loading while the walk is still counting. A warm cache needs no workers:
       // its session starts once the listing has told which shards are whole.
-      let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since })
+      let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since }, pool)
       const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing))
       const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
       const view = yield* Fiber.join(askedGit)
@@ -166,12 +173,12 @@ const make = Effect.gen(function* () {
       const treeListing =
         cache === undefined
           ? undefined
-          : shardListing([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
+          : (cache.listingOf ?? shardListing)([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
       cache?.settle(treeListing)
       const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
       const pending = (paths: string[]) => (wholeShards.length === 0 ? paths : paths.filter((p) => cache?.whole[shardOf(p)] === undefined))
       const ordered = [...pending(code), ...pending(carriers)]
-      session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since })
+      session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since }, pool)
       // With worker threads, every file is queued unread, code files first: the workers read and
       // parse from the front, this thread from the back (the Specs, whose results are the costly
       // ones to send between threads), and both read as they go (extractAll.ts). With a parse
@@ -209,7 +216,7 @@ const make = Effect.gen(function* () {
       const started = session
       const extracted = yield* Effect.promise(() => started.finish())
       cache?.save(reusable(extracted), treeListing)
-      return assemble(extracted, problems, keptOf(cache, wholeShards))
+      return assemble(extracted, problems, keptOf(cache, wholeShards), cache)
     })
 
   /**
@@ -233,12 +240,12 @@ const make = Effect.gen(function* () {
       const { selfHosting } = options
       // Each shard of the cache saved from a listing with the same paths and object ids is whole:
       // its files are what they were, and none of them is looked up, read or parsed.
-      const listing = shardListing(options.entries)
       const cache = openParseCache(root, selfHosting, options.cache ?? "index")
+      const listing = (cache?.listingOf ?? shardListing)(options.entries)
       cache?.settle(listing)
       const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
       const entries = wholeShards.length === 0 ? options.entries : options.entries.filter((e) => cache?.whole[shardOf(e.path)] === undefined)
-      const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() })
+      const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() }, pool)
       const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
       const code = entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
       const carriers = entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
@@ -249,7 +256,7 @@ const make = Effect.gen(function* () {
       if (stale.size > 0) {
         const wanted = options.entries.filter((e) => stale.has(e.path))
         const files = yield* fetch(wanted)
-        const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known }))
+        const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known }, pool))
         // A blob's bytes are its object id's by definition: kept under that id, so the next run
         // trusts the entry without fetching it again (a work tree whose bytes never match the
         // index's, as with core.autocrlf, would otherwise fetch every blob on every run).
@@ -260,7 +267,7 @@ const make = Effect.gen(function* () {
         for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
       }
       cache?.save(reusable(extracted), listing)
-      return assemble(extracted, [], keptOf(cache, wholeShards))
+      return assemble(extracted, [], keptOf(cache, wholeShards), cache)
     })
 
   /**
@@ -293,7 +300,7 @@ export class GraphReader extends Context.Service<GraphReader, Effect.Success<typ
   /** The service from its parts, for a double in a test or a program (what `Layer.succeed(GraphReader, …)` takes). */
   static readonly make = (service: GraphReader["Service"]): GraphReader["Service"] => service
   /** The live service; its dependencies still to provide. */
-  static readonly DefaultWithoutDependencies: Layer.Layer<GraphReader, never, FileSystem.FileSystem | Git> = Layer.effect(this, make)
-  /** The live service with everything under it but a FileSystem. */
+  static readonly DefaultWithoutDependencies: Layer.Layer<GraphReader, never, FileSystem.FileSystem | Git | WorkerPool | ParseCache> = Layer.effect(this, make)
+  /** The live service with git under it; a FileSystem and the runtime (WorkerPool, ParseCache: src/node/runtime.ts) still to provide. */
   static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Git.Default))
 }

@@ -151,6 +151,6 @@ export class Impact extends Context.Service<Impact, Effect.Success<typeof make>>
   static readonly make = (service: Impact["Service"]): Impact["Service"] => service
   /** The live service; its dependencies still to provide. */
   static readonly DefaultWithoutDependencies: Layer.Layer<Impact, never, GitDiff | GraphReader> = Layer.effect(this, make)
-  /** The live service with everything under it but a FileSystem. */
+  /** The live service with everything under it but a FileSystem and the runtime (WorkerPool, ParseCache: src/node/runtime.ts). */
   static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Layer.mergeAll(GitDiff.Default, GraphReader.Default)))
 }

@@ -235,7 +235,7 @@ export class Bundler extends Context.Service<Bundler, Effect.Success<typeof make
     this,
     make
   )
-  /** The live service with everything under it but a FileSystem. */
+  /** The live service with everything under it but a FileSystem and the runtime (WorkerPool, ParseCache: src/node/runtime.ts). */
   static readonly Default = this.DefaultWithoutDependencies.pipe(
     Layer.provide(Layer.mergeAll(GraphReader.Default, Changes.Default, Composer.Default, GitDiff.Default))
   )

@@ -105,6 +105,6 @@ export class Changes extends Context.Service<Changes, Effect.Success<typeof make
   static readonly make = (service: Changes["Service"]): Changes["Service"] => service
   /** The live service; its dependencies still to provide. */
   static readonly DefaultWithoutDependencies: Layer.Layer<Changes, never, FileSystem.FileSystem | Impact> = Layer.effect(this, make)
-  /** The live service with everything under it but a FileSystem. */
+  /** The live service with everything under it but a FileSystem and the runtime (WorkerPool, ParseCache: src/node/runtime.ts). */
   static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Impact.Default))
 }

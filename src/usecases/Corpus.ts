@@ -60,6 +60,6 @@ export class Corpus extends Context.Service<Corpus, Effect.Success<typeof make>>
   static readonly make = (service: Corpus["Service"]): Corpus["Service"] => service
   /** The live service; its dependencies still to provide. */
   static readonly DefaultWithoutDependencies: Layer.Layer<Corpus, never, FileSystem.FileSystem | GraphReader> = Layer.effect(this, make)
-  /** The live service with everything under it but a FileSystem. */
+  /** The live service with everything under it but a FileSystem and the runtime (WorkerPool, ParseCache: src/node/runtime.ts). */
   static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(GraphReader.Default))
 }

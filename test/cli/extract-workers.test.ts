@@ -5,19 +5,15 @@
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import type { SourceFile } from "../../src/core/discover.js"
-import { ExtractSession, enableWorkers } from "../../src/node/extractAll.js"
+import { ExtractSession, IN_THREAD, type Pool, SILENT_MS } from "../../src/node/extractAll.js"
 import { extractInThread } from "../../src/node/extractInThread.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { listFiles, tempDir, writeFiles } from "../support/tmp.js"
 
 const root = tempDir("specbundle-workers-")
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
-afterEach(() => {
-  enableWorkers(undefined)
-  delete process.env.SPECBUNDLE_WORKERS
-})
 
 execFileSync(process.execPath, [path.resolve("scripts/gen-corpus.mjs"), root, "--specs", "400", "--packs", "2", "--ts-files", "800", "--anchor-every", "4"])
 // Files every thread must report the same way: a parse error, a refused Spec, binary bytes, an anchor comment.
@@ -35,8 +31,11 @@ const OPTIONS = { selfHosting: false }
 /** What the CLI starts its workers on (src/worker.ts, built by `npm run build`). */
 const WORKER_BUNDLE = path.resolve("bin/specbundle-worker.cjs")
 
-const viaSession = async () => {
-  const session = new ExtractSession(files.length, OPTIONS)
+/** `workers` threads forced (SPECBUNDLE_WORKERS) on `script`. */
+const pool = (script: string, workers: number, silentMs = SILENT_MS): Pool => ({ script, silentMs, forced: workers })
+
+const viaSession = async (on: Pool = IN_THREAD) => {
+  const session = new ExtractSession(files.length, OPTIONS, on)
   for (const f of files) session.add(f)
   return { results: await session.finish(), remote: session.remoteChunks }
 }
@@ -77,9 +76,7 @@ describe("ExtractSession", () => {
   for (const count of ["1", "2"]) {
     it(`gives the in-thread results in add order with ${count} worker(s), which parse some chunks`, async () => {
       const expected = await extractInThread(files, OPTIONS)
-      enableWorkers(WORKER_BUNDLE)
-      process.env.SPECBUNDLE_WORKERS = count
-      const { results, remote } = await viaSession()
+      const { results, remote } = await viaSession(pool(WORKER_BUNDLE, Number(count)))
       expect(remote).toBeGreaterThan(0)
       expect(results).toEqual(expected)
     }, 60_000)
@@ -87,9 +84,7 @@ describe("ExtractSession", () => {
 
   it("reads files queued unread, in whichever thread parses them; a missing one gives the reader's finding", async () => {
     const expected = await extractInThread(files, OPTIONS)
-    enableWorkers(WORKER_BUNDLE)
-    process.env.SPECBUNDLE_WORKERS = "1"
-    const session = new ExtractSession(files.length + 1, OPTIONS)
+    const session = new ExtractSession(files.length + 1, OPTIONS, pool(WORKER_BUNDLE, 1))
     for (const f of files) session.add({ path: f.path, absolute: path.join(root, f.path) })
     session.add({ path: "src/gone.ts", absolute: path.join(root, "src/gone.ts") })
     const results = await session.finish()
@@ -112,9 +107,7 @@ describe("ExtractSession", () => {
     const expected = await extractInThread(files, OPTIONS)
     const crashing = path.join(root, "crash.cjs")
     fs.writeFileSync(crashing, "throw new Error('worker crashed on start')\n")
-    enableWorkers(crashing)
-    process.env.SPECBUNDLE_WORKERS = "2"
-    const { results, remote } = await viaSession()
+    const { results, remote } = await viaSession(pool(crashing, 2))
     expect(remote).toBe(0)
     expect(results).toEqual(expected)
   }, 60_000)
@@ -124,9 +117,7 @@ describe("ExtractSession", () => {
     // Takes every chunk and the request to end, answers nothing.
     const silent = path.join(root, "silent.cjs")
     fs.writeFileSync(silent, "require('node:worker_threads').parentPort.on('message', () => {})\n")
-    enableWorkers(silent, { silentMs: 300 })
-    process.env.SPECBUNDLE_WORKERS = "2"
-    const { results, remote } = await viaSession()
+    const { results, remote } = await viaSession(pool(silent, 2, 300))
     expect(remote).toBe(0)
     expect(results).toEqual(expected)
   }, 60_000)

@@ -14,12 +14,13 @@ import { Bundler } from "../../src/usecases/Bundler.js"
 import { Changes } from "../../src/usecases/Changes.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
+import { TestRuntime } from "../support/runtime.js"
 
 const CORPUS = path.resolve("test/fixtures/perspectives")
 const PACK = "pack:lens-v1"
 const cwd = path.resolve(".")
 
-const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(NodeFileSystem.layer))
+const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime)))
 
 describe("the library", () => {
   it("Bundler takes a perspective: the CLI's bytes, and the scope that states it", async () => {

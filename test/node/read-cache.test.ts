@@ -9,11 +9,12 @@ import type { CarrierRead } from "../../src/core/model.js"
 import { extractInThread } from "../../src/node/extractInThread.js"
 import { isAscii } from "node:buffer"
 import type { CacheEntry, SavedEntry } from "../../src/node/parseCache.js"
-import { enableParseCache, openParseCache } from "../../src/node/parseCache.js"
+import type { CacheStore } from "../../src/node/parseCache.js"
+import { openParseCache } from "../../src/node/parseCache.js"
 
-/** The cache of a root, settled without a listing (no shard whole: every entry known). */
-const opened = (root: string, selfHosting: boolean, source: "tree" | "index") => {
-  const cache = openParseCache(root, selfHosting, source)
+/** The cache of a root in `store`, settled without a listing (no shard whole: every entry known). */
+const opened = (store: CacheStore, root: string, selfHosting: boolean, source: "tree" | "index") => {
+  const cache = openParseCache(store, root, selfHosting, source)
   cache?.settle(undefined)
   return cache
 }
@@ -135,8 +136,7 @@ const SPEC: CarrierRead = {
 describe("the parse cache's files", () => {
   it("are ASCII, and give back every character (accents, symbols, astral ones) and every entry", () => {
     const { files, store } = memoryStore()
-    enableParseCache(store)
-    try {
+    {
       const root = tempDir("specbundle-cache-files-")
       const text: CarrierRead = {
         ...PLANTED,
@@ -148,9 +148,9 @@ describe("the parse cache's files", () => {
         ["b.sdp.md", null, "b".repeat(64), "c".repeat(40), null],
         ["s.sdp.md", null, "d".repeat(64), null, SPEC]
       ]
-      opened(root, false, "tree")?.save(entries)
+      opened(store, root, false, "tree")?.save(entries)
       for (const data of files.values()) expect(isAscii(data)).toBe(true)
-      const again = opened(root, false, "tree")
+      const again = opened(store, root, false, "tree")
       expect(again?.known.get("é.ts")).toEqual({ stat: "1:2:3:4", hash: "a".repeat(64), oid: null, read: text })
       expect(again?.known.get("b.sdp.md")).toEqual({ stat: null, hash: "b".repeat(64), oid: "c".repeat(40), read: null })
       // A Spec comes back with its prose read when first asked for, and prints the same bytes.
@@ -159,19 +159,16 @@ describe("the parse cache's files", () => {
       expect(spec?.narrative).toBe(SPEC.specs[0].narrative)
       expect(JSON.stringify(again?.known.get("s.sdp.md")?.read)).toBe(JSON.stringify(SPEC))
       // Another source or option is another cache: nothing known there.
-      expect(opened(root, true, "tree")?.known.size).toBe(0)
-      expect(opened(root, false, "index")?.known.size).toBe(0)
-    } finally {
-      enableParseCache(undefined)
+      expect(opened(store, root, true, "tree")?.known.size).toBe(0)
+      expect(opened(store, root, false, "index")?.known.size).toBe(0)
     }
   })
 
   it("keeps the Specs' prose in a file of its own, named by the entries: without it, the shard is not used", () => {
     const { files, store } = memoryStore()
-    enableParseCache(store)
-    try {
+    {
       const root = tempDir("specbundle-cache-prose-")
-      const cache = openParseCache(root, false, "tree")
+      const cache = openParseCache(store, root, false, "tree")
       cache?.save([["s.sdp.md", null, "d".repeat(64), null, SPEC]])
       // One shard holds the entry: its entries file and its prose file.
       expect(files.size).toBe(2)
@@ -180,15 +177,13 @@ describe("the parse cache's files", () => {
       expect(Buffer.from(files.get(entriesName) as Uint8Array).toString("latin1")).not.toContain("Unicode")
       // A changed Spec writes a new prose file and removes the one the old entries named.
       const changed: CarrierRead = { ...SPEC, specs: [{ ...SPEC.specs[0], narrative: "changed" }] }
-      opened(root, false, "tree")?.save([["s.sdp.md", null, "e".repeat(64), null, changed]])
+      opened(store, root, false, "tree")?.save([["s.sdp.md", null, "e".repeat(64), null, changed]])
       expect(files.size).toBe(2)
       expect(files.has(proseName)).toBe(false)
-      expect(opened(root, false, "tree")?.known.get("s.sdp.md")?.read?.specs[0].narrative).toBe("changed")
+      expect(opened(store, root, false, "tree")?.known.get("s.sdp.md")?.read?.specs[0].narrative).toBe("changed")
       // Without its prose file the shard's entries are not used at all.
       for (const name of [...files.keys()]) if (name !== entriesName) files.delete(name)
-      expect(opened(root, false, "tree")?.known.size).toBe(0)
-    } finally {
-      enableParseCache(undefined)
+      expect(opened(store, root, false, "tree")?.known.size).toBe(0)
     }
   })
 })

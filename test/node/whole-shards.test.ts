@@ -11,9 +11,13 @@ import { describe, expect, it } from "vitest"
 import { GraphReader } from "../../src/services/GraphReader.js"
 import type { IndexedFile } from "../../src/services/GraphReader.js"
 import type { SavedEntry } from "../../src/node/parseCache.js"
-import { enableParseCache, openParseCache, shardListing, shardOf } from "../../src/node/parseCache.js"
+import type { ParseCaches } from "../../src/node/parseCache.js"
+import { shardListing, shardOf, storeCaches, warmCaches } from "../../src/node/parseCache.js"
+import { ParseCache } from "../../src/node/runtime.js"
+import * as Layer from "effect/Layer"
 import { specCarrier } from "../support/git.js"
-import { ReaderLive, tempDir } from "../support/tmp.js"
+import { cachedRuntime } from "../support/runtime.js"
+import { readerOn, tempDir } from "../support/tmp.js"
 import { memoryStore } from "../support/cache-store.js"
 
 const oidOf = (text: string) =>
@@ -21,10 +25,16 @@ const oidOf = (text: string) =>
     .update(`blob ${Buffer.byteLength(text)}\0${text}`)
     .digest("hex")
 
-describe("whole shards", () => {
+/** The two kinds of cache: the loader's folder (here a store in memory), and the entries kept warm in memory. */
+const KINDS: ReadonlyArray<readonly [string, () => ParseCaches]> = [
+  ["a folder store's cache", () => storeCaches(memoryStore().store)],
+  ["a cache kept warm in memory", () => warmCaches()]
+]
+
+describe.each(KINDS)("whole shards, %s", (_, makeCaches) => {
   it("a listing of the same paths and object ids reads nothing, the work tree emptied; a changed object fetches that file alone", async () => {
-    enableParseCache(memoryStore().store)
-    try {
+    const reader = readerOn(cachedRuntime(Layer.succeed(ParseCache, makeCaches())))
+    {
       const root = tempDir("specbundle-whole-")
       // Forty Specs, so that every shard holds some.
       const texts = new Map<string, string>()
@@ -42,7 +52,7 @@ describe("whole shards", () => {
               asked.push(stale.map((e) => e.path))
               return Effect.succeed(stale.flatMap((e) => (texts.has(e.path) ? [{ path: e.path, bytes: Buffer.from(texts.get(e.path) ?? "") }] : [])))
             })
-          ).pipe(Effect.provide(ReaderLive))
+          ).pipe(Effect.provide(reader))
         )
       const first = await read(entries)
       expect([...first.graph.specs.keys()]).toHaveLength(40)
@@ -61,14 +71,12 @@ describe("whole shards", () => {
       expect(asked).toEqual([[changed]])
       expect(third.graph.specs.get("spec:w.s7")?.title).toBe("Spec 7, staged again")
       expect([...third.graph.specs.keys()]).toHaveLength(40)
-    } finally {
-      enableParseCache(undefined)
     }
   })
 
   it("are the shards saved from the same listing; a changed object, path or unvouched file leaves its shard to the entries", () => {
-    enableParseCache(memoryStore().store)
-    try {
+    const openParseCache = makeCaches().open
+    {
       const root = tempDir("specbundle-whole-cache-")
       const paths = Array.from({ length: 64 }, (_, i) => `src/f${i}.ts`)
       const saved: SavedEntry[] = paths.map((p, i) => [p, null, "h".repeat(64), oidOf(String(i)), null])
@@ -101,8 +109,6 @@ describe("whole shards", () => {
       const fifth = openParseCache(root, false, "index")
       fifth?.settle(grown)
       expect(fifth?.whole[shardOf("src/extra.ts")]).toBeUndefined()
-    } finally {
-      enableParseCache(undefined)
     }
   })
 })

@@ -5,8 +5,9 @@ import * as Layer from "effect/Layer"
 import * as path from "node:path"
 import { Impact } from "../../src/services/Impact.js"
 import { codeAnchor, makeRepo, specCarrier } from "../support/git.js"
+import { TestRuntime } from "../support/runtime.js"
 
-const TestLayer = Impact.Default.pipe(Layer.provide(NodeFileSystem.layer))
+const TestLayer = Impact.Default.pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime)))
 
 const ids = (rows: ReadonlyArray<{ id: string }>) => rows.map((r) => r.id)
 

@@ -11,6 +11,8 @@ import { afterAll } from "vitest"
 import type { Finding, Graph } from "../../src/core/model.js"
 import type { ReadResult } from "../../src/services/GraphReader.js"
 import { GraphReader } from "../../src/services/GraphReader.js"
+import type { ParseCache, WorkerPool } from "../../src/node/runtime.js"
+import { TestRuntime } from "./runtime.js"
 import { BIKE_DOCK, CHECKOUT_CORPUS } from "./paths.js"
 
 const created: string[] = []
@@ -106,7 +108,11 @@ export const ruleSpec = (id: string, title = "A rule", readiness = "idea"): stri
     ""
   ].join("\n")
 
-export const ReaderLive = GraphReader.Default.pipe(Layer.provide(NodeFileSystem.layer))
+/** GraphReader over the real disk, on `runtime` (TestRuntime by default). */
+export const readerOn = (runtime: Layer.Layer<WorkerPool | ParseCache> = TestRuntime) =>
+  GraphReader.Default.pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, runtime)))
+
+export const ReaderLive = readerOn()
 
 /** GraphReader with the real FileSystem wrapped: `readFile` goes through `override` first. */
 export const readerWithReadFile = (override: (real: FileSystem.FileSystem, file: string) => ReturnType<FileSystem.FileSystem["readFile"]>) =>
@@ -116,7 +122,8 @@ export const readerWithReadFile = (override: (real: FileSystem.FileSystem, file:
         FileSystem.FileSystem,
         Effect.map(FileSystem.FileSystem, (real): FileSystem.FileSystem => ({ ...real, readFile: (file) => override(real, file) }))
       ).pipe(Layer.provide(NodeFileSystem.layer))
-    )
+    ),
+    Layer.provide(TestRuntime)
   )
 
 export const readTreeWith = (layer: Layer.Layer<GraphReader>, root: string, exclude: ReadonlyArray<string> = []): Promise<ReadResult> =>

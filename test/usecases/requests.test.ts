@@ -13,9 +13,10 @@ import { IMPACT_FORMATS } from "../../src/core/render/outputs.js"
 import { Bundler } from "../../src/usecases/Bundler.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
 import { BundleRequest, ImpactRequest, requestOf } from "../../src/usecases/requests.js"
+import { TestRuntime } from "../support/runtime.js"
 
 const EXAMPLE = path.resolve("examples/bike-dock")
-const Live = Layer.mergeAll(Bundler.Default, Corpus.Default).pipe(Layer.provide(NodeFileSystem.layer))
+const Live = Layer.mergeAll(Bundler.Default, Corpus.Default).pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime)))
 
 describe("request types", () => {
   it.effect("a number budget and part compose as their text does (the types say string or number)", () =>

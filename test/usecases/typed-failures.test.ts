@@ -12,8 +12,9 @@ import { Bundler } from "../../src/usecases/Bundler.js"
 import { Changes } from "../../src/usecases/Changes.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
 import { makeRepo, specCarrier, tempDir } from "../support/git.js"
+import { TestRuntime } from "../support/runtime.js"
 
-const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(NodeFileSystem.layer))
+const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime)))
 
 const corpus = () => {
   const repo = makeRepo()

@@ -19,10 +19,11 @@ import { GraphReader } from "../../src/services/GraphReader.js"
 import { Impact } from "../../src/services/Impact.js"
 import { Git } from "../../src/node/git.js"
 import { specCarrier, tempDir } from "../support/git.js"
+import { TestRuntime } from "../support/runtime.js"
 
 const EXAMPLE = path.resolve("examples/bike-dock")
 
-const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(NodeFileSystem.layer))
+const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime)))
 
 /** The use cases over the real reader and composer, with a GitDiff double that names the changes. */
 const withGitDouble = (double: GitDiff["Service"]) =>
@@ -30,7 +31,7 @@ const withGitDouble = (double: GitDiff["Service"]) =>
     Layer.provideMerge(Changes.DefaultWithoutDependencies),
     Layer.provideMerge(Impact.DefaultWithoutDependencies),
     Layer.provideMerge(Layer.mergeAll(GraphReader.Default, Composer.Default, Layer.succeed(GitDiff, double))),
-    Layer.provide(Layer.mergeAll(NodeFileSystem.layer, Git.Default))
+    Layer.provide(Layer.mergeAll(NodeFileSystem.layer, Git.Default, TestRuntime))
   )
 
 /** A corpus folder (no git repository at all) and a double that says `specs/b.sdp.md` changed. */

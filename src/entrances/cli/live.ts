@@ -1,6 +1,7 @@
 // The services the command handlers use. Only the handlers (the *-run.ts files, loaded when their
 // command runs) import this, so `--help` neither evaluates the readers, git and the composer nor
-// builds them.
+// builds them. What they run on (the worker pool, the parse cache: src/node/runtime.ts) is
+// src/bin.ts's to provide, once for the process.
 import * as Layer from "effect/Layer"
 import { Bundler } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"

@@ -15,6 +15,7 @@ import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "./diagnostics.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { flagExcludes } from "./excludes.js"
+import { ParseCache } from "../../node/runtime.js"
 import { ServicesLive } from "./live.js"
 import { writeErr } from "./output.js"
 import { outDirProblem } from "./out.js"
@@ -123,4 +124,9 @@ export const runWatch = (args: WatchArgs) =>
       yield* writeErr(`watch: rebuild failed (${counted(changed, "changed path")}): ${messageOf(outcome.cause)}; previous files kept, still watching`)
     })
     return yield* Queue.take(ticks).pipe(Effect.andThen(rebuild), Effect.forever)
-  }).pipe(Effect.scoped, Effect.provide(ServicesLive))
+  }).pipe(
+    Effect.scoped,
+    Effect.provide(ServicesLive),
+    // The corpus stays read between builds: a rebuild re-reads only the files that changed.
+    Effect.provide(ParseCache.keptWarm)
+  )

@@ -1,10 +1,12 @@
 // Entry of bin/specbundle-mcp.cjs: the MCP server alone. The CLI's `mcp` handler requires this
-// bundle and calls `serve`; worker threads parse a large corpus as in the CLI.
-import * as nodePath from "node:path"
-import { enableWorkers } from "../../node/extractAll.js"
+// bundle and calls `serve` with what its own commands run on: the worker pool (a large corpus is
+// parsed on every core, as in the CLI) and the parse cache's folder store, which the server keeps
+// warm in memory between calls (ParseCache.layerWarm: a call re-reads only what changed).
+import * as Layer from "effect/Layer"
+import type { Pool } from "../../node/extractAll.js"
+import type { CacheStore } from "../../node/parseCache.js"
+import { ParseCache, WorkerPool } from "../../node/runtime.js"
 import { serve as serveStdio } from "./server.js"
 
-export const serve = (signal?: AbortSignal): Promise<void> => {
-  enableWorkers(nodePath.join(__dirname, "specbundle-worker.cjs"))
-  return serveStdio(signal)
-}
+export const serve = (signal: AbortSignal | undefined, runtime: { readonly pool: Pool; readonly store: CacheStore | undefined }): Promise<void> =>
+  serveStdio(signal, Layer.mergeAll(Layer.succeed(WorkerPool, runtime.pool), ParseCache.layerWarm(runtime.store)))

@@ -18,6 +18,7 @@ import { Bundler } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"
 import { Corpus } from "../../usecases/Corpus.js"
 import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
+import type { ParseCache, WorkerPool } from "../../node/runtime.js"
 import { screened } from "./lines.js"
 import { tools } from "./tools.js"
 
@@ -28,7 +29,8 @@ const registerTools = Effect.gen(function* () {
   const server = yield* McpServer.McpServer
   const context = yield* Effect.context<Bundler | Changes | Corpus>()
   for (const spec of tools) {
-    // Each call runs its use case afresh: the graph is read per call (the corpus may change between calls).
+    // Each call runs its use case afresh (the corpus may change between calls), over the parse
+    // cache the server keeps in memory: only what changed is read again (serve's `runtime`).
     yield* server.addTool({
       tool: spec.tool,
       annotations: Context.empty(),
@@ -76,13 +78,13 @@ export const ServerLive = Layer.effectDiscard(registerTools).pipe(
   Layer.provide(Layer.mergeAll(UseCases, ScreenedStdio))
 )
 
-/** Serves until stdin ends or the signal aborts (the CLI's fiber is interrupted). */
-export const serve = (signal?: AbortSignal): Promise<void> => {
+/** Serves until stdin ends or the signal aborts (the CLI's fiber is interrupted), its reads on `runtime`. */
+export const serve = (signal: AbortSignal | undefined, runtime: Layer.Layer<WorkerPool | ParseCache>): Promise<void> => {
   // Anything that still reaches console.log must not corrupt the protocol.
   console.log = console.error
   console.info = console.error
   // The protocol ends the server by interrupting it when stdin ends: that is a clean stop.
-  return Effect.runPromiseExit(Layer.launch(ServerLive), signal === undefined ? undefined : { signal }).then((exit) => {
+  return Effect.runPromiseExit(Layer.launch(ServerLive.pipe(Layer.provide(runtime))), signal === undefined ? undefined : { signal }).then((exit) => {
     if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) throw new Error(Cause.pretty(exit.cause).split("\n")[0])
   })
 }

@@ -1,0 +1,81 @@
+// What a run of the readers runs on, as services every entrance provides (issue 38): the worker
+// pool a large corpus is parsed on, the parse cache each read starts from, and the settings read
+// from the environment through Effect's Config (a test gives a map: ConfigProvider.fromUnknown).
+// The CLI provides the real pool (its worker bundle's path) and the loader's folder store; the MCP
+// server the same pool and its files kept warm in memory between calls; the library parses in
+// this thread with a cache in memory for as long as its layer lives (README, "Library").
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { IN_THREAD, type Pool, SILENT_MS, forcedWorkers } from "./extractAll.js"
+import { type CacheStore, type ParseCaches, storeCaches, warmCaches } from "./parseCache.js"
+
+/** A setting in the environment that cannot be used: `problem` says which and why, in one line. */
+export class SettingsProblem extends Data.TaggedError("SettingsProblem")<{ readonly problem: string }> {
+  override get message() {
+    return this.problem
+  }
+}
+
+/** The settings of ours the environment holds (SPECBUNDLE_WORKERS). */
+export interface RunSettings {
+  /** SPECBUNDLE_WORKERS: this many worker threads; null when unset. */
+  readonly workers: number | null
+}
+
+/**
+ * SPECBUNDLE_WORKERS, read through the ConfigProvider in context (the environment unless a test
+ * gives another); a value that is not a worker count fails with its one line.
+ */
+const readSettings: Effect.Effect<RunSettings, SettingsProblem> = Effect.gen(function* () {
+  const raw = yield* Config.option(Config.String("SPECBUNDLE_WORKERS")).pipe(
+    Effect.mapError((e) => new SettingsProblem({ problem: `SPECBUNDLE_WORKERS could not be read (${e.message})` }))
+  )
+  const workers = forcedWorkers(Option.getOrUndefined(raw))
+  if (workers !== null && typeof workers === "object") return yield* new SettingsProblem({ problem: workers.problem })
+  return { workers }
+})
+
+export class Settings extends Context.Service<Settings, RunSettings>()("specbundle/Settings") {
+  /** The settings read now, or the refusal of the first that cannot be used. */
+  static readonly read = readSettings
+  /** The settings from the ConfigProvider in context (the environment by default). */
+  static readonly layer: Layer.Layer<Settings, SettingsProblem> = Layer.effect(this, readSettings)
+}
+
+export class WorkerPool extends Context.Service<WorkerPool, Pool>()("specbundle/WorkerPool") {
+  /** Every file parsed in the calling thread (the library, tests). */
+  static readonly inThread: Layer.Layer<WorkerPool> = Layer.succeed(this, IN_THREAD)
+  /**
+   * Worker threads started on `script` (the CLI's bin/specbundle-worker.cjs) when a corpus is large
+   * or SPECBUNDLE_WORKERS asks; `silentMs`: how long a silent worker is waited for.
+   */
+  static readonly layer = (script: string, options: { readonly silentMs?: number } = {}): Layer.Layer<WorkerPool, never, Settings> =>
+    Layer.effect(
+      this,
+      Effect.map(Settings, (settings: RunSettings) => ({ script, silentMs: options.silentMs ?? SILENT_MS, forced: settings.workers }))
+    )
+}
+
+export class ParseCache extends Context.Service<ParseCache, ParseCaches>()("specbundle/ParseCache") {
+  /** No cache: every read reads and parses every file. */
+  static readonly none: Layer.Layer<ParseCache> = Layer.succeed(this, storeCaches(undefined))
+  /** The caches of a folder store (the loader's `module.specbundleCache`; none when undefined, as with SPECBUNDLE_CODE_CACHE=0). */
+  static readonly layerStore = (store: CacheStore | undefined): Layer.Layer<ParseCache> => Layer.succeed(this, storeCaches(store))
+  /**
+   * Caches kept in memory for the layer's lifetime, with the graph last built (a long-lived
+   * entrance's warm corpus); over a folder store when given, which a corpus's first read starts from.
+   */
+  static readonly layerWarm = (store?: CacheStore): Layer.Layer<ParseCache> => Layer.sync(this, () => warmCaches(store))
+  /** The caches in context (their folder store) kept warm in memory for this layer's lifetime: `watch`'s rebuilds. */
+  static readonly keptWarm: Layer.Layer<ParseCache, never, ParseCache> = Layer.effect(
+    this,
+    Effect.map(ParseCache, (caches: ParseCaches) => warmCaches(caches.store))
+  )
+}
+
+/** What a run needs under the readers, for an entrance that parses in its own thread (the library, tests). */
+export const InThread: Layer.Layer<WorkerPool | ParseCache> = Layer.mergeAll(WorkerPool.inThread, ParseCache.layerWarm())
