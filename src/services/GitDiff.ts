@@ -93,6 +93,16 @@ export interface RepoState {
   readonly dirty: boolean | null
 }
 
+/** Whether the folder holds a `.git` (a folder, or a file naming one): the top of a work tree, nearly always. */
+const holdsDotGit = (folder: string): boolean => {
+  try {
+    lstatSync(nodePath.join(folder, ".git"))
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Everything below runs git through the Git service (its one runner). */
 const make = Effect.gen(function* () {
   const git = yield* Git
@@ -201,9 +211,18 @@ const make = Effect.gen(function* () {
           })
         )
 
+  /** --staged's two listings: the index's (`ls-files -s`: conflicts and the new side) and the diff against HEAD. */
+  const stagedListings = (top: string) =>
+    Effect.all([runGit(top, ["ls-files", "-s", "-z"]), runGit(top, [...DIFF, "--cached", "--"])], { concurrency: "unbounded" })
+
   const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
     // HEAD is asked with the location where the changeset reads it (--staged, A..B, A...B).
-    const found = yield* locateWith(root, changeset._tag !== "Rev")
+    // --staged where the root holds a `.git` (a work tree's top, where a pre-commit hook runs):
+    // its listings start beside the rev-parse instead of after it, one git round trip fewer. They
+    // are used only when rev-parse says the root is the top (else asked again there), and a
+    // failed rev-parse fails the run with its own error, as when they ran after it.
+    const early = changeset._tag === "Staged" && holdsDotGit(root) ? Effect.result(stagedListings(root)) : Effect.succeed(undefined)
+    const [found, listings] = yield* Effect.all([locateWith(root, changeset._tag !== "Rev"), early], { concurrency: "unbounded" })
     const { location } = found
     const { top } = location
     let changes: RepoChange[]
@@ -247,9 +266,7 @@ const make = Effect.gen(function* () {
       case "Staged": {
         // With no commit yet, `diff --cached` compares against the empty tree by itself. The index's
         // listing answers both whether a conflict is open and what the new side holds: one git for both.
-        const [listing, diffOut] = yield* Effect.all([runGit(top, ["ls-files", "-s", "-z"]), runGit(top, [...DIFF, "--cached", "--"])], {
-          concurrency: "unbounded"
-        })
+        const [listing, diffOut] = yield* listings !== undefined && location.prefix === "" ? Effect.fromResult(listings) : stagedListings(top)
         const index = parseIndexListingZ(listing)
         if (index.unmerged.length > 0) return yield* new UnmergedPathError({ paths: index.unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
         ;({ changes, oldObjects } = parseRawZ(diffOut))
