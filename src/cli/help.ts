@@ -26,7 +26,8 @@ export interface Stdout {
   readonly columns?: number | undefined
 }
 
-const processStdout = (): Stdout => ({ isTTY: process.stdout.isTTY === true, columns: process.stdout.columns })
+/** process.stdout's answers (creating the stream: on a terminal, node:tty's). */
+export const processStdout = (): Stdout => ({ isTTY: process.stdout.isTTY === true, columns: process.stdout.columns })
 
 /**
  * The text a help or version request prints on this stdout (wrapped to a terminal's width, bold
