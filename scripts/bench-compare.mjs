@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Two builds of the CLI side by side: each scenario runs the old and the new build in alternating
-// order, N rounds (one warm-up each first), with `node -e 0` in the same rounds; prints the medians
-// and the median of the per-round new/old ratios, which a machine shared with other work disturbs
-// far less than any absolute time.
+// order, N rounds (one warm-up each first), with `node -e 0` in the same rounds; prints the medians,
+// each build's against `node -e 0` (issue 38's start-up targets), and the median of the per-round
+// new/old ratios, which a machine shared with other work disturbs far less than any absolute time.
+// Run it as users run the CLI: `env -u NODE_EXTRA_CA_CERTS` (Node reads that file at every start).
 //
 //   node scripts/bench-compare.mjs OLD_CLI [NEW_CLI] [--runs N] [--large]
 //   (OLD_CLI: a copy of an earlier bin/specbundle.js with its bin/ folder, e.g. .scratch/before/bin/specbundle.js)
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -52,9 +53,15 @@ const scenarios = [
   ["bundle --changeset HEAD~1 --parts, 200 Specs", ["bundle", "--root", small, "--changeset", "HEAD~1", "--parts", "--budget", "50000"]]
 ]
 
+// The builds' caches go to a folder of this run, not the user's (each build keys its own files).
+const cacheDir = mkdtempSync(path.join(os.tmpdir(), "specbundle-compare-cache-"))
+process.env.SPECBUNDLE_CODE_CACHE_DIR = cacheDir
+delete process.env.SPECBUNDLE_CODE_CACHE
+process.on("exit", () => rmSync(cacheDir, { recursive: true, force: true }))
+
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`)
-console.log(`| scenario | node -e 0 | old | new | new/old (median of ${RUNS} paired rounds) |`)
-console.log("|---|---|---|---|---|")
+console.log(`| scenario | node -e 0 | old | new | old, new against node -e 0 | new/old (median of ${RUNS} paired rounds) |`)
+console.log("|---|---|---|---|---|---|")
 for (const [name, args] of scenarios) {
   for (const cli of [OLD, NEW]) {
     const warm = measure(NODE, [cli, ...args], { cwd: REPO, captureErr: true })
@@ -73,5 +80,8 @@ for (const [name, args] of scenarios) {
     neu.push(t[NEW])
     ratios.push(t[NEW] / t[OLD])
   }
-  console.log(`| ${name} | ${fmt(median(base))} | ${fmt(median(old))} | ${fmt(median(neu))} | ${median(ratios).toFixed(2)}x |`)
+  const against = (times) => `${(median(times) / median(base)).toFixed(2)}x`
+  console.log(
+    `| ${name} | ${fmt(median(base))} | ${fmt(median(old))} | ${fmt(median(neu))} | ${against(old)}, ${against(neu)} | ${median(ratios).toFixed(2)}x |`
+  )
 }

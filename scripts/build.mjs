@@ -93,13 +93,13 @@ await build({
 
 // The front (src/front.ts): help pages and the version without the CLI's bundle. The command tree
 // it renders is the CLI's own, read here from src/entrances/cli/help-data.ts (bundled to a temp file and
-// evaluated once) and inlined as a constant.
+// evaluated once) and inlined as JSON text, parsed when a page is asked for.
 const scratch = mkdtempSync(join(tmpdir(), "specbundle-build-"))
 try {
   const dataFile = join(scratch, "help-data.cjs")
   await build({ ...options, minify: false, entryPoints: ["src/entrances/cli/help-data.ts"], outfile: dataFile })
   const helpData = createRequire(import.meta.url)(dataFile).helpData()
-  await build({ ...options, entryPoints: ["src/front.ts"], outfile: FRONT, define: { SPECBUNDLE_HELP_DATA: JSON.stringify(helpData) } })
+  await build({ ...options, entryPoints: ["src/front.ts"], outfile: FRONT, define: { SPECBUNDLE_HELP_JSON: JSON.stringify(JSON.stringify(helpData)) } })
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }

@@ -64,7 +64,7 @@ const parse = (argv: ReadonlyArray<string>) =>
 /** Help, version and the argument mistakes are answered by argv.ts; everything else is parsed. */
 const answer = () => {
   // isatty(0), not process.stdin.isTTY: reading process.stdin creates the stream (~5 ms).
-  const pre = preflight(PROGRAM, model(), process.argv.slice(2), isatty(0))
+  const pre = preflight(PROGRAM, model(), process.argv.slice(2), () => isatty(0))
   switch (pre._tag) {
     case "Parse":
       return parse(pre.argv)

@@ -93,21 +93,38 @@ export interface RepoState {
   readonly dirty: boolean | null
 }
 
+/** Whether the folder holds a `.git` (a folder, or a file naming one): the top of a work tree, nearly always. */
+const holdsDotGit = (folder: string): boolean => {
+  try {
+    lstatSync(nodePath.join(folder, ".git"))
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Everything below runs git through the Git service (its one runner). */
 const make = Effect.gen(function* () {
   const git = yield* Git
   const sides = sidesOf(git)
   const runGit = git.run
 
-  const locate = Effect.fn("GitDiff.locate")(function* (root: string) {
-    // One git for both answers: the top line, then the prefix line (empty at the top).
-    const out = yield* runGit(root, ["rev-parse", "--show-toplevel", "--show-prefix"])
+  /**
+   * Where the root is: the top line, then the prefix line (empty at the top), and with `withHead`
+   * the commit HEAD names on a third (none before the first commit, a silent exit 1 that still
+   * printed the first two). One git for all three answers: each git costs a start-up, and the
+   * pre-commit hook's HEAD was a third process beside its index listing and diff.
+   */
+  const locateWith = Effect.fn("GitDiff.locate")(function* (root: string, withHead: boolean) {
+    const out = yield* runGit(root, ["rev-parse", "--show-toplevel", "--show-prefix", ...(withHead ? ["--verify", "--quiet", "HEAD^{commit}"] : [])])
     const lines = out.split("\n")
     const top = lines.length >= 3 ? lines[0] : ""
     if (top === "") return yield* new NotARepositoryError({ folder: root, reason: "is not inside a git work tree" })
     const prefix = normalizePrefix(lines[1])
-    return { root, top, prefix } satisfies RepoLocation
+    const head = withHead && lines.length >= 4 && lines[2].trim() !== "" ? lines[2].trim() : null
+    return { location: { root, top, prefix } satisfies RepoLocation, head }
   })
+  const locate = (root: string) => Effect.map(locateWith(root, false), (found) => found.location)
 
   const isShallow = (top: string) => runGit(top, ["rev-parse", "--is-shallow-repository"]).pipe(Effect.map((out) => out.trim() === "true"))
 
@@ -138,9 +155,6 @@ const make = Effect.gen(function* () {
       }
       return yield* new UnknownRevisionError({ revision: rev })
     })
-
-  const headCommit = (top: string) =>
-    runGit(top, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]).pipe(Effect.map((s) => (s.trim() === "" ? null : s.trim())))
 
   /** Tracked or untracked (not ignored) changes under the root, as `git status` sees them. */
   const isDirty = (loc: RepoLocation) =>
@@ -197,8 +211,19 @@ const make = Effect.gen(function* () {
           })
         )
 
+  /** --staged's two listings: the index's (`ls-files -s`: conflicts and the new side) and the diff against HEAD. */
+  const stagedListings = (top: string) =>
+    Effect.all([runGit(top, ["ls-files", "-s", "-z"]), runGit(top, [...DIFF, "--cached", "--"])], { concurrency: "unbounded" })
+
   const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
-    const location = yield* locate(root)
+    // HEAD is asked with the location where the changeset reads it (--staged, A..B, A...B).
+    // --staged where the root holds a `.git` (a work tree's top, where a pre-commit hook runs):
+    // its listings start beside the rev-parse instead of after it, one git round trip fewer. They
+    // are used only when rev-parse says the root is the top (else asked again there), and a
+    // failed rev-parse fails the run with its own error, as when they ran after it.
+    const early = changeset._tag === "Staged" && holdsDotGit(root) ? Effect.result(stagedListings(root)) : Effect.succeed(undefined)
+    const [found, listings] = yield* Effect.all([locateWith(root, changeset._tag !== "Rev"), early], { concurrency: "unbounded" })
+    const { location } = found
     const { top } = location
     let changes: RepoChange[]
     let oldObjects: ReadonlyMap<string, string>
@@ -231,7 +256,7 @@ const make = Effect.gen(function* () {
           from = base
         }
         ;({ changes, oldObjects } = parseRawZ(yield* runGit(top, [...DIFF, from, b, "--"])))
-        const head = yield* headCommit(top)
+        const head = found.head
         // A sparse working tree lacks the paths outside its cone: B's tree is read from git objects.
         const checkedOut = head === b && !(yield* isDirty(location)) && (yield* sparseAbsent(top)).length === 0
         newSource = checkedOut ? { _tag: "WorkingTree" } : { _tag: "Tree", commit: b }
@@ -241,14 +266,12 @@ const make = Effect.gen(function* () {
       case "Staged": {
         // With no commit yet, `diff --cached` compares against the empty tree by itself. The index's
         // listing answers both whether a conflict is open and what the new side holds: one git for both.
-        const [listing, diffOut, head] = yield* Effect.all([runGit(top, ["ls-files", "-s", "-z"]), runGit(top, [...DIFF, "--cached", "--"]), headCommit(top)], {
-          concurrency: "unbounded"
-        })
+        const [listing, diffOut] = yield* listings !== undefined && location.prefix === "" ? Effect.fromResult(listings) : stagedListings(top)
         const index = parseIndexListingZ(listing)
         if (index.unmerged.length > 0) return yield* new UnmergedPathError({ paths: index.unmerged.map((p) => underRoot(location.prefix, p) ?? p) })
         ;({ changes, oldObjects } = parseRawZ(diffOut))
         newSource = { _tag: "Index", listed: yield* sides.stagedEntries(top, index.merged) }
-        oldCommit = head
+        oldCommit = found.head
         break
       }
     }

@@ -280,6 +280,73 @@ describe("help and the version without the CLI's bundle", () => {
     }
   })
 
+  // The front writes with fs.writeSync where stdout cannot be a terminal (a file, a pipe, the null
+  // device), and through process.stdout where it may be one: every way must end as the CLI's does.
+  it("`--help` into a file: the CLI bundle's bytes; into /dev/null: exit 0 and nothing on stderr", () => {
+    const dir = tempDir("specbundle-front-out-")
+    const into = (file: string, target: string) => {
+      const fd = fs.openSync(target, "w")
+      try {
+        return spawnSync(process.execPath, [file, "bundle", "--help"], { cwd: dir, env: cleanEnv(), stdio: ["ignore", fd, "pipe"], encoding: "utf8" })
+      } finally {
+        fs.closeSync(fd)
+      }
+    }
+    const loader = into(CLI, path.join(dir, "loader.txt"))
+    const main = into(MAIN, path.join(dir, "main.txt"))
+    expect([loader.status, loader.stderr]).toEqual([0, ""])
+    expect(fs.readFileSync(path.join(dir, "loader.txt"), "utf8")).toContain("USAGE")
+    expect(fs.readFileSync(path.join(dir, "loader.txt"), "utf8")).toBe(fs.readFileSync(path.join(dir, "main.txt"), "utf8"))
+    expect([main.status, main.stderr]).toEqual([0, ""])
+    const nul = into(CLI, "/dev/null")
+    expect([nul.status, nul.stderr]).toEqual([0, ""])
+  })
+
+  it("`--help` into a pipe whose reader has gone (EPIPE): exit 0 and nothing on stderr, as the CLI's bundle", async () => {
+    // The reading end is closed before the child has started, so its first write meets EPIPE.
+    const gone = (file: string) =>
+      new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [file, "--help"], { env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] })
+        child.stdout.destroy()
+        let stderr = ""
+        child.stderr.on("data", (d: Buffer) => {
+          stderr += d.toString("utf8")
+        })
+        child.on("close", (status) => resolve({ status, stderr }))
+      })
+    expect(await gone(CLI)).toEqual({ status: 0, stderr: "" })
+    expect(await gone(MAIN)).toEqual({ status: 0, stderr: "" })
+  })
+
+  // What makes the front quick: where stdout is not a terminal it loads neither node:tty (and
+  // node:net under it) nor a process.stdout stream, and never node:crypto (the CLI's cache key).
+  it("`--help` into a pipe or a file loads no node:tty, node:net, stream or node:crypto", () => {
+    const dir = tempDir("specbundle-front-modules-")
+    const preload = path.join(dir, "modules.cjs")
+    const list = path.join(dir, "modules.txt")
+    fs.writeFileSync(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")))\n`)
+    const loaded = (stdout: "pipe" | number) => {
+      const r = spawnSync(process.execPath, ["--require", preload, CLI, "--help"], {
+        cwd: dir,
+        env: cleanEnv(),
+        stdio: ["ignore", stdout, "pipe"],
+        encoding: "utf8"
+      })
+      expect([r.status, r.stderr]).toEqual([0, ""])
+      return fs.readFileSync(list, "utf8").split("\n")
+    }
+    const fd = fs.openSync(path.join(dir, "page.txt"), "w")
+    try {
+      for (const modules of [loaded("pipe"), loaded(fd)]) {
+        expect(modules).toContain("NativeModule fs")
+        for (const name of ["tty", "net", "stream", "crypto"]) expect(modules).not.toContain(`NativeModule ${name}`)
+      }
+    } finally {
+      fs.closeSync(fd)
+    }
+    expect(fs.readFileSync(path.join(dir, "page.txt"), "utf8")).toContain("USAGE")
+  })
+
   it("the front bundle is small and carries none of Effect or @effect/cli", () => {
     const text = fs.readFileSync(FRONT, "utf8")
     expect(text.length).toBeLessThan(64 * 1024)

@@ -49,7 +49,8 @@ const strayWord = (program: string, command: CommandModel, word: string): string
   return `unexpected argument ${quote(word)} for ${program} ${command.name}${hint}. See ${program} ${command.name} --help.`
 }
 
-export const preflight = (program: string, root: CommandModel, argv: ReadonlyArray<string>, stdinIsTTY: boolean): Preflight => {
+/** `stdinIsTTY` is asked only for `--wizard` (the front bundle need not load node:tty to answer a page). */
+export const preflight = (program: string, root: CommandModel, argv: ReadonlyArray<string>, stdinIsTTY: () => boolean): Preflight => {
   const end = argv.indexOf("--")
   const tokens = end < 0 ? argv : argv.slice(0, end)
   // The top level: only the first word may be one of its options; otherwise it names the command.
@@ -57,7 +58,7 @@ export const preflight = (program: string, root: CommandModel, argv: ReadonlyArr
     const t = tokens[0]
     if (HELP.has(t)) return { _tag: "TopHelp" }
     if (VERSION.has(t)) return { _tag: "Version" }
-    if (t === "--wizard" && !stdinIsTTY) {
+    if (t === "--wizard" && !stdinIsTTY()) {
       return { _tag: "Problem", problem: "--wizard asks its questions on a terminal, and stdin is not one; give the command and its options as arguments." }
     }
     if (PASSED.has(t) || t.startsWith("--log-level=") || t.startsWith("--completions=")) return { _tag: "Parse", argv }

@@ -20,18 +20,29 @@ export interface HelpInput {
 /** The help pages' input without the terminal's part: the command tree as data (help-data.ts). */
 export type HelpData = Omit<HelpInput, "width" | "bold">
 
+/** What a page's layout takes from stdout: whether it is a terminal, and then its width. */
+export interface Stdout {
+  readonly isTTY: boolean
+  readonly columns?: number | undefined
+}
+
+/** process.stdout's answers (creating the stream: on a terminal, node:tty's). */
+export const processStdout = (): Stdout => ({ isTTY: process.stdout.isTTY === true, columns: process.stdout.columns })
+
 /**
  * The text a help or version request prints on this stdout (wrapped to a terminal's width, bold
  * headings unless NO_COLOR), or null when `pre` asks for neither. One answer for the CLI (bin.ts)
- * and the front bundle (src/front.ts), so the two cannot print different pages.
+ * and the front bundle (src/front.ts), so the two cannot print different pages. `stdout` is asked
+ * only for a page; the front gives its own where creating process.stdout would cost more than the page.
  */
-export const helpAnswer = (data: HelpData, pre: Preflight): string | null => {
+export const helpAnswer = (data: HelpData, pre: Preflight, stdout: () => Stdout = processStdout): string | null => {
   if (pre._tag === "Version") return `${data.version}\n`
   if (pre._tag !== "TopHelp" && pre._tag !== "CommandHelp") return null
-  const tty = process.stdout.isTTY === true
+  const out = stdout()
+  const tty = out.isTTY
   const help: HelpInput = {
     ...data,
-    width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80,
+    width: tty ? Math.max(40, out.columns ?? 80) : 80,
     bold: tty && (process.env.NO_COLOR ?? "") === ""
   }
   return pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)
