@@ -33,6 +33,9 @@ export const enableParseCache = (offered: CacheStore | undefined): void => {
   store = offered
 }
 
+/** Whether a cache is offered at all (the loader's store): a read will then ask git to vouch for files. */
+export const parseCacheOffered = (): boolean => store !== undefined
+
 /** What one file gave in an earlier run. */
 export interface CacheEntry {
   /** `size:mtime:ctime:inode` (fractional milliseconds) when the file was safely older than that run; null: hash before trusting. */
