@@ -13,7 +13,7 @@ const log = (line) => process.stderr.write(`bench: ${line}\n`)
 
 /** The generator's own source is part of the cache key: a changed generator builds new corpora. */
 const generatorKey = () =>
-  ["gen-corpus.mjs", "bench-gen-specs.mjs", "bench-gen-ts.mjs", "bench-gen-words.mjs", "bench-corpus.mjs"]
+  ["gen-corpus.mjs", "bench-gen-chain.mjs", "bench-gen-specs.mjs", "bench-gen-ts.mjs", "bench-gen-words.mjs", "bench-corpus.mjs"]
     .map((f) => readFileSync(path.join(SCRIPTS, f), "utf8"))
     .join("\0")
 
@@ -69,12 +69,47 @@ const touch = (dir, file, n) => {
   writeFileSync(path.join(dir, file), file.endsWith(".md") ? text.replace(/^# (.*)$/m, `# $1 (edit ${n})`) : `${text}\nexport const benchEdit${n} = ${n}\n`)
 }
 
+/** Whether a code file holds an anchor (either form): a change to it reaches Specs. */
+const isAnchored = (text) => text.includes("@sdpAnchor") || text.includes("codeAnchor({") || text.includes("specTest({")
+
+/**
+ * Which files the two changes touch: `specs` (Spec carriers) and `code` (.ts files) in path
+ * order, `read` a file's text. The default, the scale corpus's: the Spec and code file 30% and
+ * 60% of the way down the lists.
+ */
+const pickAt = ({ specs, code }) => {
+  const pick = (list, at) => list[Math.floor(list.length * at)]
+  return { committed: [pick(specs, 0.3), pick(code, 0.3)], staged: [pick(specs, 0.6), pick(code, 0.6)] }
+}
+
+/**
+ * For the chain corpus: a Spec in the middle of the chain 30% (committed) and 60% (staged) of the
+ * way through the Packs, so that a long chain hangs on each side of it, and the first anchored
+ * code file from the same places in the code list (a change that reaches Specs).
+ */
+export const pickMidChain = ({ specs, code, read }) => {
+  const folders = [...new Set(specs.map((f) => f.slice(0, f.lastIndexOf("/"))))]
+  const midOf = (at) => {
+    const folder = folders[Math.floor(folders.length * at)]
+    const chain = specs.filter((f) => f.startsWith(`${folder}/`))
+    return chain[Math.floor(chain.length / 2)]
+  }
+  const anchoredFrom = (at) => {
+    const from = Math.floor(code.length * at)
+    const found = code.slice(from).find((f) => isAnchored(read(f)))
+    if (found === undefined) throw new Error(`no anchored code file after ${code[from]}`)
+    return found
+  }
+  return { committed: [midOf(0.3), anchoredFrom(0.3)], staged: [midOf(0.6), anchoredFrom(0.6)] }
+}
+
 /**
  * A copy of `source` in a git repository next to it (cached like the corpus): the corpus as the
  * first commit, a second commit changing a Spec and a code file, then another Spec and code file
- * changed and staged (what a pre-commit hook sees). Returns the folder.
+ * changed and staged (what a pre-commit hook sees); `pick` chooses them (pickAt, pickMidChain).
+ * Returns the folder.
  */
-export const gitHosted = (source, dir = `${source}-git`) => {
+export const gitHosted = (source, dir = `${source}-git`, pick = pickAt) => {
   const done = path.join(dir, ".git", "specbundle-bench-ready")
   if (existsSync(done)) return dir
   log(`committing ${source} into a git repository`)
@@ -87,15 +122,22 @@ export const gitHosted = (source, dir = `${source}-git`) => {
   const all = filesOf(tmp)
   const specs = all.filter((f) => f.endsWith(".sdp.md") && !f.endsWith(".pack.sdp.md"))
   const code = all.filter((f) => f.endsWith(".ts"))
-  const pick = (list, at) => list[Math.floor(list.length * at)]
-  touch(tmp, pick(specs, 0.3), 1)
-  touch(tmp, pick(code, 0.3), 1)
+  const { committed, staged } = pick({ specs, code, read: (f) => readFileSync(path.join(tmp, f), "utf8") })
+  for (const f of committed) touch(tmp, f, 1)
   git(tmp, ["commit", "-q", "-a", "-m", "change a Spec and its code"])
-  const staged = [pick(specs, 0.6), pick(code, 0.6)]
   for (const f of staged) touch(tmp, f, 2)
   git(tmp, ["add", "--", ...staged])
-  writeFileSync(path.join(tmp, ".git", "specbundle-bench-ready"), "")
+  writeFileSync(path.join(tmp, ".git", "specbundle-bench-ready"), `${JSON.stringify({ committed, staged })}\n`)
   rmSync(dir, { recursive: true, force: true })
   renameSync(tmp, dir)
   return dir
+}
+
+/** The files a git-hosted corpus's commit and staged change touched ({ committed, staged }, or null for an older copy). */
+export const changedOf = (dir) => {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, ".git", "specbundle-bench-ready"), "utf8"))
+  } catch {
+    return null
+  }
 }

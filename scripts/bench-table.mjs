@@ -40,6 +40,7 @@ export const printReport = (rows, notes, meta) => {
     out.push(
       `- ${c.dir}: ${c.specs} specs, ${c.packs} packs, ${c.tsFiles} TS files (${c.anchoredFiles} anchored, ${c.anchors} anchors), ${c.files} files, ${(c.bytes / 1e6).toFixed(1)} MB`
     )
+    if (c.changed) out.push(`  in git: committed ${c.changed.committed.join(", ")}; staged ${c.changed.staged.join(", ")}`)
   }
   if (notes.length > 0) {
     out.push("warm-up runs:")

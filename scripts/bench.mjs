@@ -14,7 +14,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { buildComposerProgram } from "./bench-composer.mjs"
 import { measure, median, runs as runMany } from "./bench-run.mjs"
-import { corpus, gitHosted } from "./bench-corpus.mjs"
+import { changedOf, corpus, gitHosted, pickMidChain } from "./bench-corpus.mjs"
 import { printReport } from "./bench-table.mjs"
 
 const SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
@@ -129,18 +129,45 @@ const runAll = async () => {
   const cBig = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, ...big })
   const cSmall = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, ...small })
   const cRef = await corpus({ shape: "reference", seed: 1, specs: 160, packs: 1, tsFiles: 225, anchorEvery: null })
+  // Issue 38's second corpus: 40 chains of 250 Specs (quick: 8), 20,000 small TS files in 200 folders (quick: 4,000 in 40).
+  const cChain = await corpus({
+    shape: "chain",
+    seed: 1,
+    anchorEvery: 5,
+    ...(quick ? { specs: 2000, packs: 8, tsFiles: 4000 } : { specs: 10000, packs: 40, tsFiles: 20000 })
+  })
   const readAll = (dir) => ({ cmd: [path.join(SCRIPTS, "bench-read-all.mjs"), dir], label: "read every file once (node)" })
   const packOf = (c) => c.packIds[Math.floor(c.packIds.length / 2)]
   const rows = []
   const notes = []
   const cliError = buildError ?? (existsSync(CLI) ? null : "bin/specbundle.js missing")
   const sizeLabel = (c) => `${c.specs.toLocaleString("en-US")} Specs, ${c.tsFiles.toLocaleString("en-US")} TS files`
+  /** The git-hosted rows (scripts/bench-git.mjs) and the 200-Spec corpus they use. */
+  const git = async () => {
+    const small = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
+    const found = gitRows({
+      cliRow,
+      readAll,
+      big: cBig,
+      chain: cChain,
+      small,
+      sizeLabel,
+      repo: REPO,
+      gitHosted,
+      pickMidChain,
+      tmp: os.tmpdir(),
+      log,
+      runs: RUNS
+    })
+    cChain.changed = changedOf(gitHosted(cChain.dir, undefined, pickMidChain))
+    return { rows: found, small }
+  }
 
   if (cliError === null && argv.includes("--git-only")) {
     // Only the git-hosted rows (a quicker look while working on them).
-    const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
-    rows.push(...gitRows({ cliRow, readAll, big: cBig, small: c200, sizeLabel, repo: REPO, gitHosted, tmp: os.tmpdir(), log, runs: RUNS }))
-    printReport(rows, notes, { quick, runs: RUNS, corpora: [cBig, c200] })
+    const { rows: found, small } = await git()
+    rows.push(...found)
+    printReport(rows, notes, { quick, runs: RUNS, corpora: [cBig, cChain, small] })
     return
   }
   if (cliError !== null) {
@@ -207,14 +234,13 @@ const runAll = async () => {
     )
     rows.push(...tokenRows(cRef))
     log("git-hosted corpora")
-    const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
-    rows.push(...gitRows({ cliRow, readAll, big: cBig, small: c200, sizeLabel, repo: REPO, gitHosted, tmp: os.tmpdir(), log, runs: RUNS }))
+    rows.push(...(await git()).rows)
     for (const r of rows) if (r.note !== undefined) notes.push(r.note)
   }
 
   log("composer alone")
   rows.push(await composerRow())
-  printReport(rows, notes, { quick, runs: RUNS, corpora: [cBig, cSmall, cRef] })
+  printReport(rows, notes, { quick, runs: RUNS, corpora: [cBig, cSmall, cRef, cChain] })
 }
 
 const composerRow = async () => {

@@ -2,15 +2,18 @@
 // A deterministic synthetic SDP corpus for benchmarks and tests (shared/docs/sdp-format.md).
 //
 //   node scripts/gen-corpus.mjs DIR --specs N --packs P [--ts-files T] [--anchor-every K]
-//        [--shape scale|reference] [--seed S]
+//        [--shape scale|chain|reference] [--seed S]
 //
 // scale:     P Packs `pack:pack-NNN` of about N/P members, one area per Pack, cross-Pack relations.
+// chain:     P Packs `pack:chain-NNN`, one folder each, every Spec `dependsOn` its predecessor and
+//            `refines` the next Pack's first Spec (scripts/bench-gen-chain.mjs); small code files.
 // reference: one Pack with every Spec, eight areas, one `.sdp.gherkin` file (3 of the N Specs), and
 //            TypeScript shaped like the reference implementation's own repository (~225 files, ~2 MB,
 //            ~60 anchored files of ~15 KB). Same arguments and seed give the same bytes.
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
+import { planChainPacks, planChainSpecs } from "./bench-gen-chain.mjs"
 import { gherkinText, packText, specText } from "./bench-gen-specs.mjs"
 import { tsText } from "./bench-gen-ts.mjs"
 import { NOUNS, VERBS, actor, cap, hash32, makeRng, pad } from "./bench-gen-words.mjs"
@@ -229,7 +232,8 @@ const planTs = (o, specs) => {
         })
       }
     }
-    const size = reference ? (anchors.length > 0 ? rng.int(10000, 20000) : rng.int(4000, 9300)) : rng.int(2000, 5000)
+    // The chain shape's code files are small (one or two blocks): a floor of fewer bytes, the same number of files.
+    const size = reference ? (anchors.length > 0 ? rng.int(10000, 20000) : rng.int(4000, 9300)) : o.shape === "chain" ? rng.int(400, 1200) : rng.int(2000, 5000)
     files.push({
       file: `src/${mod}/${name}.ts`,
       name: rng.pick(NOUNS),
@@ -252,8 +256,9 @@ export const generateCorpus = (dir, options) => {
   }
   if (o.tsFiles === undefined || o.tsFiles === null) o.tsFiles = o.shape === "reference" ? 225 : o.specs * 2
   if (o.shape === "reference") o.packs = 1
-  const specs = planSpecs(o)
-  const packs = planPacks(o, specs)
+  const chain = o.shape === "chain"
+  const specs = chain ? planChainSpecs(o, questionsFor, readinessFor) : planSpecs(o)
+  const packs = chain ? planChainPacks(o, specs) : planPacks(o, specs)
   const ts = planTs(o, specs)
   const textRng = makeRng(hash32(`text:${o.seed}`))
   const made = new Set()
@@ -295,7 +300,7 @@ export const generateCorpus = (dir, options) => {
   }
 }
 
-const USAGE = "usage: node scripts/gen-corpus.mjs DIR --specs N --packs P [--ts-files T] [--anchor-every K] [--shape scale|reference] [--seed S]"
+const USAGE = "usage: node scripts/gen-corpus.mjs DIR --specs N --packs P [--ts-files T] [--anchor-every K] [--shape scale|chain|reference] [--seed S]"
 
 const parseArgs = (argv) => {
   const o = { dir: null, specs: null, packs: null, tsFiles: null, anchorEvery: null, shape: "scale", seed: 1 }
@@ -308,15 +313,15 @@ const parseArgs = (argv) => {
       o[numbers[a]] = Number(v)
     } else if (a === "--shape") {
       o.shape = argv[++i]
-      if (o.shape !== "scale" && o.shape !== "reference") throw new Error("--shape is scale or reference")
+      if (!["scale", "chain", "reference"].includes(o.shape)) throw new Error("--shape is scale, chain or reference")
     } else if (a.startsWith("-")) throw new Error(`unknown option ${a}`)
     else if (o.dir === null) o.dir = a
     else throw new Error(`unexpected argument ${a}`)
   }
   if (o.dir === null || o.specs === null) throw new Error("DIR and --specs are required")
-  if (o.shape === "scale" && (o.packs === null || o.packs < 1)) throw new Error("--packs must be at least 1")
+  if (o.shape !== "reference" && (o.packs === null || o.packs < 1)) throw new Error("--packs must be at least 1")
   if (o.shape === "reference" && o.specs < 12) throw new Error("the reference shape needs at least 12 specs")
-  if (o.shape === "scale" && o.specs < 2 * o.packs) throw new Error("every Pack needs at least 2 specs")
+  if (o.shape !== "reference" && o.specs < 2 * o.packs) throw new Error("every Pack needs at least 2 specs")
   if (o.anchorEvery === 0) throw new Error("--anchor-every must be at least 1")
   return o
 }

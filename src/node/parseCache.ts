@@ -85,6 +85,8 @@ export interface ParseCaches {
   readonly store: CacheStore | undefined
   /** The cache of one corpus (its root and options) and source, or undefined: none. */
   readonly open: (root: string, selfHosting: boolean, source: CacheSource) => ParseCache | undefined
+  /** Whether `open` gives caches at all: a read then asks git to vouch for files (GitDiff starts those questions early). */
+  readonly offered: boolean
 }
 
 /**
@@ -324,6 +326,7 @@ export const openParseCache = (current: CacheStore, root: string, selfHosting: b
 /** The caches of a store (the loader's folder), or none without one. */
 export const storeCaches = (store: CacheStore | undefined): ParseCaches => ({
   store,
+  offered: store !== undefined,
   open: (root, selfHosting, source) => (store === undefined ? undefined : openParseCache(store, root, selfHosting, source))
 })
 
@@ -435,5 +438,5 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
       listingOf
     }
   }
-  return { store, open }
+  return { store, open, offered: true }
 }

@@ -14,7 +14,7 @@ import { walk } from "../node/walk.js"
 import type { Extracted } from "../node/extractInThread.js"
 import { ExtractSession, extractAll } from "../node/extractAll.js"
 import { Git } from "../node/git.js"
-import type { GitView } from "../node/gitWorkTree.js"
+import type { GitSideAnswers, GitView } from "../node/gitWorkTree.js"
 import { askGit, convertsNothing } from "../node/gitWorkTree.js"
 import { asIndexObject, load } from "../node/diskRead.js"
 import type { ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
@@ -58,6 +58,8 @@ export interface TreeOptions {
   readonly extra?: ReadonlyArray<SourceFile>
   /** git's listing of the work tree under the root, when a changeset's diff already asked for it (gitWorkTree.ts LIST_STAGED). */
   readonly gitListing?: ReadonlyArray<string>
+  /** git's other answers about the work tree, when the diff started asking them with that listing (gitWorkTree.ts askSides): joined here. */
+  readonly gitSides?: Effect.Effect<GitSideAnswers>
 }
 
 const NOTHING_KEPT = { reads: [], entries: () => [] } as const
@@ -141,7 +143,7 @@ const make = Effect.gen(function* () {
       // corpus) start loading while the walk is still counting. A warm cache needs no workers:
       // its session starts once the listing has told which shards are whole.
       let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since }, pool)
-      const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing))
+      const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing, options.gitSides))
       const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
       const view = yield* Fiber.join(askedGit)
       const listed = view?.listed ?? null

@@ -86,7 +86,7 @@ const make = Effect.gen(function* () {
       // A sparse checkout's paths outside its cone are part of the tree at their index version.
       const sparse = new Set(source.sparse ?? [])
       const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
-      const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing })
+      const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing, gitSides: source.sides })
       return { read, selfHosting: known ?? (yield* reader.isSelfHosting(diff.location.root)) }
     }
     if (source._tag === "Index") {

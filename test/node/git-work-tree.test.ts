@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import type { CarrierRead } from "../../src/core/model.js"
 import { extractInThread } from "../../src/node/extractInThread.js"
 import { Git } from "../../src/node/git.js"
-import { askGit, convertsNothing, mayBeInRepository } from "../../src/node/gitWorkTree.js"
+import { askGit, askSides, convertsNothing, mayBeInRepository } from "../../src/node/gitWorkTree.js"
 import type { CacheEntry } from "../../src/node/parseCache.js"
 import type { Repo } from "../support/git.js"
 import { makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
@@ -100,6 +100,35 @@ describe("askGit", () => {
       repo.commit("one")
       expect((await ask(repo.dir))?.listed).toEqual(new Set(["one.sdp.md"]))
       expect(fs.readFileSync(trace, "utf8")).toContain("ls-files")
+    } finally {
+      delete process.env.GIT_TRACE
+    }
+  })
+})
+
+describe("askGit with the side answers asked before (a changeset's diff starts them: issue 38)", () => {
+  it("joins them instead of asking again: one diff-files, whose answer is of the moment it was asked", async () => {
+    const repo = committed()
+    const trace = path.join(tempDir(), "trace.txt")
+    process.env.GIT_TRACE = trace
+    try {
+      const view = await Effect.runPromise(
+        Effect.gen(function* () {
+          const git = yield* Git
+          const asked = yield* askSides(git, repo.dir)
+          // Edited after git looked: the view is still the earlier answer (the read that follows
+          // hashes before it records an id, so it never keeps the edit under the old id).
+          repo.write("two.sdp.md", specCarrier("spec:w.two", "Two, edited"))
+          return yield* askGit(git, repo.dir, true, undefined, Effect.succeed(asked))
+        }).pipe(Effect.provide(Git.Default))
+      )
+      expect([...(view?.unchanged ?? [])].sort()).toEqual([
+        ["one.sdp.md", oidOf(SPEC)],
+        ["two.sdp.md", oidOf(specCarrier("spec:w.two", "Two"))]
+      ])
+      expect(fs.readFileSync(trace, "utf8").match(/ diff-files /g)).toHaveLength(1)
+      // Asked afresh, git sees the edit.
+      expect([...((await ask(repo.dir))?.unchanged ?? [])]).toEqual([["one.sdp.md", oidOf(SPEC)]])
     } finally {
       delete process.env.GIT_TRACE
     }

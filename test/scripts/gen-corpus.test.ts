@@ -140,6 +140,43 @@ describe("gen-corpus reference shape", () => {
   })
 })
 
+describe("gen-corpus chain shape", () => {
+  let c: { dir: string; summary: string }
+  let graph: Graph
+  beforeAll(() => {
+    c = generate("chain", "--shape", "chain", "--specs", "120", "--packs", "4", "--ts-files", "200", "--anchor-every", "5")
+    graph = read(c.dir)
+  })
+
+  it("writes one folder a Pack, its manifest inside, and reads with no finding", () => {
+    const files = listFiles(c.dir)
+    expect(files.filter((f) => f.endsWith(".pack.sdp.md"))).toEqual([0, 1, 2, 3].map((p) => `specs/chain-00${p}/chain-00${p}.pack.sdp.md`))
+    expect(graph.findings).toEqual([])
+    expect(graph.specs.size).toBe(120)
+    expect([...graph.packs.values()].map((p) => p.members.length)).toEqual([30, 30, 30, 30])
+    const folders = new Set([...graph.specs.values()].map((s) => s.file.split("/")[1]))
+    expect([...folders]).toEqual(["chain-000", "chain-001", "chain-002", "chain-003"])
+    expect(c.summary).toMatch(/^gen-corpus: 120 specs .*4 packs, 200 TypeScript files \(40 anchored/)
+  })
+
+  it("chains every Pack's Specs by dependsOn and has each refine the next Pack's first Spec", () => {
+    for (const pack of graph.packs.values()) {
+      const p = Number(pack.id.slice(-3))
+      const firstOfNext = `spec:chain-00${(p + 1) % 4}.step-0000`
+      // Walk the chain back from the Pack's last member: it visits every member once, in reverse.
+      const walked: string[] = []
+      let at: string | undefined = pack.members[pack.members.length - 1]
+      while (at !== undefined) {
+        walked.push(at)
+        const out: ReadonlyArray<{ type: string; to: string }> = graph.outgoing.get(at) ?? []
+        expect(out.filter((e) => e.type === "refines").map((e) => e.to)).toEqual([firstOfNext])
+        at = out.find((e) => e.type === "dependsOn")?.to
+      }
+      expect(walked.reverse()).toEqual(pack.members)
+    }
+  })
+})
+
 describe("gen-corpus arguments", () => {
   it("refuses a missing --specs with exit 2 and the usage line", () => {
     const run = spawnSync(process.execPath, [SCRIPT, path.join(temp, "bad")], { encoding: "utf8" })
