@@ -110,6 +110,12 @@ export const gitEnv = (base: NodeJS.ProcessEnv = process.env): Record<string, st
 }
 
 /**
+ * The environment git's is made from (gitEnv): this process's unless a caller provides another,
+ * as the CLI does with its run's environment (a test's run in process has its own).
+ */
+export const GitEnvironment = Context.Reference<NodeJS.ProcessEnv>("specbundle/GitEnvironment", { defaultValue: () => process.env })
+
+/**
  * simple-git refuses an explicit environment that holds an editor, pager, askpass, ssh or config
  * variable unless told otherwise. git inherited all of them before the environment was set, and
  * every argument is ours (revisions go behind --end-of-options and never start with "-"), so the
@@ -167,41 +173,43 @@ const EMPTY = Buffer.alloc(0)
 
 /** git as simple-git runs it in `cwd`; interruption aborts the call (simple-git's `abort` kills the child). */
 const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError | ExitError> =>
-  Effect.tryPromise({
-    try: async (signal) => {
-      const sg = await loadSimpleGit()
-      const git = sg.simpleGit({
-        baseDir: cwd,
-        abort: signal,
-        config: CONFIG,
-        unsafe: INHERITED,
-        // Every non-zero exit is an error carrying its code and both streams (simple-git's own
-        // errors fire only when stderr is not empty, and mix stdout into the message).
-        errors: (error, result) =>
-          result.exitCode === 0 || error instanceof sg.GitPluginError
-            ? error
-            : Object.assign(new sg.GitError(undefined, Buffer.concat(result.stdErr).toString("utf8")), {
-                exitCode: result.exitCode,
-                stdout: Buffer.concat(result.stdOut),
-                stderr: Buffer.concat(result.stdErr).toString("utf8")
-              })
-      })
-      // simple-git waits 50 ms more after a git that printed nothing (its completion plugin, for
-      // streams whose last data came after "close"); an empty chunk at stdout's end says it all
-      // arrived, so a silent `ls-files -u` or `rev-parse --verify --quiet` costs no pause.
-      git.env(gitEnv())
-      git.outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", EMPTY)))
-      return git.raw([...args])
-    },
-    catch: (e): GitError | ExitError => {
-      if (isExitError(e)) {
-        // spawn's own failure (no git on PATH) comes back as a negative exit with the error's stack.
-        if (e.exitCode < 0 && /ENOENT/.test(e.stderr)) return new GitMissingError()
-        return e
+  GitEnvironment.use((base) =>
+    Effect.tryPromise({
+      try: async (signal) => {
+        const sg = await loadSimpleGit()
+        const git = sg.simpleGit({
+          baseDir: cwd,
+          abort: signal,
+          config: CONFIG,
+          unsafe: INHERITED,
+          // Every non-zero exit is an error carrying its code and both streams (simple-git's own
+          // errors fire only when stderr is not empty, and mix stdout into the message).
+          errors: (error, result) =>
+            result.exitCode === 0 || error instanceof sg.GitPluginError
+              ? error
+              : Object.assign(new sg.GitError(undefined, Buffer.concat(result.stdErr).toString("utf8")), {
+                  exitCode: result.exitCode,
+                  stdout: Buffer.concat(result.stdOut),
+                  stderr: Buffer.concat(result.stdErr).toString("utf8")
+                })
+        })
+        // simple-git waits 50 ms more after a git that printed nothing (its completion plugin, for
+        // streams whose last data came after "close"); an empty chunk at stdout's end says it all
+        // arrived, so a silent `ls-files -u` or `rev-parse --verify --quiet` costs no pause.
+        git.env(gitEnv(base))
+        git.outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", EMPTY)))
+        return git.raw([...args])
+      },
+      catch: (e): GitError | ExitError => {
+        if (isExitError(e)) {
+          // spawn's own failure (no git on PATH) comes back as a negative exit with the error's stack.
+          if (e.exitCode < 0 && /ENOENT/.test(e.stderr)) return new GitMissingError()
+          return e
+        }
+        return new GitFailedError({ command: args[0] ?? "", detail: e instanceof Error ? e.message : String(e) })
       }
-      return new GitFailedError({ command: args[0] ?? "", detail: e instanceof Error ? e.message : String(e) })
-    }
-  })
+    })
+  )
 
 /**
  * Runs git once; fails only when it cannot start (no git, no such folder). Through simple-git, or,
@@ -226,20 +234,22 @@ const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.
  * The fiber's AbortSignal kills the child on interruption.
  */
 const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Effect.Effect<GitOutput, GitError> =>
-  Effect.callback<GitOutput, GitError>((resume, signal) => {
-    const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, env: gitEnv(), signal, stdio: ["pipe", "pipe", "pipe"] })
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on("data", (c: Buffer) => out.push(c))
-    child.stderr.on("data", (c: Buffer) => err.push(c))
-    child.on("error", (e: NodeJS.ErrnoException) => {
-      if (signal.aborted) return
-      resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
+  GitEnvironment.use((base) =>
+    Effect.callback<GitOutput, GitError>((resume, signal) => {
+      const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, env: gitEnv(base), signal, stdio: ["pipe", "pipe", "pipe"] })
+      const out: Buffer[] = []
+      const err: Buffer[] = []
+      child.stdout.on("data", (c: Buffer) => out.push(c))
+      child.stderr.on("data", (c: Buffer) => err.push(c))
+      child.on("error", (e: NodeJS.ErrnoException) => {
+        if (signal.aborted) return
+        resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
+      })
+      child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
+      child.stdin.on("error", () => undefined)
+      child.stdin.end(input)
     })
-    child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
-    child.stdin.on("error", () => undefined)
-    child.stdin.end(input)
-  })
+  )
 
 /**
  * Runs one git command and gives its stdout as UTF-8. A non-zero exit with a message on stderr is

@@ -23,6 +23,7 @@ import { CliFailure, ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
+import { located } from "./invocation.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -51,7 +52,7 @@ export const requestOf = (args: BundleArgs): BundleRequest => ({
 export const prepareBundle = (args: BundleArgs) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const request = requestOf(args)
+    const request = yield* located(requestOf(args))
     const changeset = request.changeset !== undefined || request.staged === true
     const prepare = bundler.prepare(request)
     const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))

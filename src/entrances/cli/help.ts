@@ -20,19 +20,31 @@ export interface HelpInput {
 /** The help pages' input without the terminal's part: the command tree as data (help-data.ts). */
 export type HelpData = Omit<HelpInput, "width" | "bold">
 
+/** Where a help page goes: a terminal's width (undefined when stdout is not one), and whether it takes bold text. */
+export interface HelpTerminal {
+  readonly columns: number | undefined
+  readonly color: boolean
+}
+
+/** This process's stdout, and NO_COLOR in its environment. */
+export const processTerminal = (env: Readonly<Record<string, string | undefined>> = process.env): HelpTerminal => ({
+  columns: process.stdout.isTTY === true ? (process.stdout.columns ?? 80) : undefined,
+  color: (env.NO_COLOR ?? "") === ""
+})
+
 /**
  * The text a help or version request prints on this stdout (wrapped to a terminal's width, bold
  * headings unless NO_COLOR), or null when `pre` asks for neither. One answer for the CLI (bin.ts)
  * and the front bundle (src/front.ts), so the two cannot print different pages.
  */
-export const helpAnswer = (data: HelpData, pre: Preflight): string | null => {
+export const helpAnswer = (data: HelpData, pre: Preflight, terminal: HelpTerminal = processTerminal()): string | null => {
   if (pre._tag === "Version") return `${data.version}\n`
   if (pre._tag !== "TopHelp" && pre._tag !== "CommandHelp") return null
-  const tty = process.stdout.isTTY === true
+  const tty = terminal.columns !== undefined
   const help: HelpInput = {
     ...data,
-    width: tty ? Math.max(40, process.stdout.columns ?? 80) : 80,
-    bold: tty && (process.env.NO_COLOR ?? "") === ""
+    width: tty ? Math.max(40, terminal.columns ?? 80) : 80,
+    bold: tty && terminal.color
   }
   return pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)
 }

@@ -10,12 +10,14 @@ import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import type { ImpactArgs } from "./impact.js"
+import { Invocation, located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeFindings, writeOut } from "./output.js"
 
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {
     const changes = yield* Changes
+    const { env } = yield* Invocation
     const request: ImpactRequest = {
       root: args.root,
       exclude: args.exclude,
@@ -30,7 +32,7 @@ export const runImpactCommand = (args: ImpactArgs) =>
     if (args.noDiagram && args.format !== "markdown") {
       return yield* failWithDiagnostics([...impactProblems(request), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
-    const { report, graph, exclude } = yield* renderProblems(changes.report(request))
+    const { report, graph, exclude } = yield* renderProblems(changes.report(yield* located(request)))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)
     yield* writeOut(
@@ -38,7 +40,7 @@ export const runImpactCommand = (args: ImpactArgs) =>
         report,
         graph,
         args.format,
-        Option.getOrElse(args.linkBase, () => (args.format === "markdown" ? gitlabLinkBase(process.env) : "")),
+        Option.getOrElse(args.linkBase, () => (args.format === "markdown" ? gitlabLinkBase(env) : "")),
         !args.noDiagram
       )
     )

@@ -9,6 +9,7 @@ import { Bundler } from "../../usecases/Bundler.js"
 import { requestOf } from "./bundle-run.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
+import { located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeOut } from "./output.js"
 import type { PerspectiveArgs } from "./perspective.js"
@@ -17,7 +18,7 @@ import { loadConfig } from "../../usecases/settings.js"
 export const runPerspective = (args: PerspectiveArgs) =>
   Effect.gen(function* () {
     if (Option.isNone(args.name)) {
-      const loaded = yield* loadConfig({ root: args.root, config: Option.getOrUndefined(args.config) })
+      const loaded = yield* loadConfig(yield* located({ root: args.root, config: Option.getOrUndefined(args.config) }))
       const known = perspectiveNames(loaded.config?.perspectives)
       return yield* failWithDiagnostics([{ scope: "perspective", problem: `Give a perspective name; known: ${known.join(", ")}.` }])
     }
@@ -36,7 +37,7 @@ export const runPerspective = (args: PerspectiveArgs) =>
       out: none
     }
     const bundler = yield* Bundler
-    const input = yield* renderProblems(bundler.prepare(requestOf(bundleArgs)))
+    const input = yield* renderProblems(bundler.prepare(yield* located(requestOf(bundleArgs))))
     const { pack, members, perspective, changeset } = input.params
     const text =
       args.format === "json"
