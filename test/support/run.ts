@@ -6,6 +6,7 @@
 // start-up. What needs a process (signals, pipes, hooks fired by git, the loader and its caches,
 // worker threads, the packed tarball) runs the built CLI instead: test/support/cli.ts.
 import { Console as NodeConsole } from "node:console"
+import * as path from "node:path"
 import { Readable, Writable } from "node:stream"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -15,6 +16,7 @@ import { Invocation } from "../../src/entrances/cli/invocation.js"
 import { Output } from "../../src/entrances/cli/output.js"
 import { program } from "../../src/entrances/cli/program.js"
 import { BIN, gitCleanEnv, type Run } from "./cli.js"
+import { cleanEnv } from "./hostile.js"
 
 export type { Run }
 
@@ -34,6 +36,10 @@ const sink = (write: (text: string) => void) =>
     }
   })
 
+/** hostile.ts's runCli in process: the arguments first, `env` on top of cleanEnv(). */
+export const runCli = (args: ReadonlyArray<string>, cwd: string, options: { readonly env?: NodeJS.ProcessEnv } = {}): Promise<Run> =>
+  run(cwd, args, { env: { ...cleanEnv(), ...options.env } })
+
 /**
  * `specbundle ...args` in `cwd`, in process: its exit status and both streams, as `cli()` gives
  * them for a spawned run.
@@ -47,7 +53,8 @@ export const run = async (cwd: string, args: ReadonlyArray<string>, options: Run
     stdinIsTTY: false,
     stdin: () => Readable.from(stdin === "" ? [] : [Buffer.from(stdin)]),
     node: process.execPath,
-    script: BIN
+    script: BIN,
+    bin: path.dirname(BIN)
   })
   // What effect/cli prints itself (a completion script) goes through Console: into the same streams.
   const console = new NodeConsole({

@@ -23,7 +23,7 @@ import { CliFailure, ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
-import { located } from "./invocation.js"
+import { Invocation, located } from "./invocation.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -177,7 +177,7 @@ const tokensOf = (args: BundleArgs) =>
       target = checked.target
     }
     if (encoding === undefined) return undefined
-    const count = loadTokenizer(encoding, __dirname)
+    const count = loadTokenizer(encoding, (yield* Invocation).bin)
     if (typeof count !== "function") return yield* new CliFailure({ line: count.problem })
     return { encoding, count, target } satisfies Tokens
   })

@@ -4,16 +4,17 @@ import { failWithDiagnostics } from "./diagnostics.js"
 import { CliFailure } from "./errors.js"
 import type { ExampleArgs } from "./example.js"
 import { exampleDirProblem, exampleNextSteps, historyScript, writeExample } from "./example-dir.js"
-import { inCwd } from "./invocation.js"
+import { Invocation, inCwd } from "./invocation.js"
 import { writeErr, writeOut } from "./output.js"
 
 export const runExample = (args: ExampleArgs) =>
   Effect.gen(function* () {
     const dir = yield* inCwd(args.dir)
+    const { bin } = yield* Invocation
     const problem = exampleDirProblem(dir)
     if (problem !== null) return yield* failWithDiagnostics([{ scope: "dir", problem }])
     yield* Effect.try({
-      try: () => writeExample(dir, historyScript(__dirname)),
+      try: () => writeExample(dir, historyScript(bin)),
       catch: (e) => new CliFailure({ line: `example: ${String((e as Error)?.message ?? e).split("\n")[0]}` })
     })
     yield* writeOut(`${dir}\n`)

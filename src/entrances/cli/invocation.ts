@@ -24,6 +24,8 @@ export interface InvocationShape {
   /** The CLI a written hook runs: the node binary and this script. */
   readonly node: string
   readonly script: string
+  /** The built CLI's folder (bin/): the tokenizer bundles it loads on demand, examples/ beside it. */
+  readonly bin: string
 }
 
 export class Invocation extends Context.Service<Invocation, InvocationShape>()("specbundle/cli/Invocation") {
@@ -35,7 +37,9 @@ export class Invocation extends Context.Service<Invocation, InvocationShape>()("
     stdinIsTTY: isatty(0),
     stdin: () => process.stdin,
     node: process.execPath,
-    script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js")
+    script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js"),
+    // Bundled, every module's __dirname is bin/.
+    bin: __dirname
   }))
 }
 
