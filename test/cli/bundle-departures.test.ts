@@ -43,7 +43,7 @@ const cli = async (args: ReadonlyArray<string>) => {
 }
 
 describe("departure 1: the example cut keeps entry addresses written in example steps", () => {
-  it("member example steps, the example space and an outside example's steps become address lists ended by their pointer", async () => {
+  it("member example steps, the example space and an outside example's steps become address lists ended by their pointer", () => {
     const v = atStage(4)
     const a = member(v, "spec:probe.a")
     expect(behavior(a).exampleSpace).toEqual([SHAPE, { line: 23 }])
@@ -55,7 +55,7 @@ describe("departure 1: the example cut keeps entry addresses written in example 
     expect(behavior(member(v, "spec:probe.a.inside")).examples).toEqual([[SHAPE, { line: 14 }]])
   })
 
-  it("the later stages keep them (the declaration cut lengthens this corpus: the property tests reach it)", async () => {
+  it("the later stages keep them (the declaration cut lengthens this corpus: the property tests reach it)", () => {
     for (const k of [5, 6]) {
       const text = JSON.stringify(atStage(k))
       expect(text.split(SHAPE).length - 1).toBe(2)
@@ -65,7 +65,7 @@ describe("departure 1: the example cut keeps entry addresses written in example 
 })
 
 describe("departure 2: protectedLength is the smallest budget at which the request returns a bundle", () => {
-  it("a declaration cut that lengthens the value does not set it; a budget equal to it returns a bundle", async () => {
+  it("a declaration cut that lengthens the value does not set it; a budget equal to it returns a bundle", () => {
     const l = lengths()
     expect(l[7]).toBeGreaterThan(l[6]) // addresses longer than the `s` and `z` they replace, plus a line
     const exceeded = composeBundle(facts, { ...addresses, budget: l[6] - 1 }) as BudgetExceeded
@@ -88,7 +88,7 @@ describe("departure 2: protectedLength is the smallest budget at which the reque
     expect(at.used).toBe(least)
   })
 
-  it("a budget whose digits differ from the length's is solved for its own digits", async () => {
+  it("a budget whose digits differ from the length's is solved for its own digits", () => {
     const exceeded = composeBundle(facts, { ...addresses, budget: 99 }) as BudgetExceeded
     expect(exceeded.protectedLength).toBe(lengths()[6])
     expect((composeBundle(facts, { ...addresses, budget: exceeded.protectedLength }) as BundleValue).used).toBe(lengths()[6])
@@ -96,7 +96,7 @@ describe("departure 2: protectedLength is the smallest budget at which the reque
 })
 
 describe("departure 3: U+2028 in a keyed rule and an open question does not refuse the carrier", () => {
-  it("the Spec is read and its entries keep the character", async () => {
+  it("the Spec is read and its entries keep the character", () => {
     const b = member(atStage(0), "spec:probe.b")
     expect(b.file).toBe("specs/probe/b.sdp.md")
     expect(behavior(b).rules).toEqual([{ key: "cap", rule: expect.stringMatching(/^Caps\u2028hold, cap/) }])
@@ -106,7 +106,7 @@ describe("departure 3: U+2028 in a keyed rule and an open question does not refu
 })
 
 describe("departure 4: an Intent that held only open questions", () => {
-  it('is left out of sections: an Intent of nothing but questions prints "sections":{} (docs/decisions.md)', async () => {
+  it('is left out of sections: an Intent of nothing but questions prints "sections":{} (docs/decisions.md)', () => {
     const only = factsOf(
       graphOf(
         spec({

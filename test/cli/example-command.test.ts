@@ -64,7 +64,7 @@ describe("specbundle example DIR", () => {
     expect(fs.readdirSync(path.join(cwd, "taken"))).toEqual(["notes.txt"])
   })
 
-  it("an install without the example (bin/ alone) says so in one line, exit 1", async () => {
+  it("an install without the example (bin/ alone) says so in one line, exit 1", () => {
     const pkg = tempDir("specbundle-example-bin-")
     fs.cpSync(path.dirname(BIN), path.join(pkg, "bin"), { recursive: true })
     const r = spawnSync(process.execPath, [path.join(pkg, "bin", "specbundle.js"), "example", "out"], { cwd: pkg, encoding: "utf8", env: gitCleanEnv() })

@@ -64,12 +64,12 @@ describe("workflow-command escaping", () => {
     severity: "error"
   }
 
-  it("escapes % CR LF in data, and : , as well in properties (GitHub's toolkit rules)", async () => {
+  it("escapes % CR LF in data, and : , as well in properties (GitHub's toolkit rules)", () => {
     expect(escapeCommandData("a%b\r\nc::d,e")).toBe("a%25b%0D%0Ac::d,e")
     expect(escapeCommandProperty("a%b\r\nc::d,e")).toBe("a%25b%0D%0Ac%3A%3Ad%2Ce")
   })
 
-  it("gives one line per finding that reads back to the finding, `::` in the message included", async () => {
+  it("gives one line per finding that reads back to the finding, `::` in the message included", () => {
     const text = findingsGithub([hostile, { ...hostile, line: 0, severity: "warning" }], "pkg")
     const lines = text.split("\n")
     expect(lines.pop()).toBe("")

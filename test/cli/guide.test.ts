@@ -38,7 +38,7 @@ const problemOf = (r: CliRun): string => {
 
 describe("argument mistakes say what is wrong", () => {
   let root = ""
-  beforeAll(async () => {
+  beforeAll(() => {
     root = corpus()
   })
 
@@ -97,7 +97,7 @@ describe("argument mistakes say what is wrong", () => {
 
 describe("list packs|specs", () => {
   let root = ""
-  beforeAll(async () => {
+  beforeAll(() => {
     root = corpus()
   })
 
@@ -130,7 +130,7 @@ describe("--exclude", () => {
     expect(r.status, r.stderr).toBe(0)
     return { ids: (JSON.parse(r.stdout) as { specs: Array<{ id: string }> }).specs.map((s) => s.id), stderr: r.stderr }
   }
-  beforeAll(async () => {
+  beforeAll(() => {
     root = corpus()
   })
 
@@ -183,7 +183,7 @@ describe("--exclude", () => {
 
 describe("budgetExceeded", () => {
   let root = ""
-  beforeAll(async () => {
+  beforeAll(() => {
     root = corpus()
   })
 
@@ -220,7 +220,7 @@ describe("budgetExceeded", () => {
 
 describe("corpus findings on stderr are capped", () => {
   let root = ""
-  beforeAll(async () => {
+  beforeAll(() => {
     root = corpus()
     // 5 refused carriers and 20 warnings (.sdp.ts carriers are named, not read).
     for (let i = 1; i <= 5; i++) fs.writeFileSync(path.join(root, "specs", `broken-${String(i).padStart(2, "0")}.sdp.md`), "---\nid: [unclosed\n---\n# x\n")

@@ -83,7 +83,7 @@ beforeAll(async () => {
 })
 
 describe("bundle over a hostile corpus", () => {
-  it("exits 0, the alias bomb refused as written, not expanded", async () => {
+  it("exits 0, the alias bomb refused as written, not expanded", () => {
     // A run that hung (a symlink loop walked, an alias bomb expanded) ends at runCli's deadline: status null.
     expect(run.stderr).not.toBe("")
     expect(run.status).toBe(0)
@@ -95,7 +95,7 @@ describe("bundle over a hostile corpus", () => {
     expect(bomb.length).toBeLessThanOrEqual(written)
   })
 
-  it("composes the healthy Pack exactly as from a corpus holding only the healthy files", async () => {
+  it("composes the healthy Pack exactly as from a corpus holding only the healthy files", () => {
     expect(clean.status).toBe(0)
     expect(run.stdout).toBe(clean.stdout)
     const bundle = JSON.parse(run.stdout) as {
@@ -112,7 +112,7 @@ describe("bundle over a hostile corpus", () => {
     expect(bundle.members[3].footing.map((f) => [f.id, f.resolved])).toEqual([["spec:gone.missing", false]])
   })
 
-  it("names every broken file with its line and code on stderr", async () => {
+  it("names every broken file with its line and code on stderr", () => {
     const lines = nonEmptyLines(run.stderr)
     for (const [file, , code] of BROKEN) {
       const named = lines.filter((l) => l.startsWith(`${file}:`))
@@ -126,7 +126,7 @@ describe("bundle over a hostile corpus", () => {
     for (const l of lines) expect(l).toMatch(/^[^:]+:\d+: [a-z]+\/[a-z0-9-]+: /)
   })
 
-  it("does not follow symlinks: nothing outside the root is read, loops do not hang", async () => {
+  it("does not follow symlinks: nothing outside the root is read, loops do not hang", () => {
     expect(run.stdout).not.toContain("OUTSIDE")
     expect(run.stderr).not.toContain("OUTSIDE")
     expect(run.stderr).toMatch(/^specs\/bad\/outside\.sdp\.md:0: read\/symlink: warning: /m)
@@ -135,7 +135,7 @@ describe("bundle over a hostile corpus", () => {
     expect(run.stderr).not.toContain("self/")
   })
 
-  it("prints no stack trace", async () => {
+  it("prints no stack trace", () => {
     expect(stackLines(run.stderr)).toEqual([])
     expect(stackLines(run.stdout)).toEqual([])
   })

@@ -61,7 +61,7 @@ const bikeDock = (): string => {
 
 describe("impact --format markdown: the picture of the bike-dock change", () => {
   let dir = ""
-  beforeAll(async () => {
+  beforeAll(() => {
     dir = bikeDock()
   })
 

@@ -9,7 +9,7 @@ import { run, type Run } from "../support/run.js"
 import { tempDir } from "../support/tmp.js"
 
 let repo = ""
-beforeAll(async () => {
+beforeAll(() => {
   repo = path.join(tempDir("specbundle-next-"), "bike-dock")
   const made = spawnSync(process.execPath, [path.resolve("examples/make-history.mjs"), repo], { encoding: "utf8" })
   expect(made.status, made.stderr).toBe(0)

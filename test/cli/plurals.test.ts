@@ -10,7 +10,7 @@ import { ruleSpec, tempDir } from "../support/tmp.js"
 const PACK = "---\nid: pack:one\nspecs:\n  - spec:one.rule\nmodelRefs: []\n---\n# One\n\nOne rule.\n"
 
 let repo: Repo
-beforeAll(async () => {
+beforeAll(() => {
   repo = makeRepo()
   repo.write("specs/one.pack.sdp.md", PACK)
   repo.write("specs/one/rule.sdp.md", ruleSpec("spec:one.rule", "The rule"))

@@ -108,7 +108,7 @@ describe("the tokenizer loads only with --tokens", () => {
     return path.join(bin, "specbundle.js")
   }
 
-  it("a build without bin/specbundle-tokens-*.cjs gives the same bytes for every bundle mode and --help; --tokens there is one line, exit 1", async () => {
+  it("a build without bin/specbundle-tokens-*.cjs gives the same bytes for every bundle mode and --help; --tokens there is one line, exit 1", () => {
     for (const encoding of ["o200k_base", "cl100k_base"])
       expect(fs.existsSync(path.join(REPO, "bin", `specbundle-tokens-${encoding}.cjs`)), encoding).toBe(true)
     const copy = withoutTokenizers()
@@ -167,7 +167,7 @@ describe("the tokenizer loads only with --tokens", () => {
     }
   }, 60_000)
 
-  it("the CLI's and the MCP server's bundles inline no tokenizer: no stretch of the ranks, nor the package's name, is in them", async () => {
+  it("the CLI's and the MCP server's bundles inline no tokenizer: no stretch of the ranks, nor the package's name, is in them", () => {
     const read = (name: string) => fs.readFileSync(path.join(REPO, "bin", name), "utf8")
     for (const encoding of ["o200k_base", "cl100k_base"]) {
       const ranks = read(`specbundle-tokens-${encoding}.cjs`)
