@@ -172,57 +172,55 @@ const isExitError = (e: unknown): e is ExitError => e instanceof Error && typeof
 const EMPTY = Buffer.alloc(0)
 
 /** git as simple-git runs it in `cwd`; interruption aborts the call (simple-git's `abort` kills the child). */
-const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError | ExitError> =>
-  GitEnvironment.use((base) =>
-    Effect.tryPromise({
-      try: async (signal) => {
-        const sg = await loadSimpleGit()
-        const git = sg.simpleGit({
-          baseDir: cwd,
-          abort: signal,
-          config: CONFIG,
-          unsafe: INHERITED,
-          // Every non-zero exit is an error carrying its code and both streams (simple-git's own
-          // errors fire only when stderr is not empty, and mix stdout into the message).
-          errors: (error, result) =>
-            result.exitCode === 0 || error instanceof sg.GitPluginError
-              ? error
-              : Object.assign(new sg.GitError(undefined, Buffer.concat(result.stdErr).toString("utf8")), {
-                  exitCode: result.exitCode,
-                  stdout: Buffer.concat(result.stdOut),
-                  stderr: Buffer.concat(result.stdErr).toString("utf8")
-                })
-        })
-        // simple-git waits 50 ms more after a git that printed nothing (its completion plugin, for
-        // streams whose last data came after "close"); an empty chunk at stdout's end says it all
-        // arrived, so a silent `ls-files -u` or `rev-parse --verify --quiet` costs no pause.
-        git.env(gitEnv(base))
-        git.outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", EMPTY)))
-        return git.raw([...args])
-      },
-      catch: (e): GitError | ExitError => {
-        if (isExitError(e)) {
-          // spawn's own failure (no git on PATH) comes back as a negative exit with the error's stack.
-          if (e.exitCode < 0 && /ENOENT/.test(e.stderr)) return new GitMissingError()
-          return e
-        }
-        return new GitFailedError({ command: args[0] ?? "", detail: e instanceof Error ? e.message : String(e) })
+const raw = (cwd: string, args: ReadonlyArray<string>, base: NodeJS.ProcessEnv): Effect.Effect<string, GitError | ExitError> =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const sg = await loadSimpleGit()
+      const git = sg.simpleGit({
+        baseDir: cwd,
+        abort: signal,
+        config: CONFIG,
+        unsafe: INHERITED,
+        // Every non-zero exit is an error carrying its code and both streams (simple-git's own
+        // errors fire only when stderr is not empty, and mix stdout into the message).
+        errors: (error, result) =>
+          result.exitCode === 0 || error instanceof sg.GitPluginError
+            ? error
+            : Object.assign(new sg.GitError(undefined, Buffer.concat(result.stdErr).toString("utf8")), {
+                exitCode: result.exitCode,
+                stdout: Buffer.concat(result.stdOut),
+                stderr: Buffer.concat(result.stdErr).toString("utf8")
+              })
+      })
+      // simple-git waits 50 ms more after a git that printed nothing (its completion plugin, for
+      // streams whose last data came after "close"); an empty chunk at stdout's end says it all
+      // arrived, so a silent `ls-files -u` or `rev-parse --verify --quiet` costs no pause.
+      git.env(gitEnv(base))
+      git.outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", EMPTY)))
+      return git.raw([...args])
+    },
+    catch: (e): GitError | ExitError => {
+      if (isExitError(e)) {
+        // spawn's own failure (no git on PATH) comes back as a negative exit with the error's stack.
+        if (e.exitCode < 0 && /ENOENT/.test(e.stderr)) return new GitMissingError()
+        return e
       }
-    })
-  )
+      return new GitFailedError({ command: args[0] ?? "", detail: e instanceof Error ? e.message : String(e) })
+    }
+  })
 
 /**
  * Runs git once; fails only when it cannot start (no git, no such folder). Through simple-git, or,
  * with `input` for its stdin (`cat-file --batch`), a spawned process (withInput).
  */
 const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.Effect<GitOutput, GitError> =>
-  Effect.suspend(() =>
+  GitEnvironment.use((base) =>
     // A missing cwd would read as a missing program: tell the two apart first.
     !isFolder(cwd)
       ? Effect.fail(new NotARepositoryError({ folder: cwd, reason: "does not exist" }))
       : input !== undefined
-        ? withInput(cwd, args, input)
-        : raw(cwd, args).pipe(
+        ? withInput(cwd, args, input, base)
+        : raw(cwd, args, base).pipe(
             Effect.map((stdout): GitOutput => ({ code: 0, stdout: Buffer.from(stdout, "utf8"), stderr: "" })),
             Effect.catchIf(isExitError, (e) => Effect.succeed<GitOutput>({ code: e.exitCode, stdout: e.stdout, stderr: e.stderr }))
           )
@@ -233,23 +231,21 @@ const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.
  * simple-git 3 never writes to a child's stdin (docs/decisions.md, "git through simple-git").
  * The fiber's AbortSignal kills the child on interruption.
  */
-const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Effect.Effect<GitOutput, GitError> =>
-  GitEnvironment.use((base) =>
-    Effect.callback<GitOutput, GitError>((resume, signal) => {
-      const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, env: gitEnv(base), signal, stdio: ["pipe", "pipe", "pipe"] })
-      const out: Buffer[] = []
-      const err: Buffer[] = []
-      child.stdout.on("data", (c: Buffer) => out.push(c))
-      child.stderr.on("data", (c: Buffer) => err.push(c))
-      child.on("error", (e: NodeJS.ErrnoException) => {
-        if (signal.aborted) return
-        resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
-      })
-      child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
-      child.stdin.on("error", () => undefined)
-      child.stdin.end(input)
+const withInput = (cwd: string, args: ReadonlyArray<string>, input: string, base: NodeJS.ProcessEnv): Effect.Effect<GitOutput, GitError> =>
+  Effect.callback<GitOutput, GitError>((resume, signal) => {
+    const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, env: gitEnv(base), signal, stdio: ["pipe", "pipe", "pipe"] })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on("data", (c: Buffer) => out.push(c))
+    child.stderr.on("data", (c: Buffer) => err.push(c))
+    child.on("error", (e: NodeJS.ErrnoException) => {
+      if (signal.aborted) return
+      resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
     })
-  )
+    child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
+    child.stdin.on("error", () => undefined)
+    child.stdin.end(input)
+  })
 
 /**
  * Runs one git command and gives its stdout as UTF-8. A non-zero exit with a message on stderr is
@@ -257,10 +253,10 @@ const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Eff
  * ancestor) gives the (empty) stdout, which the caller reads as "no such thing".
  */
 const run = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError> =>
-  Effect.suspend(() =>
+  GitEnvironment.use((base) =>
     !isFolder(cwd)
       ? Effect.fail(new NotARepositoryError({ folder: cwd, reason: "does not exist" }))
-      : raw(cwd, args).pipe(
+      : raw(cwd, args, base).pipe(
           Effect.catchIf(isExitError, (e) =>
             e.stderr.trim() !== "" ? Effect.fail(classify(cwd, args[0] ?? "", e.stderr)) : Effect.succeed(e.stdout.toString("utf8"))
           )
