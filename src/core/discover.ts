@@ -61,6 +61,9 @@ export const isExcluded = (path: string, excludes: ReadonlyArray<string>): boole
   return false
 }
 
+/** A new run starts with no exclude matched (the CLI's program, when runs share a process: tests in process). */
+export const forgetExcludeMatches = (): void => matched.clear()
+
 /** The excludes no path has matched so far (in the order given). */
 export const unmatchedExcludes = (excludes: ReadonlyArray<string>): string[] => excludes.filter((e) => !matched.has(e))
 

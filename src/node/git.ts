@@ -110,6 +110,12 @@ export const gitEnv = (base: NodeJS.ProcessEnv = process.env): Record<string, st
 }
 
 /**
+ * The environment git's is made from (gitEnv): this process's unless a caller provides another,
+ * as the CLI does with its run's environment (a test's run in process has its own).
+ */
+export const GitEnvironment = Context.Reference<NodeJS.ProcessEnv>("specbundle/GitEnvironment", { defaultValue: () => process.env })
+
+/**
  * simple-git refuses an explicit environment that holds an editor, pager, askpass, ssh or config
  * variable unless told otherwise. git inherited all of them before the environment was set, and
  * every argument is ours (revisions go behind --end-of-options and never start with "-"), so the
@@ -166,7 +172,7 @@ const isExitError = (e: unknown): e is ExitError => e instanceof Error && typeof
 const EMPTY = Buffer.alloc(0)
 
 /** git as simple-git runs it in `cwd`; interruption aborts the call (simple-git's `abort` kills the child). */
-const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError | ExitError> =>
+const raw = (cwd: string, args: ReadonlyArray<string>, base: NodeJS.ProcessEnv): Effect.Effect<string, GitError | ExitError> =>
   Effect.tryPromise({
     try: async (signal) => {
       const sg = await loadSimpleGit()
@@ -189,7 +195,7 @@ const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, Gi
       // simple-git waits 50 ms more after a git that printed nothing (its completion plugin, for
       // streams whose last data came after "close"); an empty chunk at stdout's end says it all
       // arrived, so a silent `ls-files -u` or `rev-parse --verify --quiet` costs no pause.
-      git.env(gitEnv())
+      git.env(gitEnv(base))
       git.outputHandler((_command, stdout) => stdout.once("end", () => stdout.emit("data", EMPTY)))
       return git.raw([...args])
     },
@@ -208,13 +214,13 @@ const raw = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, Gi
  * with `input` for its stdin (`cat-file --batch`), a spawned process (withInput).
  */
 const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.Effect<GitOutput, GitError> =>
-  Effect.suspend(() =>
+  GitEnvironment.use((base) =>
     // A missing cwd would read as a missing program: tell the two apart first.
     !isFolder(cwd)
       ? Effect.fail(new NotARepositoryError({ folder: cwd, reason: "does not exist" }))
       : input !== undefined
-        ? withInput(cwd, args, input)
-        : raw(cwd, args).pipe(
+        ? withInput(cwd, args, input, base)
+        : raw(cwd, args, base).pipe(
             Effect.map((stdout): GitOutput => ({ code: 0, stdout: Buffer.from(stdout, "utf8"), stderr: "" })),
             Effect.catchIf(isExitError, (e) => Effect.succeed<GitOutput>({ code: e.exitCode, stdout: e.stdout, stderr: e.stderr }))
           )
@@ -225,9 +231,9 @@ const exec = (cwd: string, args: ReadonlyArray<string>, input?: string): Effect.
  * simple-git 3 never writes to a child's stdin (docs/decisions.md, "git through simple-git").
  * The fiber's AbortSignal kills the child on interruption.
  */
-const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Effect.Effect<GitOutput, GitError> =>
+const withInput = (cwd: string, args: ReadonlyArray<string>, input: string, base: NodeJS.ProcessEnv): Effect.Effect<GitOutput, GitError> =>
   Effect.callback<GitOutput, GitError>((resume, signal) => {
-    const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, env: gitEnv(), signal, stdio: ["pipe", "pipe", "pipe"] })
+    const child = spawn("git", ["-c", ...CONFIG, ...args], { cwd, env: gitEnv(base), signal, stdio: ["pipe", "pipe", "pipe"] })
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on("data", (c: Buffer) => out.push(c))
@@ -247,10 +253,10 @@ const withInput = (cwd: string, args: ReadonlyArray<string>, input: string): Eff
  * ancestor) gives the (empty) stdout, which the caller reads as "no such thing".
  */
 const run = (cwd: string, args: ReadonlyArray<string>): Effect.Effect<string, GitError> =>
-  Effect.suspend(() =>
+  GitEnvironment.use((base) =>
     !isFolder(cwd)
       ? Effect.fail(new NotARepositoryError({ folder: cwd, reason: "does not exist" }))
-      : raw(cwd, args).pipe(
+      : raw(cwd, args, base).pipe(
           Effect.catchIf(isExitError, (e) =>
             e.stderr.trim() !== "" ? Effect.fail(classify(cwd, args[0] ?? "", e.stderr)) : Effect.succeed(e.stdout.toString("utf8"))
           )

@@ -1,7 +1,5 @@
 // Issue 17's four departures from the recipe, each on a small Markdown corpus read by the real
 // reader (test/support/probe-corpus.ts), and the checkout-v1 case when that corpus is beside us.
-import { spawnSync } from "node:child_process"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { composeBundle, LEFT_OUT_LINES, stageLengths } from "../../src/core/bundle/index.js"
@@ -11,19 +9,15 @@ import type { Facts } from "../../src/core/model.js"
 import { graphOf, spec } from "../support/nodes.js"
 import { CHECKOUT_CORPUS, withoutCheckout } from "../support/paths.js"
 import { PROBE_PACK, RULE_CAP, SHAPE, WHY, writeProbeCorpus } from "../support/probe-corpus.js"
+import { run } from "../support/run.js"
 import { readTree, tempDir } from "../support/tmp.js"
 
 const REPO = path.join(import.meta.dirname, "..", "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
 
 let root = ""
 let facts: Facts
 
 beforeAll(async () => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
   root = tempDir("specbundle-probe-")
   writeProbeCorpus(root)
   const read = await readTree(root)
@@ -41,8 +35,9 @@ const atStage = (k: number): BundleValue => {
 const member = (v: BundleValue, id: string): MemberRow => v.members.find((m) => m.id === id)!
 const behavior = (row: MemberRow) => (row.sections as { behavior: Record<string, unknown> }).behavior
 
-const cli = (args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, [BIN, "bundle", ...args], { encoding: "utf8", timeout: 30_000 })
+/** `bundle` run in process (test/support/run.ts) from the repository's folder. */
+const cli = async (args: ReadonlyArray<string>) => {
+  const r = await run(REPO, ["bundle", ...args], { env: process.env })
   expect(r.status).toBe(0)
   return JSON.parse(r.stdout) as BundleValue | BudgetExceeded
 }
@@ -83,13 +78,13 @@ describe("departure 2: protectedLength is the smallest budget at which the reque
     expect(fits.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
   })
 
-  it("the built CLI: budget protectedLength - 1 is exceeded, protectedLength returns a bundle", () => {
-    const first = cli(["--root", root, "--pack", PROBE_PACK, "--declarations", "addresses", "--budget", "1000"]) as BudgetExceeded
+  it("the built CLI: budget protectedLength - 1 is exceeded, protectedLength returns a bundle", async () => {
+    const first = (await cli(["--root", root, "--pack", PROBE_PACK, "--declarations", "addresses", "--budget", "1000"])) as BudgetExceeded
     const least = first.protectedLength
-    const below = cli(["--root", root, "--pack", PROBE_PACK, "--declarations", "addresses", "--budget", String(least - 1)]) as BudgetExceeded
+    const below = (await cli(["--root", root, "--pack", PROBE_PACK, "--declarations", "addresses", "--budget", String(least - 1)])) as BudgetExceeded
     expect(below.budgetExceeded).toBe(true)
     expect(below.protectedLength).toBe(least)
-    const at = cli(["--root", root, "--pack", PROBE_PACK, "--declarations", "addresses", "--budget", String(least)]) as BundleValue
+    const at = (await cli(["--root", root, "--pack", PROBE_PACK, "--declarations", "addresses", "--budget", String(least)])) as BundleValue
     expect(at.used).toBe(least)
   })
 
@@ -128,12 +123,15 @@ describe("departure 4: an Intent that held only open questions", () => {
 })
 
 describe("checkout-v1 (issue 17's case)", () => {
-  it.skipIf(withoutCheckout("the budget one under checkout-v1's protected length"))("budget 9267 names protectedLength 9268 and 9268 returns a bundle", () => {
-    const args = ["--root", CHECKOUT_CORPUS, "--pack", "pack:checkout-v1", "--declarations", "addresses"]
-    const below = cli([...args, "--budget", "9267"]) as BudgetExceeded
-    expect(below.protectedLength).toBe(9268)
-    const at = cli([...args, "--budget", "9268"]) as BundleValue
-    expect(at.used).toBe(9268)
-    expect(at.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
-  })
+  it.skipIf(withoutCheckout("the budget one under checkout-v1's protected length"))(
+    "budget 9267 names protectedLength 9268 and 9268 returns a bundle",
+    async () => {
+      const args = ["--root", CHECKOUT_CORPUS, "--pack", "pack:checkout-v1", "--declarations", "addresses"]
+      const below = (await cli([...args, "--budget", "9267"])) as BudgetExceeded
+      expect(below.protectedLength).toBe(9268)
+      const at = (await cli([...args, "--budget", "9268"])) as BundleValue
+      expect(at.used).toBe(9268)
+      expect(at.leftOut).toEqual(LEFT_OUT_LINES.slice(0, 6))
+    }
+  )
 })

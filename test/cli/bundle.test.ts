@@ -1,11 +1,12 @@
-// `specbundle bundle` end to end: the BUILT CLI (bin/specbundle.js) as a subprocess over real temp
-// copies of the bike-dock example (the project's own corpus, in every clone). `npm test` builds first; a missing
-// bin is built once here. Changeset scopes are in impact.test.ts.
+// `specbundle bundle` run in process (test/support/run.ts) over real temp copies of the bike-dock
+// example (the project's own corpus, in every clone); the built CLI as a subprocess only where the
+// process's own time zone and locale are the point. Changeset scopes are in impact.test.ts.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { parse as parseYaml } from "yaml"
-import { cli, type Run } from "../support/cli.js"
+import { cli } from "../support/cli.js"
+import { run, type Run } from "../support/run.js"
 import { bikeDockCopy as bikeDockIn, tempDir } from "../support/tmp.js"
 import { CONTRACT_LEFT_OUT } from "../support/contract.js"
 
@@ -13,8 +14,8 @@ const PACK = "pack:rides-v1"
 const METHOD = "UTF-16 code units divided by four, an estimate"
 
 // The test's own environment (GIT_* kept), with the given variables on top.
-const bundle = (cwd: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Run =>
-  cli(cwd, ["bundle", ...args], { env: { ...process.env, ...env } })
+const bundle = (cwd: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Promise<Run> =>
+  run(cwd, ["bundle", ...args], { env: { ...process.env, ...env } })
 
 const bikeDockCopy = (): string => bikeDockIn("specbundle-cli-bike-")
 
@@ -72,13 +73,13 @@ const expectMeasured = (line: string, value: any) => {
 describe("bundle --pack over bike-dock's rides Pack", () => {
   const root = bikeDockCopy()
   // Run lazily: beforeAll may still have to build the bin when this block is collected.
-  let firstRun: Run | undefined
-  const first = (): Run => (firstRun ??= bundle(root, ["--pack", PACK]))
+  let firstRun: Promise<Run> | undefined
+  const first = (): Promise<Run> => (firstRun ??= bundle(root, ["--pack", PACK]))
 
-  it("exits 0 with one compact JSON line whose length is its used and whose token estimate is ceil(used/4)", () => {
-    expect(first().status).toBe(0)
-    expect(first().stderr).toBe("")
-    const { line, value } = oneLine(first())
+  it("exits 0 with one compact JSON line whose length is its used and whose token estimate is ceil(used/4)", async () => {
+    expect((await first()).status).toBe(0)
+    expect((await first()).stderr).toBe("")
+    const { line, value } = oneLine(await first())
     expect(Object.keys(value)).toEqual(BUNDLE_KEYS)
     expect(value.scope).toEqual({ pack: PACK })
     expect(value.budget).toBe(100000)
@@ -88,31 +89,32 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expect(value.pack).toEqual({ id: PACK, title: "Rides v1", framing: expect.any(String) })
   })
 
-  it("lists the members in the manifest's order", () => {
-    const { value } = oneLine(first())
+  it("lists the members in the manifest's order", async () => {
+    const { value } = oneLine(await first())
     const order = manifestMembers(root)
     expect(order).toHaveLength(14)
     expect(value.members.map((m: { id: string }) => m.id)).toEqual(order)
   })
 
-  it("gives byte-identical stdout on a second run and under another time zone and Turkish locale", () => {
-    const again = bundle(root, ["--pack", PACK])
+  it("gives byte-identical stdout on a second run and under another time zone and Turkish locale", async () => {
+    const again = await bundle(root, ["--pack", PACK])
     expect(again.status).toBe(0)
-    expect(again.stdout).toBe(first().stdout)
-    const elsewhere = bundle(root, ["--pack", PACK], { TZ: "Pacific/Kiritimati", LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8" })
+    expect(again.stdout).toBe((await first()).stdout)
+    // A process of its own: the time zone and locale are the process's.
+    const elsewhere = cli(root, ["bundle", "--pack", PACK], { env: { ...process.env, TZ: "Pacific/Kiritimati", LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8" } })
     expect(elsewhere.status).toBe(0)
-    expect(elsewhere.stdout).toBe(first().stdout)
+    expect(elsewhere.stdout).toBe((await first()).stdout)
   })
 
-  it("--root reads the corpus from another working folder with the same bytes", () => {
-    const r = bundle(tempDir("specbundle-cwd-"), ["--root", root, "--pack", PACK])
+  it("--root reads the corpus from another working folder with the same bytes", async () => {
+    const r = await bundle(tempDir("specbundle-cwd-"), ["--root", root, "--pack", PACK])
     expect(r.status).toBe(0)
-    expect(r.stdout).toBe(first().stdout)
+    expect(r.stdout).toBe((await first()).stdout)
   })
 
-  it("--members gives an ordered subset, says so in scope, and keeps the Pack's framing", () => {
+  it("--members gives an ordered subset, says so in scope, and keeps the Pack's framing", async () => {
     const subset = ["spec:rides.unlock-bike", "spec:rides.rider-model"]
-    const r = bundle(root, ["--pack", PACK, "--members", subset.join(",")])
+    const r = await bundle(root, ["--pack", PACK, "--members", subset.join(",")])
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
     expect(value.scope).toEqual({ pack: PACK, members: subset })
@@ -121,11 +123,11 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expectMeasured(line, value)
   })
 
-  it("--specs lists the members in the given order with the one-hop boundary outside the list", () => {
+  it("--specs lists the members in the given order with the one-hop boundary outside the list", async () => {
     // unlock-bike refines ride-lifecycle, is constrainedBy unlock-latency and decidedBy unlock-by-code
     // (its dependsOn rider-model stays inside); rider-model refines ride-lifecycle.
     const specs = ["spec:rides.rider-model", "spec:rides.unlock-bike"]
-    const r = bundle(root, ["--specs", specs.join(",")])
+    const r = await bundle(root, ["--specs", specs.join(",")])
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
     expectMeasured(line, value)
@@ -145,14 +147,14 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expect(restedOnBy).toContain("spec:rides.unlock-bike.available-bike")
   })
 
-  it("--budget takes the tiers S, M and L and a plain number", () => {
+  it("--budget takes the tiers S, M and L and a plain number", async () => {
     for (const [given, budget] of [
       ["S", 16000],
       ["M", 64000],
       ["L", 200000],
       ["15000", 15000]
     ] as const) {
-      const r = bundle(root, ["--pack", PACK, "--budget", given])
+      const r = await bundle(root, ["--pack", PACK, "--budget", given])
       expect(r.status).toBe(0)
       const { line, value } = oneLine(r)
       expect(value.budget).toBe(budget)
@@ -160,21 +162,21 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     }
   })
 
-  it("a budget of exactly the uncut length fits uncut; one less takes the first cut", () => {
+  it("a budget of exactly the uncut length fits uncut; one less takes the first cut", async () => {
     // A five-digit budget gives the length the five-digit budget itself will measure.
-    const probe = oneLine(bundle(root, ["--pack", PACK, "--budget", "99999"])).value
+    const probe = oneLine(await bundle(root, ["--pack", PACK, "--budget", "99999"])).value
     expect(probe.leftOut).toEqual([])
-    const exact = bundle(root, ["--pack", PACK, "--budget", String(probe.used)])
+    const exact = await bundle(root, ["--pack", PACK, "--budget", String(probe.used)])
     const fits = oneLine(exact)
     expect(fits.value.used).toBe(probe.used)
     expect(fits.value.leftOut).toEqual([])
-    const under = oneLine(bundle(root, ["--pack", PACK, "--budget", String(probe.used - 1)])).value
+    const under = oneLine(await bundle(root, ["--pack", PACK, "--budget", String(probe.used - 1)])).value
     expect(under.leftOut.length).toBeGreaterThan(0)
     expect(under.leftOut).toEqual(CONTRACT_LEFT_OUT.slice(0, under.leftOut.length))
   })
 
-  it("a budget below the protected content is the budgetExceeded value, exit 0", () => {
-    const r = bundle(root, ["--pack", PACK, "--budget", "100"])
+  it("a budget below the protected content is the budgetExceeded value, exit 0", async () => {
+    const r = await bundle(root, ["--pack", PACK, "--budget", "100"])
     expect(r.status).toBe(0)
     const { value } = oneLine(r)
     expect(Object.keys(value)).toEqual(["scope", "budget", "declarations", "budgetExceeded", "protectedLength", "leftOut"])
@@ -183,12 +185,12 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expect(value.leftOut).toEqual(CONTRACT_LEFT_OUT.slice(0, 6))
   })
 
-  it("--part 2 returns the second part, byte-identical to line 2 of --parts", () => {
-    const streamed = bundle(root, ["--pack", PACK, "--budget", "4000", "--parts"])
+  it("--part 2 returns the second part, byte-identical to line 2 of --parts", async () => {
+    const streamed = await bundle(root, ["--pack", PACK, "--budget", "4000", "--parts"])
     expect(streamed.status).toBe(0)
     const lines = streamed.stdout.split("\n").filter((l) => l !== "")
     expect(lines.length).toBeGreaterThan(2)
-    const r = bundle(root, ["--pack", PACK, "--budget", "4000", "--part", "2"])
+    const r = await bundle(root, ["--pack", PACK, "--budget", "4000", "--part", "2"])
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
     expect(line).toBe(lines[1])
@@ -198,9 +200,9 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expectMeasured(line, value)
   })
 
-  it("--parts streams NDJSON: each line parses, fits the budget, and the parts cover the members once in order", () => {
+  it("--parts streams NDJSON: each line parses, fits the budget, and the parts cover the members once in order", async () => {
     const budget = 4000
-    const r = bundle(root, ["--pack", PACK, "--budget", String(budget), "--parts"])
+    const r = await bundle(root, ["--pack", PACK, "--budget", String(budget), "--parts"])
     expect(r.status).toBe(0)
     expect(r.stdout.endsWith("\n")).toBe(true)
     const lines = r.stdout.slice(0, -1).split("\n")
@@ -221,9 +223,9 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     expect(members).toEqual(manifestMembers(root))
   })
 
-  it("--parts with an item larger than the budget is the partsExceeded value naming it, exit 0", () => {
+  it("--parts with an item larger than the budget is the partsExceeded value naming it, exit 0", async () => {
     const budget = 1500
-    const r = bundle(root, ["--pack", PACK, "--budget", String(budget), "--parts"])
+    const r = await bundle(root, ["--pack", PACK, "--budget", String(budget), "--parts"])
     expect(r.status).toBe(0)
     const { value } = oneLine(r)
     expect(Object.keys(value)).toEqual(["scope", "budget", "declarations", "part", "budgetExceeded", "oversized", "leftOut"])
@@ -238,12 +240,12 @@ describe("bundle --pack over bike-dock's rides Pack", () => {
     for (const o of value.oversized) expect(o.length).toBeGreaterThan(budget)
   })
 
-  it("--format pretty prints the same value indented", () => {
-    const r = bundle(root, ["--pack", PACK, "--format", "pretty"])
+  it("--format pretty prints the same value indented", async () => {
+    const r = await bundle(root, ["--pack", PACK, "--format", "pretty"])
     expect(r.status).toBe(0)
     expect(r.stdout.split("\n").length).toBeGreaterThan(20)
     expect(r.stdout).toMatch(/^\{\n {2}"scope": \{/)
-    expect(JSON.stringify(JSON.parse(r.stdout)) + "\n").toBe(first().stdout)
+    expect(JSON.stringify(JSON.parse(r.stdout)) + "\n").toBe((await first()).stdout)
   })
 })
 
@@ -251,10 +253,10 @@ describe("bundle --declarations", () => {
   const root = bikeDockCopy()
   const RIDES = "pack:rides-v1"
 
-  it("addresses lets the seventh cut fit a budget that whole mode exceeds", () => {
+  it("addresses lets the seventh cut fit a budget that whole mode exceeds", async () => {
     // Protected lengths measured with a five-digit budget, as the budgets below are.
-    const whole = oneLine(bundle(root, ["--pack", RIDES, "--budget", "10000"])).value
-    const addresses = oneLine(bundle(root, ["--pack", RIDES, "--budget", "10000", "--declarations", "addresses"])).value
+    const whole = oneLine(await bundle(root, ["--pack", RIDES, "--budget", "10000"])).value
+    const addresses = oneLine(await bundle(root, ["--pack", RIDES, "--budget", "10000", "--declarations", "addresses"])).value
     expect(whole.budgetExceeded).toBe(true)
     expect(addresses.budgetExceeded).toBe(true)
     expect(addresses.declarations).toBe("addresses")
@@ -262,11 +264,11 @@ describe("bundle --declarations", () => {
     const budget = addresses.protectedLength
     expect(String(budget)).toHaveLength(5)
 
-    const refused = bundle(root, ["--pack", RIDES, "--budget", String(budget)])
+    const refused = await bundle(root, ["--pack", RIDES, "--budget", String(budget)])
     expect(refused.status).toBe(0)
     expect(oneLine(refused).value.budgetExceeded).toBe(true)
 
-    const r = bundle(root, ["--pack", RIDES, "--budget", String(budget), "--declarations", "addresses"])
+    const r = await bundle(root, ["--pack", RIDES, "--budget", String(budget), "--declarations", "addresses"])
     expect(r.status).toBe(0)
     const { line, value } = oneLine(r)
     expect(value.declarations).toBe("addresses")
@@ -276,10 +278,10 @@ describe("bundle --declarations", () => {
     expect(unlock.declarations).toEqual(["unlockCommand", "typeUnlockRefusal"])
   })
 
-  it("whole is the default and is stated", () => {
-    const r = bundle(root, ["--pack", RIDES, "--declarations", "whole"])
+  it("whole is the default and is stated", async () => {
+    const r = await bundle(root, ["--pack", RIDES, "--declarations", "whole"])
     expect(r.status).toBe(0)
-    expect(r.stdout).toBe(bundle(root, ["--pack", RIDES]).stdout)
+    expect(r.stdout).toBe((await bundle(root, ["--pack", RIDES])).stdout)
     expect(oneLine(r).value.declarations).toBe("whole")
   })
 })
@@ -288,81 +290,81 @@ describe("bundle: every bad value is exit 2 with { diagnostics }", () => {
   const root = bikeDockCopy()
   const pack = ["--pack", PACK]
 
-  it("both scopes, and neither", () => {
-    expectDiagnostics(bundle(root, [...pack, "--specs", "spec:rides.rider-model"]), "scope")
-    expectDiagnostics(bundle(root, []), "scope")
+  it("both scopes, and neither", async () => {
+    expectDiagnostics(await bundle(root, [...pack, "--specs", "spec:rides.rider-model"]), "scope")
+    expectDiagnostics(await bundle(root, []), "scope")
   })
 
-  it("an unknown Pack and an unknown Spec", () => {
-    expectDiagnostics(bundle(root, ["--pack", "pack:nope"]), "pack", /pack:nope/)
-    expectDiagnostics(bundle(root, ["--specs", "spec:rides.rider-model,spec:nope"]), "specs", /spec:nope/)
+  it("an unknown Pack and an unknown Spec", async () => {
+    expectDiagnostics(await bundle(root, ["--pack", "pack:nope"]), "pack", /pack:nope/)
+    expectDiagnostics(await bundle(root, ["--specs", "spec:rides.rider-model,spec:nope"]), "specs", /spec:nope/)
   })
 
-  it("a doubled id in --specs and in --members, and a member outside the Pack", () => {
+  it("a doubled id in --specs and in --members, and a member outside the Pack", async () => {
     const id = "spec:rides.rider-model"
-    expectDiagnostics(bundle(root, ["--specs", `${id},spec:rides.unlock-bike,${id}`]), "specs", new RegExp(id))
-    expectDiagnostics(bundle(root, [...pack, "--members", `${id},${id}`]), "members", new RegExp(id))
-    expectDiagnostics(bundle(root, [...pack, "--members", "spec:elsewhere.x"]), "members", /spec:elsewhere\.x/)
+    expectDiagnostics(await bundle(root, ["--specs", `${id},spec:rides.unlock-bike,${id}`]), "specs", new RegExp(id))
+    expectDiagnostics(await bundle(root, [...pack, "--members", `${id},${id}`]), "members", new RegExp(id))
+    expectDiagnostics(await bundle(root, [...pack, "--members", "spec:elsewhere.x"]), "members", /spec:elsewhere\.x/)
   })
 
-  it("--declarations nope", () => {
-    expectDiagnostics(bundle(root, [...pack, "--declarations", "nope"]), "declarations", /nope/)
+  it("--declarations nope", async () => {
+    expectDiagnostics(await bundle(root, [...pack, "--declarations", "nope"]), "declarations", /nope/)
   })
 
-  it.each(["0", "-1", "1.5", "abc"])("--part %s", (part) => {
-    expectDiagnostics(bundle(root, [...pack, "--part", part]), "part")
+  it.each(["0", "-1", "1.5", "abc"])("--part %s", async (part) => {
+    expectDiagnostics(await bundle(root, [...pack, "--part", part]), "part")
   })
 
-  it.each(["0", "abc", "-5"])("--budget %s", (budget) => {
-    expectDiagnostics(bundle(root, [...pack, "--budget", budget]), "budget")
+  it.each(["0", "abc", "-5"])("--budget %s", async (budget) => {
+    expectDiagnostics(await bundle(root, [...pack, "--budget", budget]), "budget")
   })
 
-  it("a part beyond the count gives the seed's verbatim diagnostic", () => {
-    const r = bundle(root, [...pack, "--part", "2"])
+  it("a part beyond the count gives the seed's verbatim diagnostic", async () => {
+    const r = await bundle(root, [...pack, "--part", "2"])
     expectDiagnostics(r, "part")
     expect(r.stdout).toBe('{"diagnostics":[{"scope":"part","problem":"The bundle has 1 parts."}]}\n')
   })
 
-  it("--part 1 with --parts", () => {
-    expectDiagnostics(bundle(root, [...pack, "--part", "1", "--parts"]), "part")
+  it("--part 1 with --parts", async () => {
+    expectDiagnostics(await bundle(root, [...pack, "--part", "1", "--parts"]), "part")
   })
 
-  it("an unknown option and a missing option value", () => {
-    expectDiagnostics(bundle(root, [...pack, "--bogus"]), "arguments", /--bogus/)
-    expectDiagnostics(bundle(root, [...pack, "--budget"]), "arguments")
-    expectDiagnostics(bundle(root, ["--pack"]), "arguments")
+  it("an unknown option and a missing option value", async () => {
+    expectDiagnostics(await bundle(root, [...pack, "--bogus"]), "arguments", /--bogus/)
+    expectDiagnostics(await bundle(root, [...pack, "--budget"]), "arguments")
+    expectDiagnostics(await bundle(root, ["--pack"]), "arguments")
   })
 
-  it("neither scope names the flags that give one", () => {
-    expectDiagnostics(bundle(root, []), "scope", "A bundle takes one scope: give --pack ID, --specs ID,ID,..., --changeset REV or --staged.")
+  it("neither scope names the flags that give one", async () => {
+    expectDiagnostics(await bundle(root, []), "scope", "A bundle takes one scope: give --pack ID, --specs ID,ID,..., --changeset REV or --staged.")
   })
 
-  it("an unknown tier names the known ones, the configuration's included, and the near one", () => {
+  it("an unknown tier names the known ones, the configuration's included, and the near one", async () => {
     expectDiagnostics(
-      bundle(root, [...pack, "--budget", "XL"]),
+      await bundle(root, [...pack, "--budget", "XL"]),
       "budget",
       'Unknown budget "XL": give a positive integer (UTF-16 code units) or a tier: S, M, L. Did you mean "L"?'
     )
-    expectDiagnostics(bundle(root, [...pack, "--budget", "m"]), "budget", /or a tier: S, M, L\. Did you mean "M"\?$/)
+    expectDiagnostics(await bundle(root, [...pack, "--budget", "m"]), "budget", /or a tier: S, M, L\. Did you mean "M"\?$/)
     const configured = bikeDockCopy()
     fs.writeFileSync(path.join(configured, "specbundle.config.json"), JSON.stringify({ tiers: { XXL: 500000, tiny: 4000 } }))
-    expectDiagnostics(bundle(configured, [...pack, "--budget", "XL"]), "budget", /or a tier: S, M, L, XXL, tiny\./)
+    expectDiagnostics(await bundle(configured, [...pack, "--budget", "XL"]), "budget", /or a tier: S, M, L, XXL, tiny\./)
   })
 
-  it("--out naming a file, or a path through a file, is a bad parameter naming the file; nothing is written", () => {
+  it("--out naming a file, or a path through a file, is a bad parameter naming the file; nothing is written", async () => {
     const file = path.join(tempDir("specbundle-cli-outfile-"), "taken")
     fs.writeFileSync(file, "keep")
-    expectDiagnostics(bundle(root, [...pack, "--out", file]), "out", `--out ${file} is a file, not a folder.`)
+    expectDiagnostics(await bundle(root, [...pack, "--out", file]), "out", `--out ${file} is a file, not a folder.`)
     expectDiagnostics(
-      bundle(root, [...pack, "--parts", "--out", path.join(file, "sub")]),
+      await bundle(root, [...pack, "--parts", "--out", path.join(file, "sub")]),
       "out",
       `--out ${path.join(file, "sub")}: ${file} is a file, not a folder.`
     )
     expect(fs.readFileSync(file, "utf8")).toBe("keep")
   })
 
-  it("the diagnostics value is the only thing on stdout and nothing is composed", () => {
-    const r = bundle(root, ["--pack", "pack:nope", "--format", "pretty"])
+  it("the diagnostics value is the only thing on stdout and nothing is composed", async () => {
+    const r = await bundle(root, ["--pack", "pack:nope", "--format", "pretty"])
     expect(r.status).toBe(2)
     expect(r.stdout.trimEnd().split("\n")).toHaveLength(1)
   })

@@ -10,6 +10,7 @@ import type { SourceFile } from "../../src/core/discover.js"
 import { ExtractSession, IN_THREAD, type Pool, SILENT_MS } from "../../src/node/extractAll.js"
 import { extractInThread } from "../../src/node/extractInThread.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
+import { run as inProcess } from "../support/run.js"
 import { listFiles, tempDir, writeFiles } from "../support/tmp.js"
 
 const root = tempDir("specbundle-workers-")
@@ -142,9 +143,10 @@ describe("the CLI with workers", () => {
     }
   }, 180_000)
 
-  it("refuses an unusable SPECBUNDLE_WORKERS like a bad flag: exit 2, the diagnostics value, one stderr line", () => {
+  it("refuses an unusable SPECBUNDLE_WORKERS like a bad flag: exit 2, the diagnostics value, one stderr line", async () => {
     for (const value of ["abc", "-1", "1.5", "17"]) {
-      const r = run(value)
+      // In process: the setting comes from the run's environment, before any worker starts.
+      const r = await inProcess(process.cwd(), ["bundle", "--root", root, "--pack", "pack:pack-001"], { env: { ...cleanEnv(), SPECBUNDLE_WORKERS: value } })
       expect(r.status).toBe(2)
       expect(JSON.parse(r.stdout)).toEqual({
         diagnostics: [{ scope: "environment", problem: `SPECBUNDLE_WORKERS must be a whole number from 0 to 16 (got "${value}")` }]

@@ -1,9 +1,9 @@
-// The capped findings on stderr of `bundle` and `impact` (the BUILT CLI): a YAML alias bomb, a
+// The capped findings on stderr of `bundle` and `impact` (run in process): a YAML alias bomb, a
 // 400 KB carrier and a binary one are each named, behind a dozen warnings that sort before them,
 // and the bomb gives one line with its count, not one per alias.
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { cli } from "../support/cli.js"
+import { run } from "../support/run.js"
 import { makeRepo } from "../support/git.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { copyInto, tempDir, writeFiles } from "../support/tmp.js"
@@ -55,28 +55,28 @@ const expectCapped = (stderr: string) => {
 }
 
 describe("capped findings name every refused carrier", () => {
-  it("bundle: the bomb, the 400 KB file and the binary one each named once, the bomb's aliases as one line", () => {
+  it("bundle: the bomb, the 400 KB file and the binary one each named once, the bomb's aliases as one line", async () => {
     const root = tempDir("specbundle-cap-")
     copyInto(BIKE_DOCK, root)
     writeFiles(root, BAD)
-    const r = cli(root, ["bundle", "--pack", "pack:rides-v1"])
+    const r = await run(root, ["bundle", "--pack", "pack:rides-v1"])
     expect(r.status, r.stderr).toBe(0)
     expectCapped(r.stderr)
     // check still lists every finding: one line per alias there.
-    const check = cli(root, ["check"])
+    const check = await run(root, ["check"])
     expect(lines(check.stderr).filter((l) => l.startsWith("specs/zz/bomb.sdp.md:")).length).toBeGreaterThan(10)
   })
 
-  it("impact: the same three named under the cap, --quiet too", () => {
+  it("impact: the same three named under the cap, --quiet too", async () => {
     const repo = makeRepo()
     copyInto(BIKE_DOCK, repo.dir)
     repo.commit("corpus")
     writeFiles(repo.dir, BAD)
     repo.commit("bad carriers")
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD~1"])
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD~1"])
     expect(r.status, r.stderr).toBe(0)
     expectCapped(r.stderr)
-    const quiet = cli(path.join(repo.dir), ["impact", "--changeset", "HEAD~1", "--quiet"])
+    const quiet = await run(path.join(repo.dir), ["impact", "--changeset", "HEAD~1", "--quiet"])
     expect(lines(quiet.stderr).map((l) => l.slice(0, l.indexOf(":") + 1))).toEqual(REFUSED)
   })
 })
@@ -91,13 +91,13 @@ describe("the cap holds however many carriers are refused", () => {
       ])
     )
 
-  it("bundle over 210 refused carriers: 10 finding lines and one tally line naming the 200 left out", () => {
+  it("bundle over 210 refused carriers: 10 finding lines and one tally line naming the 200 left out", async () => {
     const root = tempDir("specbundle-cap-many-")
     copyInto(BIKE_DOCK, root)
     writeFiles(root, refusedFixtures(210, "r"))
-    const check = cli(root, ["check", "--format", "json"])
+    const check = await run(root, ["check", "--format", "json"])
     const all = JSON.parse(check.stdout) as Array<{ file: string }>
-    const r = cli(root, ["bundle", "--pack", "pack:rides-v1"])
+    const r = await run(root, ["bundle", "--pack", "pack:rides-v1"])
     expect(r.status, r.stderr).toBe(0)
     const err = lines(r.stderr)
     expect(err).toHaveLength(11)
@@ -107,16 +107,16 @@ describe("the cap holds however many carriers are refused", () => {
       `... and ${all.length - shownFindings} more findings in 200 more files (all refused): specbundle check lists them all (or add --verbose)`
     )
     // --verbose lifts the cap: one line per finding.
-    expect(lines(cli(root, ["bundle", "--pack", "pack:rides-v1", "--verbose"]).stderr)).toHaveLength(all.length)
+    expect(lines((await run(root, ["bundle", "--pack", "pack:rides-v1", "--verbose"])).stderr)).toHaveLength(all.length)
   })
 
-  it("list packs over 40 findings in 20 carriers prints the packs on stdout and 11 lines on stderr", () => {
+  it("list packs over 40 findings in 20 carriers prints the packs on stdout and 11 lines on stderr", async () => {
     const root = tempDir("specbundle-cap-list-")
     copyInto(BIKE_DOCK, root)
     writeFiles(root, refusedFixtures(20, "l"))
-    const all = JSON.parse(cli(root, ["check", "--format", "json"]).stdout) as unknown[]
+    const all = JSON.parse((await run(root, ["check", "--format", "json"])).stdout) as unknown[]
     expect(all.length).toBe(40)
-    const r = cli(root, ["list", "packs"])
+    const r = await run(root, ["list", "packs"])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain("pack:rides-v1")
     const err = lines(r.stderr)

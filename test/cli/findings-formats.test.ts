@@ -1,29 +1,21 @@
-// Findings for machines: `check --format json|github|sarif` through the BUILT CLI, the workflow
+// Findings for machines: `check --format json|github|sarif` run in process, the workflow
 // commands' escaping read back with the runner's parsing rules, the SARIF log validated against the
 // SARIF 2.1.0 JSON schema (test/fixtures/sarif, with its source), and `bundle --fail-on-exceeded`.
 import { Ajv } from "ajv"
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { Finding } from "../../src/core/model.js"
 import { escapeCommandData, escapeCommandProperty, findingsGithub } from "../../src/core/render/findings.js"
+import { run as inProcess } from "../support/run.js"
 import { copyInto, tempDir, writeFiles } from "../support/tmp.js"
 
 const REPO = path.join(import.meta.dirname, "..", "..")
-const BIN = path.join(REPO, "bin", "specbundle.js")
 const BIKE_DOCK = path.join(REPO, "examples", "bike-dock")
 const SCHEMA = path.join(import.meta.dirname, "..", "fixtures", "sarif", "sarif-schema-2.1.0.json")
 
-beforeAll(() => {
-  if (!fs.existsSync(BIN)) {
-    const build = spawnSync("npm", ["run", "build"], { cwd: REPO, encoding: "utf8" })
-    if (build.status !== 0) throw new Error(`npm run build failed: ${build.stderr}`)
-  }
-})
-
-const run = (cwd: string, args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 30_000 })
+const run = async (cwd: string, args: ReadonlyArray<string>) => {
+  const r = await inProcess(cwd, args, { env: process.env })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -94,14 +86,14 @@ describe("workflow-command escaping", () => {
 })
 
 describe("check --format", () => {
-  it("json: the findings as one compact JSON list on stdout, exit 1 for the refusal", () => {
+  it("json: the findings as one compact JSON list on stdout, exit 1 for the refusal", async () => {
     const { root, refused } = brokenCorpus()
-    const r = run(root, ["check", "--format", "json"])
+    const r = await run(root, ["check", "--format", "json"])
     expect(r.status).toBe(1)
     expect(r.stdout.endsWith("\n") && !r.stdout.slice(0, -1).includes("\n")).toBe(true)
     const list = JSON.parse(r.stdout) as Finding[]
     expect(list.every((f) => Object.keys(f).join() === "file,line,code,message,severity")).toBe(true)
-    const text = run(root, ["check"]).stderr
+    const text = (await run(root, ["check"])).stderr
     // The same findings as the text lines, in the same order.
     expect(list.map((f) => `${f.file}:${f.line}: ${f.code}:`)).toEqual(
       text
@@ -114,11 +106,11 @@ describe("check --format", () => {
     expect(list.some((f) => f.file === "specs/link.sdp.md" && f.severity === "warning")).toBe(true)
   })
 
-  it("github: workflow commands on stdout, paths from the working folder, each reading back to its finding", () => {
+  it("github: workflow commands on stdout, paths from the working folder, each reading back to its finding", async () => {
     const { root, refused } = brokenCorpus()
-    const list = JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]
+    const list = JSON.parse((await run(root, ["check", "--format", "json"])).stdout) as Finding[]
     // Run from the folder above the root, as a job runs from the repository's top.
-    const r = run(path.dirname(root), ["check", "--root", path.basename(root), "--format", "github"])
+    const r = await run(path.dirname(root), ["check", "--root", path.basename(root), "--format", "github"])
     expect(r.status).toBe(1)
     const parsed = r.stdout.trimEnd().split("\n").map(parseCommand)
     expect(parsed.map((p) => p.command)).toEqual(list.map((f) => f.severity))
@@ -127,10 +119,10 @@ describe("check --format", () => {
     expect(parsed.some((p) => p.properties.file.endsWith(refused))).toBe(true)
   })
 
-  it("sarif: a SARIF 2.1.0 log that the schema accepts, rule ids from the finding codes", () => {
+  it("sarif: a SARIF 2.1.0 log that the schema accepts, rule ids from the finding codes", async () => {
     const { root, refused } = brokenCorpus()
-    const list = JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]
-    const r = run(root, ["check", "--format", "sarif"])
+    const list = JSON.parse((await run(root, ["check", "--format", "json"])).stdout) as Finding[]
+    const r = await run(root, ["check", "--format", "sarif"])
     expect(r.status).toBe(1)
     const log = JSON.parse(r.stdout)
     // unicodeRegExp off: the schema's language pattern has a stray `]` that a `u` regex refuses.
@@ -153,10 +145,10 @@ describe("check --format", () => {
 })
 
 describe("bundle --findings github", () => {
-  it("writes the findings as workflow commands on stderr and the value alone on stdout", () => {
+  it("writes the findings as workflow commands on stderr and the value alone on stdout", async () => {
     const { root, refused } = brokenCorpus()
-    const list = JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]
-    const r = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
+    const list = JSON.parse((await run(root, ["check", "--format", "json"])).stdout) as Finding[]
+    const r = await run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
     expect(r.status).toBe(0)
     expect(JSON.parse(r.stdout).pack.id).toBe("pack:rides-v1")
     const parsed = r.stderr.trimEnd().split("\n").map(parseCommand)
@@ -170,15 +162,15 @@ describe("bundle --findings github", () => {
 })
 
 describe("a real file whose name holds % and ,", () => {
-  it("check --format github and bundle --findings github escape it in file= byte for byte", () => {
+  it("check --format github and bundle --findings github escape it in file= byte for byte", async () => {
     const root = tempDir("specbundle-findings-name-")
     copyInto(BIKE_DOCK, root)
     writeFiles(root, { "specs/100%,done.sdp.md": "---\nid: [unclosed\n---\n# x\n" })
-    const check = run(root, ["check", "--format", "github"])
+    const check = await run(root, ["check", "--format", "github"])
     expect(check.status).toBe(1)
     const escaped = "file=specs/100%25%2Cdone.sdp.md,line="
     expect(check.stdout.split("\n").filter((l) => l.includes(escaped))).toHaveLength(1)
-    const bundle = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
+    const bundle = await run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
     expect(bundle.status).toBe(0)
     expect(bundle.stderr.split("\n").filter((l) => l.startsWith("::error ") && l.includes(escaped))).toHaveLength(1)
     expect(bundle.stderr).not.toContain("100%,done")
@@ -186,7 +178,7 @@ describe("a real file whose name holds % and ,", () => {
 })
 
 describe("--findings github under the finding cap", () => {
-  it("annotates refused carriers first, up to the cap, and makes the tally a notice; --verbose annotates all", () => {
+  it("annotates refused carriers first, up to the cap, and makes the tally a notice; --verbose annotates all", async () => {
     const root = tempDir("specbundle-findings-cap-")
     copyInto(BIKE_DOCK, root)
     const bad = Object.fromEntries(
@@ -198,10 +190,10 @@ describe("--findings github under the finding cap", () => {
     // Warnings that sort before the refusals: a plain cap would annotate only these.
     const typed = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`specs/a/t${String(i).padStart(2, "0")}.sdp.ts`, "export const x = 1\n"]))
     writeFiles(root, { ...bad, ...typed })
-    const list = JSON.parse(run(root, ["check", "--format", "json"]).stdout) as Finding[]
+    const list = JSON.parse((await run(root, ["check", "--format", "json"])).stdout) as Finding[]
     const refused = [...new Set(list.filter((f) => f.severity === "error").map((f) => f.file))]
     expect(refused).toHaveLength(12)
-    const capped = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
+    const capped = await run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github"])
     expect(capped.status).toBe(0)
     const parsed = capped.stderr
       .trimEnd()
@@ -215,7 +207,7 @@ describe("--findings github under the finding cap", () => {
     expect(parsed.at(-1)!.data).toBe(
       `... and ${list.length - 10} more findings in 14 more files (2 refused): specbundle check lists them all (or add --verbose)`
     )
-    const all = run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github", "--verbose"])
+    const all = await run(root, ["bundle", "--pack", "pack:rides-v1", "--findings", "github", "--verbose"])
     expect(
       all.stderr
         .trimEnd()
@@ -226,21 +218,21 @@ describe("--findings github under the finding cap", () => {
 })
 
 describe("bundle --fail-on-exceeded", () => {
-  it("exits 3 after printing a budgetExceeded value, 0 without the flag, 0 when the bundle fits", () => {
+  it("exits 3 after printing a budgetExceeded value, 0 without the flag, 0 when the bundle fits", async () => {
     const root = tempDir("specbundle-exceeded-")
     copyInto(BIKE_DOCK, root)
     const args = ["bundle", "--pack", "pack:rides-v1", "--budget", "500"]
-    const plain = run(root, args)
+    const plain = await run(root, args)
     expect(plain.status).toBe(0)
     expect(JSON.parse(plain.stdout).budgetExceeded).toBe(true)
-    const gated = run(root, [...args, "--fail-on-exceeded"])
+    const gated = await run(root, [...args, "--fail-on-exceeded"])
     expect(gated.status).toBe(3)
     expect(gated.stdout).toBe(plain.stdout)
     expect(gated.stderr).toContain("exit 3 (--fail-on-exceeded)")
-    const parts = run(root, [...args, "--parts", "--fail-on-exceeded"])
+    const parts = await run(root, [...args, "--parts", "--fail-on-exceeded"])
     expect(JSON.parse(parts.stdout.trimEnd().split("\n")[0]).budgetExceeded).toBe(true)
     expect(parts.status).toBe(3)
-    const fits = run(root, ["bundle", "--pack", "pack:rides-v1", "--fail-on-exceeded"])
+    const fits = await run(root, ["bundle", "--pack", "pack:rides-v1", "--fail-on-exceeded"])
     expect(fits.status).toBe(0)
     expect(JSON.parse(fits.stdout).budgetExceeded).toBeUndefined()
   })

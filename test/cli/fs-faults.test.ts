@@ -1,13 +1,14 @@
 // File-system faults: files that vanish or may not be read while the corpus is read (through the
-// GraphReader with a faulty FileSystem), `--out` into places that cannot be written, and a run
-// killed mid-write. Nothing is lost: siblings read, the previous bundle files stay whole.
+// GraphReader with a faulty FileSystem), `--out` into places that cannot be written (run in
+// process), and a run of the built CLI killed mid-write. Nothing is lost: siblings read, the previous bundle files stay whole.
 import { spawn, spawnSync } from "node:child_process"
 import * as Effect from "effect/Effect"
 import { systemError } from "effect/PlatformError"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { CLI, cleanEnv, nonEmptyLines, runCli, stackLines } from "../support/hostile.js"
+import { CLI, cleanEnv, nonEmptyLines, stackLines } from "../support/hostile.js"
+import { runCli } from "../support/run.js"
 import { bikeDockCopy, readerWithReadFile, readTree, readTreeWith, tempDir, where } from "../support/tmp.js"
 
 /** The bike-dock example (Specs and anchored code), in a fresh folder. */
@@ -75,10 +76,10 @@ describe("--out into an unwritable place", () => {
   })
 
   // A path through a file is a wrong --out (exit 2, checked before the corpus is read: issue 27).
-  it("a folder whose parent is a regular file: exit 2, one stderr line naming the path, no stack", () => {
+  it("a folder whose parent is a regular file: exit 2, one stderr line naming the path, no stack", async () => {
     fs.writeFileSync(path.join(root, "plain-file"), "not a folder\n")
     const out = path.join(root, "plain-file", "bundle")
-    const r = runCli(["bundle", "--root", root, "--pack", PACK, "--out", out], root)
+    const r = await runCli(["bundle", "--root", root, "--pack", PACK, "--out", out], root)
     expect(r.status).toBe(2)
     expect(stackLines(r.stderr)).toEqual([])
     const lines = nonEmptyLines(r.stderr)
@@ -87,9 +88,9 @@ describe("--out into an unwritable place", () => {
     expect(fs.readFileSync(path.join(root, "plain-file"), "utf8")).toBe("not a folder\n")
   })
 
-  it("part-001.json taken by a folder: exit 1, one line, the previous bundle files intact and still parsing", () => {
+  it("part-001.json taken by a folder: exit 1, one line, the previous bundle files intact and still parsing", async () => {
     const out = path.join(root, "out-dir")
-    const first = runCli(["bundle", "--root", root, "--pack", PACK, "--parts", "--budget", "6000", "--out", out], root)
+    const first = await runCli(["bundle", "--root", root, "--pack", PACK, "--parts", "--budget", "6000", "--out", out], root)
     expect(first.status).toBe(0)
     const before = snapshot(out)
     expect(Object.keys(before).filter((n) => n.startsWith("part-")).length).toBeGreaterThan(2)
@@ -98,7 +99,7 @@ describe("--out into an unwritable place", () => {
     fs.mkdirSync(path.join(out, "part-001.json"))
     fs.writeFileSync(path.join(out, "part-001.json", "keep"), "x")
     delete before["part-001.json"]
-    const r = runCli(["bundle", "--root", root, "--pack", PACK, "--parts", "--budget", "7000", "--out", out], root)
+    const r = await runCli(["bundle", "--root", root, "--pack", PACK, "--parts", "--budget", "7000", "--out", out], root)
     expect(r.status).toBe(1)
     expect(stackLines(r.stderr)).toEqual([])
     const lines = nonEmptyLines(r.stderr)
@@ -122,7 +123,7 @@ describe("a bundle --parts --out run killed with SIGKILL mid-way", () => {
     expect(gen).toBe(0)
     const out = path.join(root, "out")
     const args = (budget: string) => ["bundle", "--root", root, "--pack", "pack:pack-000", "--parts", "--budget", budget, "--out", out]
-    const first = runCli(args("20000"), root)
+    const first = await runCli(args("20000"), root)
     expect(first.status, first.stderr).toBe(0)
     const firstParts = fs.readdirSync(out).filter((n) => /^part-\d+\.json$/.test(n))
     expect(firstParts.length).toBeGreaterThan(10)

@@ -6,7 +6,8 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { cli, gitCleanEnv } from "../support/cli.js"
+import { gitCleanEnv } from "../support/cli.js"
+import { run } from "../support/run.js"
 import { makeRepo, specCarrier, tempDir } from "../support/git.js"
 import { skipping } from "../support/skip.js"
 
@@ -40,19 +41,19 @@ const COMMANDS: ReadonlyArray<ReadonlyArray<string>> = [
 ]
 
 describe("git refusing the repository", () => {
-  it("trusted, the ignored carrier is not read: every command succeeds", () => {
+  it("trusted, the ignored carrier is not read: every command succeeds", async () => {
     const { dir } = corpus()
     for (const args of COMMANDS) {
-      const r = cli(dir, args)
+      const r = await run(dir, args)
       expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0)
       expect(r.stderr).not.toContain("build/x.sdp.md")
     }
   })
 
-  it("refused (GIT_TEST_ASSUME_DIFFERENT_OWNER), check, bundle --pack/--specs and impact give one line with git's reason and the fix, exit 1, no output", () => {
+  it("refused (GIT_TEST_ASSUME_DIFFERENT_OWNER), check, bundle --pack/--specs and impact give one line with git's reason and the fix, exit 1, no output", async () => {
     const { dir } = corpus()
     for (const args of COMMANDS) {
-      const r = cli(dir, args, { env: refusedEnv() })
+      const r = await run(dir, args, { env: refusedEnv() })
       expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(1)
       expect(r.stdout).toBe("")
       const lines = r.stderr.split("\n").filter((l) => l !== "")
@@ -63,31 +64,31 @@ describe("git refusing the repository", () => {
 
   it.skipIf(skipping(process.getuid?.() !== 0, "a repository owned by another user", "only root can chown a folder to another user"))(
     "a repository really owned by another user (chown, as root) is refused the same way",
-    () => {
+    async () => {
       const { dir } = corpus()
       fs.chownSync(dir, 12345, 12345)
       fs.chownSync(path.join(dir, ".git"), 12345, 12345)
       for (const args of COMMANDS) {
-        const r = cli(dir, args)
+        const r = await run(dir, args)
         expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(1)
         expect(r.stderr.split("\n").filter((l) => l !== "")).toEqual([expect.stringMatching(refusalLine(dir))])
       }
       // Trusted through safe.directory (a config file of its own), it reads again.
       const config = path.join(tempDir("specbundle-safe-"), "gitconfig")
       fs.writeFileSync(config, `[safe]\n\tdirectory = ${dir}\n`)
-      const trusted = cli(dir, ["check"], { env: { ...gitCleanEnv(), GIT_CONFIG_GLOBAL: config } })
+      const trusted = await run(dir, ["check"], { env: { ...gitCleanEnv(), GIT_CONFIG_GLOBAL: config } })
       expect(trusted.status, trusted.stderr).toBe(0)
     }
   )
 
-  it("a folder outside any repository is still read whole (no git refusal there to report)", () => {
+  it("a folder outside any repository is still read whole (no git refusal there to report)", async () => {
     const dir = tempDir("specbundle-plain-")
     fs.mkdirSync(path.join(dir, "specs"))
     fs.writeFileSync(path.join(dir, "specs", "a.sdp.md"), specCarrier("spec:a", "Alpha"))
     fs.mkdirSync(path.join(dir, "build"))
     fs.writeFileSync(path.join(dir, "build", "x.sdp.md"), BROKEN)
     const env = { ...refusedEnv(), GIT_CEILING_DIRECTORIES: path.dirname(dir) }
-    const r = cli(dir, ["check"], { env })
+    const r = await run(dir, ["check"], { env })
     // No git repository: nothing is ignored, so the broken carrier is read and refused.
     expect(r.status).toBe(1)
     expect(r.stderr).toMatch(/^build\/x\.sdp\.md:\d+: extract\//m)
@@ -104,27 +105,27 @@ describe("git in the user's language", () => {
     return !/not a git repository/.test(r.stderr) && r.stderr.trim() !== ""
   }
 
-  it("LANGUAGE=de: the refusal still names git's reason and safe.directory (git runs with LC_ALL=C)", () => {
+  it("LANGUAGE=de: the refusal still names git's reason and safe.directory (git runs with LC_ALL=C)", async () => {
     if (!translated()) {
       console.log("skipped: git in German: this machine's git has no German translation installed")
       return
     }
     const { dir } = corpus()
-    const r = cli(dir, ["impact", "--changeset", "HEAD"], { env: { ...german, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" } })
+    const r = await run(dir, ["impact", "--changeset", "HEAD"], { env: { ...german, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" } })
     expect(r.status, r.stderr).toBe(1)
     const lines = r.stderr.split("\n").filter((l) => l !== "")
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(refusalLine(dir))
   })
 
-  it("LANGUAGE=de: a trusted repository still reads as one (no German message taken for a failure)", () => {
+  it("LANGUAGE=de: a trusted repository still reads as one (no German message taken for a failure)", async () => {
     const { dir } = corpus()
-    const r = cli(dir, ["impact", "--changeset", "HEAD"], { env: german })
+    const r = await run(dir, ["impact", "--changeset", "HEAD"], { env: german })
     expect(r.status, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toHaveProperty("changeset")
   })
 
-  it("the caller's editor, pager, askpass, ssh and config variables still reach git (simple-git refuses an explicit environment holding them unless allowed)", () => {
+  it("the caller's editor, pager, askpass, ssh and config variables still reach git (simple-git refuses an explicit environment holding them unless allowed)", async () => {
     const { dir } = corpus()
     const env = {
       ...gitCleanEnv(),
@@ -139,7 +140,7 @@ describe("git in the user's language", () => {
       GIT_CONFIG_KEY_0: "safe.directory",
       GIT_CONFIG_VALUE_0: dir
     }
-    const r = cli(dir, ["impact", "--changeset", "HEAD"], { env: { ...env, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" } })
+    const r = await run(dir, ["impact", "--changeset", "HEAD"], { env: { ...env, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" } })
     // safe.directory from GIT_CONFIG_* trusts the repository git would otherwise refuse.
     expect(r.status, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toHaveProperty("changeset")

@@ -1,4 +1,4 @@
-// GitLab through the BUILT CLI: `check --format gitlab` and `impact --format gitlab` validated
+// GitLab through the CLI run in process: `check --format gitlab` and `impact --format gitlab` validated
 // against GitLab's own issue schema and the format its documentation states (test/fixtures/gitlab,
 // with their source), fingerprints that survive an edit above, a move to another machine and a
 // second run, and the Markdown report's links in a GitLab CI job.
@@ -7,7 +7,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import type { Finding } from "../../src/core/model.js"
-import { cli, gitCleanEnv, REPO, type Run } from "../support/cli.js"
+import { gitCleanEnv, REPO } from "../support/cli.js"
+import { run, type Run } from "../support/run.js"
 import { codeAnchor, makeRepo, specCarrier } from "../support/git.js"
 import { copyInto, tempDir, writeFiles } from "../support/tmp.js"
 
@@ -50,12 +51,12 @@ const brokenCorpus = (root: string): void => {
 }
 
 describe("check --format gitlab", () => {
-  it("prints a Code Quality report both schemas accept: one issue per finding, in order, exit 1 for the refusal", () => {
+  it("prints a Code Quality report both schemas accept: one issue per finding, in order, exit 1 for the refusal", async () => {
     const top = tempDir("specbundle-gitlab-")
     brokenCorpus(path.join(top, "corpus"))
-    const list = JSON.parse(cli(path.join(top, "corpus"), ["check", "--format", "json"]).stdout) as Finding[]
+    const list = JSON.parse((await run(path.join(top, "corpus"), ["check", "--format", "json"])).stdout) as Finding[]
     // Run from the repository's top, as a GitLab job does: paths are relative to it.
-    const r = cli(top, ["check", "--root", "corpus", "--format", "gitlab"])
+    const r = await run(top, ["check", "--root", "corpus", "--format", "gitlab"])
     expect(r.status).toBe(1)
     const issues = report(r)
     expect(issues.map((i) => `${i.location.path}:${i.location.lines.begin} ${i.check_name} ${i.severity} ${i.description}`)).toEqual(
@@ -71,21 +72,21 @@ describe("check --format gitlab", () => {
     expect(gitlabIssue({ ...issues[0], fingerprint: undefined })).toBe(false)
   })
 
-  it("prints [] for a corpus without findings, exit 0", () => {
-    const r = cli(BIKE_DOCK, ["check", "--format", "gitlab"])
+  it("prints [] for a corpus without findings, exit 0", async () => {
+    const r = await run(BIKE_DOCK, ["check", "--format", "gitlab"])
     expect(r.status).toBe(0)
     expect(report(r)).toEqual([])
     expect(r.stdout).toBe("[]\n")
   })
 
-  it("gives the same bytes on a second run and on another machine (another folder), and keeps fingerprints through edits above", () => {
+  it("gives the same bytes on a second run and on another machine (another folder), and keeps fingerprints through edits above", async () => {
     const a = tempDir("specbundle-gitlab-a-")
     const b = tempDir("specbundle-gitlab-b-")
     brokenCorpus(a)
     brokenCorpus(b)
-    const first = cli(a, ["check", "--format", "gitlab"])
-    expect(cli(a, ["check", "--format", "gitlab"]).stdout).toBe(first.stdout)
-    expect(cli(b, ["check", "--format", "gitlab"]).stdout).toBe(first.stdout)
+    const first = await run(a, ["check", "--format", "gitlab"])
+    expect((await run(a, ["check", "--format", "gitlab"])).stdout).toBe(first.stdout)
+    expect((await run(b, ["check", "--format", "gitlab"])).stdout).toBe(first.stdout)
     const before = report(first)
 
     // Unrelated lines above every problem: in src/odd.ts (above the pair) and src/d2.ts (whose
@@ -93,7 +94,7 @@ describe("check --format gitlab", () => {
     const prepend = (file: string, text: string) => fs.writeFileSync(path.join(b, file), text + fs.readFileSync(path.join(b, file), "utf8"))
     prepend("src/odd.ts", "// one\n// two\n// three\n")
     prepend("src/d2.ts", "// moved down\n\n")
-    const after = report(cli(b, ["check", "--format", "gitlab"]))
+    const after = report(await run(b, ["check", "--format", "gitlab"]))
     const key = (i: Issue) => `${i.location.path} ${i.check_name}`
     expect(after.map(key)).toEqual(before.map(key))
     expect(after.map((i) => i.location.lines.begin)).not.toEqual(before.map((i) => i.location.lines.begin))
@@ -119,16 +120,16 @@ const packageRepo = () => {
 }
 
 describe("impact --format gitlab", () => {
-  it("holds the corpus findings (as check gives them), the lost bindings (minor) and the at-risk nodes (info), paths from the repository's top", () => {
+  it("holds the corpus findings (as check gives them), the lost bindings (minor) and the at-risk nodes (info), paths from the repository's top", async () => {
     const repo = packageRepo()
-    const json = JSON.parse(cli(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"]).stdout)
+    const json = JSON.parse((await run(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"])).stdout)
     expect(json.lostBindings.length).toBeGreaterThan(0)
     expect(json.atRisk.length).toBeGreaterThan(0)
-    const r = cli(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1", "--format", "gitlab"])
+    const r = await run(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1", "--format", "gitlab"])
     expect(r.status, r.stderr).toBe(0)
     const issues = report(r)
 
-    const check = report(cli(repo.dir, ["check", "--root", "pkg", "--format", "gitlab"]))
+    const check = report(await run(repo.dir, ["check", "--root", "pkg", "--format", "gitlab"]))
     expect(check.length).toBeGreaterThan(0)
     expect(issues.slice(0, check.length)).toEqual(check)
 
@@ -145,12 +146,12 @@ describe("impact --format gitlab", () => {
     expect(a.location).toEqual({ path: "pkg/specs/a.sdp.md", lines: { begin: 2 } })
     expect(issues).toHaveLength(check.length + lost.length + risk.length)
     expect(new Set(issues.map((i) => i.fingerprint)).size).toBe(issues.length)
-    expect(cli(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1", "--format", "gitlab"]).stdout).toBe(r.stdout)
+    expect((await run(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1", "--format", "gitlab"])).stdout).toBe(r.stdout)
   })
 
-  it("refuses --link-base beside it: one line, exit 2", () => {
+  it("refuses --link-base beside it: one line, exit 2", async () => {
     const repo = packageRepo()
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "gitlab", "--link-base", "https://x/"])
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "gitlab", "--link-base", "https://x/"])
     expect(r.status).toBe(2)
     expect(r.stderr).toContain("--link-base goes with --format markdown.")
     expect(r.stderr).not.toMatch(/^\s+at /m)
@@ -160,11 +161,11 @@ describe("impact --format gitlab", () => {
 describe("impact --format markdown in a GitLab CI job", () => {
   const links = (md: string): string[] => [...md.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1])
 
-  it("links every file to the project's -/blob/<commit>/ with GitLab's #L anchors; --link-base still wins; outside GitLab nothing changes", () => {
+  it("links every file to the project's -/blob/<commit>/ with GitLab's #L anchors; --link-base still wins; outside GitLab nothing changes", async () => {
     const repo = packageRepo()
     const sha = repo.git("rev-parse", "HEAD").trim()
     const args = ["impact", "--root", "pkg", "--changeset", "HEAD~1", "--format", "markdown"]
-    const plain = cli(repo.dir, args)
+    const plain = await run(repo.dir, args)
     expect(plain.status, plain.stderr).toBe(0)
     const gitlab = {
       GITLAB_CI: "true",
@@ -172,7 +173,7 @@ describe("impact --format markdown in a GitLab CI job", () => {
       CI_SERVER_URL: "https://gitlab.example.com",
       CI_COMMIT_SHA: sha
     }
-    const inJob = cli(repo.dir, args, { env: { ...gitCleanEnv(), ...gitlab } })
+    const inJob = await run(repo.dir, args, { env: { ...gitCleanEnv(), ...gitlab } })
     expect(inJob.status, inJob.stderr).toBe(0)
     const base = `https://gitlab.example.com/team/bikes/-/blob/${sha}/`
     expect(links(inJob.stdout).length).toBeGreaterThan(0)
@@ -181,12 +182,12 @@ describe("impact --format markdown in a GitLab CI job", () => {
     // The links are the only difference.
     expect(inJob.stdout.replaceAll(`](${base}`, "](")).toBe(plain.stdout)
 
-    const given = cli(repo.dir, [...args, "--link-base", "https://elsewhere.example/x/"], { env: { ...gitCleanEnv(), ...gitlab } })
+    const given = await run(repo.dir, [...args, "--link-base", "https://elsewhere.example/x/"], { env: { ...gitCleanEnv(), ...gitlab } })
     for (const link of links(given.stdout)) expect(link.startsWith("https://elsewhere.example/x/pkg/"), link).toBe(true)
     // GITLAB_CI unset (a laptop with CI_* left in its shell): repository-relative links.
     const { GITLAB_CI: _, ...noFlag } = gitlab
-    expect(cli(repo.dir, args, { env: { ...gitCleanEnv(), ...noFlag } }).stdout).toBe(plain.stdout)
+    expect((await run(repo.dir, args, { env: { ...gitCleanEnv(), ...noFlag } })).stdout).toBe(plain.stdout)
     // The other formats never take a link base from the job.
-    expect(cli(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"], { env: { ...gitCleanEnv(), ...gitlab } }).status).toBe(0)
+    expect((await run(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"], { env: { ...gitCleanEnv(), ...gitlab } })).status).toBe(0)
   })
 })

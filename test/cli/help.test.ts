@@ -1,19 +1,22 @@
-// End to end, through the built CLI: the help pages (wrapped, placeholders, one sentence per option,
-// the program name in every usage), every help example run as written in the example corpus with
-// its history, --version and its short forms, and --wizard refusing a stdin that is not a terminal.
+// The help pages (wrapped, placeholders, one sentence per option, the program name in every usage),
+// every help example run as written in the example corpus with its history, --version and its short
+// forms and --completions, run in process (test/support/run.ts); as processes of the built CLI: a
+// terminal's width, `mcp` and `watch` as written, --wizard refusing a stdin that is not a terminal,
+// and the loader's front bundle answering help and the version as the CLI's own bundle does.
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { CLI, cleanEnv, runCli } from "../support/hostile.js"
+import { CLI, cleanEnv } from "../support/hostile.js"
+import { type Run, runCli } from "../support/run.js"
 import { tempDir } from "../support/tmp.js"
 import { skipping } from "../support/skip.js"
 
 const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "example"]
 
-const pages = new Map<string, ReturnType<typeof runCli>>()
-/** A help page, run once per test file (each page is a process). */
-const help = (...args: string[]) => {
+const pages = new Map<string, Promise<Run>>()
+/** A help page, run once per test file. */
+const help = (...args: string[]): Promise<Run> => {
   const key = args.join(" ")
   if (!pages.has(key)) pages.set(key, runCli([...args, "--help"], tempDir("specbundle-help-")))
   return pages.get(key)!
@@ -29,11 +32,11 @@ const section = (page: string, heading: string): string[] => {
 }
 
 /** The examples of a command's help page, without the program name. */
-const examplesOf = (command: string): string[][] => section(help(command).stdout, "EXAMPLES").map((l) => l.trim().split(/\s+/).slice(1))
+const examplesOf = async (command: string): Promise<string[][]> => section((await help(command)).stdout, "EXAMPLES").map((l) => l.trim().split(/\s+/).slice(1))
 
 describe("help pages", () => {
-  it.each(["", ...COMMANDS])("`%s --help`: exit 0, no line past 80 columns, no canned type sentence or `text` placeholder", (command) => {
-    const r = command === "" ? help() : help(command)
+  it.each(["", ...COMMANDS])("`%s --help`: exit 0, no line past 80 columns, no canned type sentence or `text` placeholder", async (command) => {
+    const r = command === "" ? await help() : await help(command)
     expect(r.status).toBe(0)
     expect(r.stderr).toBe("")
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
@@ -43,8 +46,8 @@ describe("help pages", () => {
     expect(r.stdout).not.toContain("\u001b[")
   })
 
-  it.each(COMMANDS)("`%s --help`: the usage names the program, every option has a sentence, and there are examples", (command) => {
-    const page = help(command).stdout
+  it.each(COMMANDS)("`%s --help`: the usage names the program, every option has a sentence, and there are examples", async (command) => {
+    const page = (await help(command)).stdout
     const usage = section(page, "USAGE")
     expect(usage[0]).toMatch(new RegExp(`^  specbundle ${command}\\b`))
     const options = section(page, "OPTIONS").join("\n")
@@ -52,11 +55,11 @@ describe("help pages", () => {
     const flags = [...usage.join(" ").matchAll(/\[?(--[a-z-]+)/g)].map((m) => m[1])
     expect(flags.length).toBeGreaterThan(0)
     for (const flag of flags) expect(options, flag).toMatch(new RegExp(`^  (-[a-z], )?${flag}\\b.*\\S.{10,}`, "m"))
-    expect(examplesOf(command).length).toBeGreaterThan(0)
+    expect((await examplesOf(command)).length).toBeGreaterThan(0)
   })
 
-  it("bundle's placeholders: N|TIER, K, DIR, whole|addresses, and a repeatable --exclude that does not look required", () => {
-    const usage = section(help("bundle").stdout, "USAGE").join(" ")
+  it("bundle's placeholders: N|TIER, K, DIR, whole|addresses, and a repeatable --exclude that does not look required", async () => {
+    const usage = section((await help("bundle")).stdout, "USAGE").join(" ")
     for (const item of [
       "[--budget N|TIER]",
       "[--part K]",
@@ -70,30 +73,30 @@ describe("help pages", () => {
     }
   })
 
-  it("the top page lists every command with a sentence, and the built-in options", () => {
-    const page = help().stdout
+  it("the top page lists every command with a sentence, and the built-in options", async () => {
+    const page = (await help()).stdout
     const commands = section(page, "COMMANDS").join("\n")
     for (const c of COMMANDS) expect(commands).toMatch(new RegExp(`^  ${c} +[A-Z]`, "m"))
     for (const o of ["--help", "--version", "--completions", "--wizard"]) expect(page).toContain(o)
   })
 
-  it("`mcp --help`: the command with no options, listed on the top page, its page wrapped, its example a command line", () => {
-    const r = help("mcp")
+  it("`mcp --help`: the command with no options, listed on the top page, its page wrapped, its example a command line", async () => {
+    const r = await help("mcp")
     expect(r.status).toBe(0)
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(section(r.stdout, "USAGE")[0]).toBe("  specbundle mcp")
-    expect(section(help().stdout, "COMMANDS").join("\n")).toMatch(/^ {2}mcp +[A-Z]/m)
-    expect(examplesOf("mcp")).toEqual([["mcp"]])
+    expect(section((await help()).stdout, "COMMANDS").join("\n")).toMatch(/^ {2}mcp +[A-Z]/m)
+    expect(await examplesOf("mcp")).toEqual([["mcp"]])
   })
 
-  it("`specbundle` with no arguments prints the same top page", () => {
-    const bare = runCli([], tempDir("specbundle-help-"))
+  it("`specbundle` with no arguments prints the same top page", async () => {
+    const bare = await runCli([], tempDir("specbundle-help-"))
     expect(bare.status).toBe(0)
-    expect(bare.stdout).toBe(help().stdout)
+    expect(bare.stdout).toBe((await help()).stdout)
   })
 
-  it("`specbundle help`-style mistakes: a misspelt command gets a did-you-mean on one line, exit 2", () => {
-    const r = runCli(["bundel", "--help"], tempDir("specbundle-help-"))
+  it("`specbundle help`-style mistakes: a misspelt command gets a did-you-mean on one line, exit 2", async () => {
+    const r = await runCli(["bundel", "--help"], tempDir("specbundle-help-"))
     expect(r.status).toBe(2)
     expect(r.stderr.trim().split("\n")).toHaveLength(1)
     expect(r.stderr).toContain("Did you mean 'bundle'?")
@@ -123,12 +126,12 @@ describe("every help example runs as written in the example corpus", () => {
 
   // In this order: stale reads what bundle's --out example wrote; example's folder goes last (and
   // is removed after), so no other example reads the second corpus it writes.
-  it.each(["bundle", "impact", "check", "list", "stale", "hook", "example"])("%s", (command) => {
-    const examples = examplesOf(command)
+  it.each(["bundle", "impact", "check", "list", "stale", "hook", "example"])("%s", async (command) => {
+    const examples = await examplesOf(command)
     expect(examples.length).toBeGreaterThan(0)
     for (const args of examples) {
       expect(args[0]).toBe(command)
-      const r = runCli(args, repo)
+      const r = await runCli(args, repo)
       expect(r.status, `specbundle ${args.join(" ")}\n${r.stderr}`).toBe(0)
       // What each prints: bundle, impact and list a value on stdout; check its count line on stderr.
       if (command === "check") expect(r.stderr + r.stdout).toMatch(/\d+ specs, \d+ packs|^$/)
@@ -137,8 +140,8 @@ describe("every help example runs as written in the example corpus", () => {
     }
   })
 
-  it("mcp: as written, the server ends with its stdin (closed here at once), exit 0, nothing on stdout", () => {
-    for (const args of examplesOf("mcp")) {
+  it("mcp: as written, the server ends with its stdin (closed here at once), exit 0, nothing on stdout", async () => {
+    for (const args of await examplesOf("mcp")) {
       const r = spawnSync(process.execPath, [CLI, ...args], { cwd: repo, encoding: "utf8", env: cleanEnv(), input: "", timeout: 30_000 })
       expect(r.status, r.stderr).toBe(0)
       expect(r.stdout).toBe("")
@@ -146,7 +149,7 @@ describe("every help example runs as written in the example corpus", () => {
   })
 
   it("watch: builds once, then Ctrl-C ends it with exit 0", async () => {
-    const [args] = examplesOf("watch")
+    const [args] = await examplesOf("watch")
     expect(args[0]).toBe("watch")
     const child = spawn(process.execPath, [CLI, ...args], { cwd: repo, env: cleanEnv() })
     let stderr = ""
@@ -164,8 +167,8 @@ describe("every help example runs as written in the example corpus", () => {
 })
 
 describe("--version", () => {
-  it.each([["--version"], ["-v"], ["-V"]])("`%s` prints just the number and a newline", (flag) => {
-    const r = runCli([flag], tempDir("specbundle-help-"))
+  it.each([["--version"], ["-v"], ["-V"]])("`%s` prints just the number and a newline", async (flag) => {
+    const r = await runCli([flag], tempDir("specbundle-help-"))
     expect(r.status).toBe(0)
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/)
     const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string }
@@ -190,8 +193,8 @@ describe("--wizard", () => {
     expect((JSON.parse(r.stdout) as { diagnostics: unknown[] }).diagnostics).toHaveLength(1)
   })
 
-  it("--completions bash prints a completion script naming the commands", () => {
-    const r = runCli(["--completions", "bash"], tempDir("specbundle-help-"))
+  it("--completions bash prints a completion script naming the commands", async () => {
+    const r = await runCli(["--completions", "bash"], tempDir("specbundle-help-"))
     expect(r.status).toBe(0)
     expect(r.stdout).toContain("specbundle")
     for (const command of COMMANDS) expect(r.stdout, command).toContain(command)

@@ -3,7 +3,8 @@
 // hold, taken out of the printed JSON and run with `sh -c` in the project as Claude Code runs it,
 // hands Claude the bundle of the working changes in one JSON object under 10,000 characters, or
 // prints nothing; always exit 0. Real git repositories (the bike-dock history of
-// examples/make-history.mjs), the built CLI as `specbundle` on PATH or in node_modules/.bin.
+// examples/make-history.mjs); the printed hooks run the built CLI as `specbundle` on PATH or in
+// node_modules/.bin, and `hook print` and the `bundle` runs they are compared with run in process.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -12,7 +13,8 @@ import { beforeAll, describe, expect, it } from "vitest"
 import type { Rendered } from "../../src/entrances/cli/hook-agent.js"
 import { CONTEXT_CEILING, contextOutput, fitContext } from "../../src/entrances/cli/hook-agent.js"
 import type { Run } from "../support/cli.js"
-import { BIN, REPO, cli, gitCleanEnv, runAsync } from "../support/cli.js"
+import { BIN, REPO, gitCleanEnv, runAsync } from "../support/cli.js"
+import { run } from "../support/run.js"
 import { runGitIn } from "../support/git.js"
 import { tempDir } from "../support/tmp.js"
 
@@ -41,8 +43,8 @@ const FARE_LINE = "- A ride that ends at a closed station costs nothing for the 
 
 type Settings = { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ type: string; command: string; timeout: number }> }>> }
 
-const printed = (dir: string, ...args: string[]): string => {
-  const r = cli(dir, ["hook", "print", ...args])
+const printed = async (dir: string, ...args: string[]): Promise<string> => {
+  const r = await run(dir, ["hook", "print", ...args])
   expect(r.stderr).toBe("")
   expect(r.status).toBe(0)
   return r.stdout
@@ -57,8 +59,8 @@ const commandOf = (settings: Settings, event: string): string => {
 }
 
 /** The commands `hook print session-start user-prompt-submit --manager claude-code` gives in `dir`. */
-const commands = (dir: string) => {
-  const settings = JSON.parse(printed(dir, "session-start", "user-prompt-submit", "--manager", "claude-code")) as Settings
+const commands = async (dir: string) => {
+  const settings = JSON.parse(await printed(dir, "session-start", "user-prompt-submit", "--manager", "claude-code")) as Settings
   return { start: commandOf(settings, "SessionStart"), prompt: commandOf(settings, "UserPromptSubmit") }
 }
 
@@ -117,16 +119,16 @@ const guard = (event: string) =>
   `cd "\${CLAUDE_PROJECT_DIR:-.}" || exit 0; PATH="node_modules/.bin:$PATH"; if command -v specbundle >/dev/null 2>&1; then specbundle hook run ${event}; else echo "specbundle is not in node_modules/.bin or on PATH, so the ${event} hook added no context (install specbundle in this project)" >&2; fi`
 
 describe("hook print --manager claude-code", () => {
-  it("session-start, user-prompt-submit, or both in one object: the settings hooks in the documented shape, one guarded command each", () => {
+  it("session-start, user-prompt-submit, or both in one object: the settings hooks in the documented shape, one guarded command each", async () => {
     const dir = history()
-    const start = JSON.parse(printed(dir, "session-start", "--manager", "claude-code")) as Settings
+    const start = JSON.parse(await printed(dir, "session-start", "--manager", "claude-code")) as Settings
     const sessionStart = [{ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: guard("session-start"), timeout: 30 }] }]
     const userPromptSubmit = [{ hooks: [{ type: "command", command: guard("user-prompt-submit"), timeout: 30 }] }]
     expect(start).toEqual({ hooks: { SessionStart: sessionStart } })
-    expect(JSON.parse(printed(dir, "user-prompt-submit", "--manager", "claude-code"))).toEqual({ hooks: { UserPromptSubmit: userPromptSubmit } })
+    expect(JSON.parse(await printed(dir, "user-prompt-submit", "--manager", "claude-code"))).toEqual({ hooks: { UserPromptSubmit: userPromptSubmit } })
     // Both at once, in the order a session meets them whatever the order asked; the keys in that order too.
-    const both = printed(dir, "user-prompt-submit", "session-start", "--manager", "claude-code")
-    expect(both).toBe(printed(dir, "session-start", "user-prompt-submit", "--manager", "claude-code"))
+    const both = await printed(dir, "user-prompt-submit", "session-start", "--manager", "claude-code")
+    expect(both).toBe(await printed(dir, "session-start", "user-prompt-submit", "--manager", "claude-code"))
     const settings = JSON.parse(both) as Settings
     expect(settings).toEqual({ hooks: { SessionStart: sessionStart, UserPromptSubmit: userPromptSubmit } })
     expect(Object.keys(settings.hooks)).toEqual(["SessionStart", "UserPromptSubmit"])
@@ -136,17 +138,17 @@ describe("hook print --manager claude-code", () => {
     expect(both).not.toContain(process.execPath)
   })
 
-  it("--root: the corpus folder relative to the project folder where it is printed, quoted for the shell", () => {
+  it("--root: the corpus folder relative to the project folder where it is printed, quoted for the shell", async () => {
     const dir = history()
     fs.mkdirSync(path.join(dir, "my specs"))
-    const settings = JSON.parse(printed(dir, "session-start", "--manager", "claude-code", "--root", "my specs")) as Settings
+    const settings = JSON.parse(await printed(dir, "session-start", "--manager", "claude-code", "--root", "my specs")) as Settings
     expect(commandOf(settings, "SessionStart")).toContain("then specbundle hook run session-start --root 'my specs'; else")
-    const outside = cli(dir, ["hook", "print", "session-start", "--manager", "claude-code", "--root", os.tmpdir()])
+    const outside = await run(dir, ["hook", "print", "session-start", "--manager", "claude-code", "--root", os.tmpdir()])
     expect(outside.status).toBe(1)
     expect(lines(outside.stderr)).toEqual([expect.stringContaining("is outside the repository")])
   })
 
-  it("a Claude Code hook with a git hook manager, a git hook with claude-code, install of a Claude Code hook: exit 2 and one line", () => {
+  it("a Claude Code hook with a git hook manager, a git hook with claude-code, install of a Claude Code hook: exit 2 and one line", async () => {
     const dir = history()
     const cases: Array<[string[], string]> = [
       [["print", "session-start"], "session-start is a Claude Code hook (for .claude/settings.json), not a git hook: give --manager claude-code."],
@@ -164,7 +166,7 @@ describe("hook print --manager claude-code", () => {
       ]
     ]
     for (const [args, problem] of cases) {
-      const r = cli(dir, ["hook", ...args])
+      const r = await run(dir, ["hook", ...args])
       expect(r.status, args.join(" ")).toBe(2)
       expect(JSON.parse(r.stdout)).toEqual({ diagnostics: [{ scope: "arguments", problem }] })
       expect(lines(r.stderr)).toEqual([`specbundle: arguments: ${problem}`])
@@ -174,12 +176,12 @@ describe("hook print --manager claude-code", () => {
 })
 
 describe("what users read", () => {
-  it("the README's settings snippet is what hook print gives; the hook help page names the Claude Code hooks", () => {
+  it("the README's settings snippet is what hook print gives; the hook help page names the Claude Code hooks", async () => {
     const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8")
     const section = readme.slice(readme.indexOf("#### Claude Code"))
     const json = /```json\n([\s\S]*?)```/.exec(section)?.[1]
-    expect(json).toBe(printed(history(), "session-start", "user-prompt-submit", "--manager", "claude-code"))
-    const help = cli(tempDir("specbundle-agent-help-"), ["hook", "--help"], { env: { ...gitCleanEnv(), NO_COLOR: "1", COLUMNS: "200" } })
+    expect(json).toBe(await printed(history(), "session-start", "user-prompt-submit", "--manager", "claude-code"))
+    const help = await run(tempDir("specbundle-agent-help-"), ["hook", "--help"], { env: { ...gitCleanEnv(), NO_COLOR: "1", COLUMNS: "200" } })
     expect(help.status).toBe(0)
     expect(help.stdout).toContain("pre-commit|pre-push|session-start|user-prompt-submit")
     expect(help.stdout).toContain("--manager husky|lefthook|pre-commit|claude-code")
@@ -197,7 +199,7 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
     const dir = history()
     append(dir, FARE_RULE, FARE_LINE)
     runGitIn(dir, ["add", FARE_RULE])
-    const { start, prompt } = commands(dir)
+    const { start, prompt } = await commands(dir)
     for (const [command, event] of [
       [start, "SessionStart"],
       [prompt, "UserPromptSubmit"]
@@ -210,7 +212,7 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
       expect(got.bundle.members.map((m) => m.id)).toEqual(["spec:rides.ride-fare-rule"])
       expect(got.context).toContain("costs nothing for the last minute")
       // The same value `specbundle bundle` composes for the same changeset and budget.
-      const same = cli(dir, ["bundle", "--changeset", "HEAD", "--budget", String(got.bundle.budget)])
+      const same = await run(dir, ["bundle", "--changeset", "HEAD", "--budget", String(got.bundle.budget)])
       expect(same.status).toBe(0)
       expect(same.stdout).toBe(`${got.context}\n`)
     }
@@ -219,13 +221,13 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
   it("an edit not staged counts too, and a new untracked Spec (the agent's uncommitted work)", async () => {
     const dir = history()
     append(dir, FARE_RULE, FARE_LINE)
-    const { bundle } = delivered(await runHook(commands(dir).start, { cwd: dir, project: dir, PATH }))
+    const { bundle } = delivered(await runHook((await commands(dir)).start, { cwd: dir, project: dir, PATH }))
     expect(bundle.scope.specs).toEqual(["spec:rides.ride-fare-rule"])
     fs.writeFileSync(
       path.join(dir, "specs", "rides", "night-fare.sdp.md"),
       "---\nid: spec:rides.night-fare\nkind: rule\naltitude: story\nreadiness: idea\nrelations: {}\n---\n# Night rides cost half\n"
     )
-    const again = delivered(await runHook(commands(dir).start, { cwd: dir, project: dir, PATH }))
+    const again = delivered(await runHook((await commands(dir)).start, { cwd: dir, project: dir, PATH }))
     expect(again.bundle.scope.specs).toEqual(["spec:rides.night-fare", "spec:rides.ride-fare-rule"])
   })
 
@@ -235,9 +237,9 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
     expect(carriers.length).toBeGreaterThan(20)
     for (const file of carriers) append(dir, file, "\n")
     runGitIn(dir, ["add", "-A"])
-    const whole = cli(dir, ["bundle", "--changeset", "HEAD"])
+    const whole = await run(dir, ["bundle", "--changeset", "HEAD"])
     expect(whole.stdout.length).toBeGreaterThan(3 * WHOLE)
-    const r = await runHook(commands(dir).prompt, { cwd: dir, project: dir, PATH })
+    const r = await runHook((await commands(dir)).prompt, { cwd: dir, project: dir, PATH })
     const got = delivered(r)
     expect(got.event).toBe("UserPromptSubmit")
     expect(got.bundle.part?.index).toBe(1)
@@ -249,12 +251,12 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
       `specbundle user-prompt-submit: the bundle takes ${got.bundle.part?.of} parts at the hook's budget of ${got.bundle.budget}; Claude got part 1 (specbundle bundle --changeset HEAD --parts --budget ${got.bundle.budget} gives all)`
     ])
     // The part the CLI gives for that changeset, budget and index.
-    expect(cli(dir, ["bundle", "--changeset", "HEAD", "--budget", String(got.bundle.budget), "--part", "1"]).stdout).toBe(`${got.context}\n`)
+    expect((await run(dir, ["bundle", "--changeset", "HEAD", "--budget", String(got.bundle.budget), "--part", "1"])).stdout).toBe(`${got.context}\n`)
   })
 
   it("nothing for the context, exit 0: nothing changed, outside a repository, no corpus, no specbundle", async () => {
     const clean = history()
-    const { start, prompt } = commands(clean)
+    const { start, prompt } = await commands(clean)
     for (const command of [start, prompt])
       expect(nothing(await runHook(command, { cwd: clean, project: clean, PATH }))).toMatch(
         /: the working changes \(the work tree against HEAD\) impact no Spec; no context added\n$/
@@ -302,7 +304,7 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
     fs.symlinkSync(BIN, path.join(dir, "node_modules", ".bin", "specbundle"))
     append(dir, FARE_RULE, FARE_LINE)
     runGitIn(dir, ["add", FARE_RULE])
-    const r = await runHook(commands(dir).start, { cwd: path.join(dir, "src", "rides"), project: dir, PATH: NODE_PATH })
+    const r = await runHook((await commands(dir)).start, { cwd: path.join(dir, "src", "rides"), project: dir, PATH: NODE_PATH })
     expect(r.stderr).toBe("")
     expect(delivered(r).bundle.scope.specs).toEqual(["spec:rides.ride-fare-rule"])
   })
@@ -311,7 +313,7 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
     const dir = history()
     append(dir, FARE_RULE, FARE_LINE)
     runGitIn(dir, ["add", FARE_RULE])
-    const { start, prompt } = commands(dir)
+    const { start, prompt } = await commands(dir)
     const event = (name: string, extra: Record<string, string>) => JSON.stringify({ session_id: "session-1", hook_event_name: name, cwd: dir, ...extra })
     const onStart = () => runHook(start, { cwd: dir, project: dir, PATH, input: event("SessionStart", { source: "startup" }) })
     const onPrompt = (session = "session-1") =>

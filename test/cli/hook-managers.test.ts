@@ -14,8 +14,8 @@ import { BROKEN, CLI, IDENTITY, env, git, head, repo, run } from "../support/hoo
 
 const MANAGERS = ["husky", "lefthook", "pre-commit"] as const
 
-const printed = (dir: string, ...args: string[]) => {
-  const r = run(dir, ["hook", "print", ...args])
+const printed = async (dir: string, ...args: string[]) => {
+  const r = await run(dir, ["hook", "print", ...args])
   expect(r.code, r.stderr).toBe(0)
   expect(r.stderr).toBe("")
   return r.stdout
@@ -33,17 +33,17 @@ type PreCommit = {
 }
 
 describe("hook print --manager", () => {
-  it("husky (the default): one guarded sh line per hook, pre-push passing the remote ($1)", () => {
+  it("husky (the default): one guarded sh line per hook, pre-push passing the remote ($1)", async () => {
     const dir = repo()
-    expect(printed(dir, "pre-commit")).toBe(`${COMMIT}\n`)
-    expect(printed(dir, "pre-push")).toBe(`${guarded("pre-push", ' "$1"', "composed no bundle")}\n`)
-    expect(printed(dir, "pre-push", "--manager", "husky")).toBe(printed(dir, "pre-push"))
-    for (const manager of MANAGERS) expect(printed(dir, "pre-push", "--manager", manager)).not.toContain(os.tmpdir())
+    expect(await printed(dir, "pre-commit")).toBe(`${COMMIT}\n`)
+    expect(await printed(dir, "pre-push")).toBe(`${guarded("pre-push", ' "$1"', "composed no bundle")}\n`)
+    expect(await printed(dir, "pre-push", "--manager", "husky")).toBe(await printed(dir, "pre-push"))
+    for (const manager of MANAGERS) expect(await printed(dir, "pre-push", "--manager", manager)).not.toContain(os.tmpdir())
   })
 
-  it("lefthook: YAML whose run: is the guarded line; pre-push passes {1}, --manager lefthook and use_stdin", () => {
+  it("lefthook: YAML whose run: is the guarded line; pre-push passes {1}, --manager lefthook and use_stdin", async () => {
     const dir = repo()
-    const text = printed(dir, "pre-push", "--manager", "lefthook")
+    const text = await printed(dir, "pre-push", "--manager", "lefthook")
     expect(text.split("\n")[0]).toBe("# lefthook.yml (then: lefthook install)")
     const config = parse(text) as Lefthook
     expect(Object.keys(config)).toEqual(["pre-push"])
@@ -51,12 +51,12 @@ describe("hook print --manager", () => {
       run: guarded("pre-push", " --manager lefthook {1}", "composed no bundle"),
       use_stdin: true
     })
-    expect((parse(printed(dir, "pre-commit", "--manager", "lefthook")) as Lefthook)["pre-commit"].commands.specbundle).toEqual({ run: COMMIT })
+    expect((parse(await printed(dir, "pre-commit", "--manager", "lefthook")) as Lefthook)["pre-commit"].commands.specbundle).toEqual({ run: COMMIT })
   })
 
-  it("pre-commit: the floor said the framework's way, a stage per hook, the guarded line under sh -c, verbose so its lines show", () => {
+  it("pre-commit: the floor said the framework's way, a stage per hook, the guarded line under sh -c, verbose so its lines show", async () => {
     const dir = repo()
-    const text = printed(dir, "pre-commit", "--manager", "pre-commit")
+    const text = await printed(dir, "pre-commit", "--manager", "pre-commit")
     expect(text.split("\n").slice(0, 3)).toEqual([
       "# .pre-commit-config.yaml (pre-commit 3.2 or later); in an existing file, add the hooks to its one repos: list",
       "# then: pre-commit install",
@@ -83,11 +83,11 @@ describe("hook print --manager", () => {
     ])
   })
 
-  it("both hooks at once: one lefthook.yml and one .pre-commit-config.yaml (one repos: list) holding both; husky refuses", () => {
+  it("both hooks at once: one lefthook.yml and one .pre-commit-config.yaml (one repos: list) holding both; husky refuses", async () => {
     const dir = repo()
-    const left = parse(printed(dir, "pre-push", "pre-commit", "--manager", "lefthook")) as Lefthook
+    const left = parse(await printed(dir, "pre-push", "pre-commit", "--manager", "lefthook")) as Lefthook
     expect(Object.keys(left)).toEqual(["pre-commit", "pre-push"])
-    const text = printed(dir, "pre-commit", "pre-push", "--manager", "pre-commit")
+    const text = await printed(dir, "pre-commit", "pre-push", "--manager", "pre-commit")
     expect(text.split("\n")[1]).toBe("# then: pre-commit install --hook-type pre-commit --hook-type pre-push")
     expect(text.match(/^repos:/gm)).toHaveLength(1)
     const config = parse(text) as PreCommit
@@ -97,20 +97,20 @@ describe("hook print --manager", () => {
       ["specbundle-pre-push", ["pre-push"], `sh -c '${PUSH}'`]
     ])
     // Named twice or in another order: the same text.
-    expect(printed(dir, "pre-push", "pre-commit", "pre-push", "--manager", "pre-commit")).toBe(text)
+    expect(await printed(dir, "pre-push", "pre-commit", "pre-push", "--manager", "pre-commit")).toBe(text)
 
-    const husky = run(dir, ["hook", "print", "pre-commit", "pre-push"])
+    const husky = await run(dir, ["hook", "print", "pre-commit", "pre-push"])
     expect(husky.code).toBe(2)
     expect(husky.lines).toEqual([
       "specbundle: arguments: --manager husky prints one hook at a time (a line for .husky/pre-commit, another for .husky/pre-push)."
     ])
-    const unknown = run(dir, ["hook", "print", "pre-commit", "commit-msg", "--manager", "lefthook"])
+    const unknown = await run(dir, ["hook", "print", "pre-commit", "commit-msg", "--manager", "lefthook"])
     expect(unknown.code).toBe(2)
     expect(unknown.lines).toEqual(['specbundle: arguments: hook print takes the hooks pre-commit and pre-push, not "commit-msg".'])
-    expect(run(dir, ["hook", "print", "pre-push", "--manager", "overcommit"]).code).toBe(2)
+    expect((await run(dir, ["hook", "print", "pre-push", "--manager", "overcommit"])).code).toBe(2)
   })
 
-  it("a --root with a space, a quote and ': ' reaches specbundle whole through each manager's YAML and shell", () => {
+  it("a --root with a space, a quote and ': ' reaches specbundle whole through each manager's YAML and shell", async () => {
     const dir = repo()
     const root = "docs: it's specs"
     fs.mkdirSync(path.join(dir, root))
@@ -122,12 +122,12 @@ describe("hook print --manager", () => {
     const expected = ["hook", "run", "pre-commit", "--root", root, ""].join("\n")
 
     // husky: the line in a sh file.
-    expect(shell(printed(dir, "pre-commit", "--root", root)).stdout).toBe(expected)
+    expect(shell(await printed(dir, "pre-commit", "--root", root)).stdout).toBe(expected)
     // lefthook: run: through sh -c.
-    const left = parse(printed(dir, "pre-commit", "--root", root, "--manager", "lefthook")) as Lefthook
+    const left = parse(await printed(dir, "pre-commit", "--root", root, "--manager", "lefthook")) as Lefthook
     expect(shell(left["pre-commit"].commands.specbundle.run).stdout).toBe(expected)
     // pre-commit: entry split into words as a shell splits them (the framework's shlex does the same), no shell around it.
-    const entry = (parse(printed(dir, "pre-commit", "--root", root, "--manager", "pre-commit")) as PreCommit).repos[0].hooks[0].entry
+    const entry = (parse(await printed(dir, "pre-commit", "--root", root, "--manager", "pre-commit")) as PreCommit).repos[0].hooks[0].entry
     const words = shell(`printf '%s\\0' ${entry}`).stdout.split("\0").slice(0, -1)
     expect(words.slice(0, 2)).toEqual(["sh", "-c"])
     expect(words).toHaveLength(3)
@@ -137,18 +137,18 @@ describe("hook print --manager", () => {
 
 describe("the guarded line in a hook file, through a real git commit", () => {
   /** The husky line as the repository's pre-commit hook (what husky's sh runs), PATH without specbundle. */
-  const wired = () => {
+  const wired = async () => {
     const dir = repo()
     const hook = path.join(dir, ".git", "hooks", "pre-commit")
-    fs.writeFileSync(hook, `#!/bin/sh\n${printed(dir, "pre-commit")}`, { mode: 0o755 })
+    fs.writeFileSync(hook, `#!/bin/sh\n${await printed(dir, "pre-commit")}`, { mode: 0o755 })
     return dir
   }
   const commit = (dir: string, PATH: string) =>
     spawnSync("git", [...IDENTITY, "commit", "-q", "-m", "broken"], { cwd: dir, encoding: "utf8", env: { ...env(), PATH } })
   const NODE_PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`
 
-  it("runs the project's node_modules/.bin/specbundle (not on PATH): a staged broken Spec is refused", () => {
-    const dir = wired()
+  it("runs the project's node_modules/.bin/specbundle (not on PATH): a staged broken Spec is refused", async () => {
+    const dir = await wired()
     fs.mkdirSync(path.join(dir, "node_modules", ".bin"), { recursive: true })
     fs.symlinkSync(CLI, path.join(dir, "node_modules", ".bin", "specbundle"))
     fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
@@ -160,8 +160,8 @@ describe("the guarded line in a hook file, through a real git commit", () => {
     expect(head(dir)).toBe(before)
   })
 
-  it("runs specbundle from PATH when the project has none", () => {
-    const dir = wired()
+  it("runs specbundle from PATH when the project has none", async () => {
+    const dir = await wired()
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-path-"))
     fs.symlinkSync(CLI, path.join(bin, "specbundle"))
     fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
@@ -172,8 +172,8 @@ describe("the guarded line in a hook file, through a real git commit", () => {
     expect(r.stderr).toMatch(/^specs\/broken\.sdp\.md:\d+: /m)
   })
 
-  it("with specbundle nowhere, the commit goes through with one line naming the hook and what it skipped", () => {
-    const dir = wired()
+  it("with specbundle nowhere, the commit goes through with one line naming the hook and what it skipped", async () => {
+    const dir = await wired()
     fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
     git(dir, "add", "specs/broken.sdp.md")
     const before = head(dir)

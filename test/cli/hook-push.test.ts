@@ -3,13 +3,13 @@
 // where the bundle went with refused carriers tallied (never the corpus's findings), a skipped
 // push that leaves no earlier push's bundle behind, a push with nothing to send that keeps it, an
 // annotated tag labelled by its commit, git's safe.directory refusal in git's words, and the
-// pre-commit framework's PRE_COMMIT_* variables.
-import { spawnSync } from "node:child_process"
+// pre-commit framework's PRE_COMMIT_* variables. `hook install` and `hook run pre-push` given git's
+// stdin run in process; the hook git fires on a push runs the built CLI.
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { CLI, commitBrokenFixture, created, env, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
+import { commitBrokenFixture, created, env, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
 
 /** An empty bare repository in a temp folder, added to `dir` as `name` with `git remote add`. */
 const addRemote = (dir: string, name: string): string => {
@@ -32,9 +32,9 @@ const commitSpec = (dir: string, file: string, id: string) => {
 }
 
 /** A repository with the pre-push hook, main pushed to a fresh remote, and BRANCH one Spec ahead of it. */
-const branchAhead = (branch: string, file: string, id: string): { dir: string; base: string } => {
+const branchAhead = async (branch: string, file: string, id: string): Promise<{ dir: string; base: string }> => {
   const dir = repo()
-  expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
+  expect((await run(dir, ["hook", "install", "pre-push"])).code).toBe(0)
   addRemote(dir, "fresh")
   expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
   const base = head(dir)
@@ -44,11 +44,11 @@ const branchAhead = (branch: string, file: string, id: string): { dir: string; b
 }
 
 describe("pre-push on a freshly added remote", () => {
-  it("a first push says there is no base; a new branch then composes its own commits, in one line naming the folder and tallying refusals", () => {
+  it("a first push says there is no base; a new branch then composes its own commits, in one line naming the folder and tallying refusals", async () => {
     const dir = repo()
     // A broken carrier committed earlier: its findings must not show on every push.
     commitBrokenFixture(dir)
-    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-push"])).code).toBe(0)
     addRemote(dir, "fresh")
 
     const first = gitTry(dir, "push", "-q", "fresh", "main")
@@ -70,13 +70,13 @@ describe("pre-push on a freshly added remote", () => {
     expect(r.stderr).not.toContain("fixtures/bad.sdp.md")
   })
 
-  it("a new branch pushed to a second remote (never fetched) composes from what the first remote holds", () => {
+  it("a new branch pushed to a second remote (never fetched) composes from what the first remote holds", async () => {
     const origin = repo()
     const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-fork-")))
     created.push(base)
     git(base, "clone", "-q", origin, "clone")
     const dir = path.join(base, "clone")
-    expect(run(dir, ["hook", "install", "pre-push"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-push"])).code).toBe(0)
     const tip = head(dir)
     addRemote(dir, "fork")
     git(dir, "checkout", "-q", "-b", "topic")
@@ -90,8 +90,8 @@ describe("pre-push on a freshly added remote", () => {
 })
 
 describe("a skipped push leaves no stale bundle", () => {
-  it("after a bundled push, a push that adds no commit removes the previous bundle and says why there is none", () => {
-    const { dir } = branchAhead("feature", "c.sdp.md", "spec:c")
+  it("after a bundled push, a push that adds no commit removes the previous bundle and says why there is none", async () => {
+    const { dir } = await branchAhead("feature", "c.sdp.md", "spec:c")
     expect(gitTry(dir, "push", "-q", "fresh", "feature").status).toBe(0)
     expect(manifestOf(dir, "fresh").scope.specs).toEqual(["spec:c"])
 
@@ -106,8 +106,8 @@ describe("a skipped push leaves no stale bundle", () => {
 })
 
 describe("a push with nothing to send", () => {
-  it("keeps the previous push's bundle and says git listed no ref, naming no hook manager", () => {
-    const { dir } = branchAhead("feature", "c.sdp.md", "spec:c")
+  it("keeps the previous push's bundle and says git listed no ref, naming no hook manager", async () => {
+    const { dir } = await branchAhead("feature", "c.sdp.md", "spec:c")
     expect(gitTry(dir, "push", "-q", "fresh", "feature").status).toBe(0)
     const before = fs.readFileSync(path.join(bundleDir(dir, "fresh"), "manifest.json"), "utf8")
 
@@ -120,17 +120,12 @@ describe("a push with nothing to send", () => {
     expect(fs.readFileSync(path.join(bundleDir(dir, "fresh"), "manifest.json"), "utf8")).toBe(before)
   })
 
-  it("under lefthook (hook run --manager lefthook) the line names use_stdin as the other cause; the bundle stays", () => {
+  it("under lefthook (hook run --manager lefthook) the line names use_stdin as the other cause; the bundle stays", async () => {
     const dir = repo()
     fs.mkdirSync(bundleDir(dir, "fork"), { recursive: true })
     fs.writeFileSync(path.join(bundleDir(dir, "fork"), "manifest.json"), "{}")
-    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "--manager", "lefthook", "fork"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: env(),
-      input: ""
-    })
-    expect(r.status).toBe(0)
+    const r = await run(dir, ["hook", "run", "pre-push", "--manager", "lefthook", "fork"], { env: env(), stdin: "" })
+    expect(r.code).toBe(0)
     expect(r.stderr).toBe(
       "specbundle pre-push: git listed no ref to push: nothing to send, or the lefthook entry lacks use_stdin: true (see specbundle hook print pre-push --manager lefthook); no bundle composed\n"
     )
@@ -139,8 +134,8 @@ describe("a push with nothing to send", () => {
 })
 
 describe("an annotated tag pushed", () => {
-  it("labels the bundle and its changeset with the tagged commit's id, not the tag object's", () => {
-    const { dir, base } = branchAhead("release", "r.sdp.md", "spec:r")
+  it("labels the bundle and its changeset with the tagged commit's id, not the tag object's", async () => {
+    const { dir, base } = await branchAhead("release", "r.sdp.md", "spec:r")
     const commit = head(dir)
     git(dir, "tag", "-a", "-m", "release one", "v1")
     const tagObject = git(dir, "rev-parse", "v1").trim()
@@ -158,54 +153,45 @@ describe("a repository git refuses (safe.directory)", () => {
   const refusal = (dir: string) =>
     `specbundle pre-push: git refuses the repository ${dir}: detected dubious ownership (it belongs to another user); if you trust it, run: git config --global --add safe.directory ${dir}; no bundle composed\n`
 
-  it("names git's reason and safe.directory, not 'not inside a git repository'; exit 0", () => {
+  it("names git's reason and safe.directory, not 'not inside a git repository'; exit 0", async () => {
     const dir = repo()
     // git 2.39's ownership check treats the repository as another user's (t/test-lib's switch).
-    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "origin"], {
-      cwd: dir,
-      encoding: "utf8",
+    const r = await run(dir, ["hook", "run", "pre-push", "origin"], {
       env: { ...env(), GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" },
-      input: "refs/heads/main 1111111111111111111111111111111111111111 refs/heads/main 0000000000000000000000000000000000000000\n"
+      stdin: "refs/heads/main 1111111111111111111111111111111111111111 refs/heads/main 0000000000000000000000000000000000000000\n"
     })
-    expect(r.status).toBe(0)
+    expect(r.code).toBe(0)
     expect(r.stderr).toBe(refusal(dir))
   })
 
-  it.runIf(process.getuid?.() === 0)("the same for a repository really owned by another user (chown, as root)", () => {
+  it.runIf(process.getuid?.() === 0)("the same for a repository really owned by another user (chown, as root)", async () => {
     const dir = repo()
     fs.chownSync(dir, 12345, 12345)
     fs.chownSync(path.join(dir, ".git"), 12345, 12345)
-    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "origin"], { cwd: dir, encoding: "utf8", env: env(), input: "" })
-    expect(r.status).toBe(0)
+    const r = await run(dir, ["hook", "run", "pre-push", "origin"], { env: env(), stdin: "" })
+    expect(r.code).toBe(0)
     expect(r.stderr).toBe(refusal(dir))
   })
 
-  it("outside any repository, still 'not inside a git repository'", () => {
+  it("outside any repository, still 'not inside a git repository'", async () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-norepo-")))
     created.push(dir)
-    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push", "origin"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...env(), GIT_CEILING_DIRECTORIES: os.tmpdir() },
-      input: ""
-    })
-    expect(r.status).toBe(0)
+    const r = await run(dir, ["hook", "run", "pre-push", "origin"], { env: { ...env(), GIT_CEILING_DIRECTORIES: os.tmpdir() }, stdin: "" })
+    expect(r.code).toBe(0)
     expect(r.stderr).toBe(`specbundle pre-push: ${dir} is not inside a git repository; no bundle composed\n`)
   })
 })
 
 describe("the pre-commit framework's variables (it reads git's stdin itself)", () => {
-  it("PRE_COMMIT_FROM_REF/TO_REF/REMOTE_NAME compose that range into the remote's folder", () => {
+  it("PRE_COMMIT_FROM_REF/TO_REF/REMOTE_NAME compose that range into the remote's folder", async () => {
     const dir = repo()
     const base = head(dir)
     commitSpec(dir, "f.sdp.md", "spec:f")
-    const r = spawnSync(process.execPath, [CLI, "hook", "run", "pre-push"], {
-      cwd: dir,
-      encoding: "utf8",
+    const r = await run(dir, ["hook", "run", "pre-push"], {
       env: { ...env(), PRE_COMMIT_FROM_REF: base, PRE_COMMIT_TO_REF: head(dir), PRE_COMMIT_REMOTE_NAME: "fork", PRE_COMMIT_LOCAL_BRANCH: "refs/heads/main" },
-      input: ""
+      stdin: ""
     })
-    expect(r.status).toBe(0)
+    expect(r.code).toBe(0)
     expect(lines(r.stderr)).toEqual([`specbundle pre-push: wrote the bundle of refs/heads/main (${base}..${head(dir)}, 1 part) to ${bundleDir(dir, "fork")}`])
     expect(manifestOf(dir, "fork").scope).toMatchObject({ changeset: `${base}..${head(dir)}`, specs: ["spec:f"] })
   })

@@ -44,9 +44,9 @@ describe("hooks survive specbundle moving", () => {
     expect(r.stderr).not.toMatch(/^\s+at |Cannot find module/m)
   })
 
-  it("when the Node that installed the hook is gone (an upgrade), the hook runs node from PATH", () => {
+  it("when the Node that installed the hook is gone (an upgrade), the hook runs node from PATH", async () => {
     const dir = repo()
-    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-commit"])).code).toBe(0)
     const file = path.join(dir, ".git", "hooks", "pre-commit")
     // What an nvm upgrade leaves: the recorded Node path no longer exists.
     const text = fs.readFileSync(file, "utf8").replace(`node=${process.execPath}\n`, "node=/nonexistent/node-v20.10.0/bin/node\n")
@@ -60,10 +60,10 @@ describe("hooks survive specbundle moving", () => {
     expect(refused.stderr).toMatch(/^specs\/broken\.sdp\.md:\d+: /m)
   })
 
-  it("a hook folder inside the work tree (core.hooksPath=.husky) gets no machine paths and runs specbundle from node_modules/.bin", () => {
+  it("a hook folder inside the work tree (core.hooksPath=.husky) gets no machine paths and runs specbundle from node_modules/.bin", async () => {
     const dir = repo()
     git(dir, "config", "core.hooksPath", ".husky")
-    const r = run(dir, ["hook", "install", "pre-commit"])
+    const r = await run(dir, ["hook", "install", "pre-commit"])
     expect(r.code, r.stderr).toBe(0)
     const text = fs.readFileSync(path.join(dir, ".husky", "pre-commit"), "utf8")
     expect(text).not.toContain(CLI)
@@ -91,17 +91,17 @@ describe("hooks survive specbundle moving", () => {
     expect(head(dir)).toBe(before)
   })
 
-  it("hook print gives a command line without machine paths, which a husky hook file runs", () => {
+  it("hook print gives a command line without machine paths, which a husky hook file runs", async () => {
     const dir = repo()
-    const printed = run(dir, ["hook", "print", "pre-commit"])
+    const printed = await run(dir, ["hook", "print", "pre-commit"])
     expect(printed.code).toBe(0)
     // One guarded sh line (test/cli/hook-managers.test.ts has its whole text).
     expect(printed.stdout.split("\n")).toEqual([expect.stringContaining("then specbundle hook run pre-commit; else echo "), ""])
-    expect(run(dir, ["hook", "print", "pre-push"]).stdout).toContain('then specbundle hook run pre-push "$1"; else echo ')
+    expect((await run(dir, ["hook", "print", "pre-push"])).stdout).toContain('then specbundle hook run pre-push "$1"; else echo ')
     fs.mkdirSync(path.join(dir, "sub"))
-    expect(
-      spawnSync(process.execPath, [CLI, "hook", "print", "pre-commit", "--root", "."], { cwd: path.join(dir, "sub"), encoding: "utf8", env: env() }).stdout
-    ).toContain("then specbundle hook run pre-commit --root sub; else echo ")
+    expect((await run(path.join(dir, "sub"), ["hook", "print", "pre-commit", "--root", "."])).stdout).toContain(
+      "then specbundle hook run pre-commit --root sub; else echo "
+    )
 
     // husky: .husky/pre-commit holds the printed line; specbundle comes from PATH.
     const binDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-path-")))
@@ -145,9 +145,9 @@ describe("pre-push is informational and never blocks a push", () => {
       parts: Array<{ file: string }>
     }
 
-  it("a push composes the pushed range into .git/specbundle/origin/", () => {
+  it("a push composes the pushed range into .git/specbundle/origin/", async () => {
     const { alice } = remoteAndClones()
-    expect(run(alice, ["hook", "install", "pre-push"]).code).toBe(0)
+    expect((await run(alice, ["hook", "install", "pre-push"])).code).toBe(0)
     expect(fs.readFileSync(path.join(alice, ".git", "hooks", "pre-push"), "utf8")).toContain(`exec "$node" "$cli" hook run pre-push`)
     const before = head(alice)
     fs.appendFileSync(path.join(alice, "specs", "b.sdp.md"), "\nMore about beta.\n")
@@ -160,7 +160,7 @@ describe("pre-push is informational and never blocks a push", () => {
     expect(manifest.parts.length).toBeGreaterThan(0)
   })
 
-  it("a force push over a remote tip this clone never fetched composes the commits no remote-tracking ref holds; the push goes through", () => {
+  it("a force push over a remote tip this clone never fetched composes the commits no remote-tracking ref holds; the push goes through", async () => {
     const { alice, bob } = remoteAndClones()
     const base = head(alice)
     // Bob pushes a commit Alice never fetches.
@@ -169,7 +169,7 @@ describe("pre-push is informational and never blocks a push", () => {
     git(bob, "push", "-q", "origin", "main")
     const bobTip = head(bob)
 
-    expect(run(alice, ["hook", "install", "pre-push"]).code).toBe(0)
+    expect((await run(alice, ["hook", "install", "pre-push"])).code).toBe(0)
     fs.appendFileSync(path.join(alice, "specs", "a.sdp.md"), "\nAlice's alpha.\n")
     git(alice, "commit", "-qam", "alice")
     expect(gitTry(alice, "cat-file", "-e", `${bobTip}^{commit}`).status).not.toBe(0)
@@ -182,10 +182,10 @@ describe("pre-push is informational and never blocks a push", () => {
     expect(git(alice, "ls-remote", "origin", "refs/heads/main").split("\t")[0]).toBe(head(alice))
   })
 
-  it("a new branch composes the commits no remote-tracking ref holds (origin/HEAD not needed), and the hook says where it wrote the bundle", () => {
+  it("a new branch composes the commits no remote-tracking ref holds (origin/HEAD not needed), and the hook says where it wrote the bundle", async () => {
     const { alice } = remoteAndClones()
     const base = head(alice)
-    expect(run(alice, ["hook", "install", "pre-push"]).code).toBe(0)
+    expect((await run(alice, ["hook", "install", "pre-push"])).code).toBe(0)
     git(alice, "checkout", "-q", "-b", "feature")
     fs.writeFileSync(path.join(alice, "specs", "c.sdp.md"), spec("spec:c", "Gamma"))
     git(alice, "add", "-A")

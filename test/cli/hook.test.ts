@@ -1,12 +1,13 @@
-// End to end: `specbundle hook install|uninstall` in real repositories (bundle-contract.md section 6):
-// the hook runs this CLI, refuses a commit only when a carrier it stages does not read, honours
-// core.hooksPath, and never touches a foreign hook without --force. test/cli/hook-team.test.ts:
-// hooks that survive specbundle moving, `hook print`, and pre-push on a real bare remote.
-import { spawnSync } from "node:child_process"
+// `specbundle hook install|uninstall` (run in process) in real repositories (bundle-contract.md
+// section 6): the hook, fired by a real `git commit`, runs this CLI (built), refuses a commit only
+// when a carrier it stages does not read, honours core.hooksPath, and never touches a foreign hook
+// without --force. test/cli/hook-team.test.ts: hooks that survive specbundle moving, `hook print`,
+// and pre-push on a real bare remote.
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { cli } from "../support/cli.js"
 import { BROKEN, CLI, commitBrokenFixture, created, env, git, gitTry, head, repo, run, spec } from "../support/hooks.js"
 
 const FOREIGN = "#!/bin/sh\n# someone else's hook\nexit 0\n"
@@ -14,10 +15,11 @@ const FOREIGN = "#!/bin/sh\n# someone else's hook\nexit 0\n"
 describe("hook install pre-commit", () => {
   it("writes an executable hook that runs this node and this CLI, with a way out when they move", () => {
     const dir = repo()
-    const r = run(dir, ["hook", "install", "pre-commit"])
-    expect(r.code).toBe(0)
+    // The built CLI as a process: the hook names the process's own node and script.
+    const r = cli(dir, ["hook", "install", "pre-commit"], { env: env() })
+    expect(r.status).toBe(0)
     const file = path.join(dir, ".git", "hooks", "pre-commit")
-    expect(r.lines).toEqual([`installed ${file}`])
+    expect(r.stderr).toBe(`installed ${file}\n`)
     expect(fs.statSync(file).mode & 0o111).toBe(0o111)
     const text = fs.readFileSync(file, "utf8")
     expect(text.startsWith("#!/bin/sh\n")).toBe(true)
@@ -27,9 +29,9 @@ describe("hook install pre-commit", () => {
     expect(text).not.toContain("npx")
   })
 
-  it("refuses a commit with a staged broken carrier (naming file:line) and lets a healthy one through", () => {
+  it("refuses a commit with a staged broken carrier (naming file:line) and lets a healthy one through", async () => {
     const dir = repo()
-    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-commit"])).code).toBe(0)
     const before = head(dir)
 
     fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
@@ -52,12 +54,12 @@ describe("hook install pre-commit", () => {
     expect(head(dir)).not.toBe(before)
   })
 
-  it("honours core.hooksPath (a folder outside the work tree keeps this CLI's path)", () => {
+  it("honours core.hooksPath (a folder outside the work tree keeps this CLI's path)", async () => {
     const dir = repo()
     const hooks = `${dir}-hooks`
     created.push(hooks)
     git(dir, "config", "core.hooksPath", hooks)
-    const r = run(dir, ["hook", "install", "pre-commit"])
+    const r = await run(dir, ["hook", "install", "pre-commit"])
     expect(r.code).toBe(0)
     expect(fs.readFileSync(path.join(hooks, "pre-commit"), "utf8")).toContain(`cli=${CLI}\n`)
     expect(fs.existsSync(path.join(dir, ".git", "hooks", "pre-commit"))).toBe(false)
@@ -68,11 +70,11 @@ describe("hook install pre-commit", () => {
     expect(refused.stderr).toContain("specs/broken.sdp.md:")
   })
 
-  it("leaves a foreign hook untouched: exit 1 and one line naming --force", () => {
+  it("leaves a foreign hook untouched: exit 1 and one line naming --force", async () => {
     const dir = repo()
     const file = path.join(dir, ".git", "hooks", "pre-commit")
     fs.writeFileSync(file, FOREIGN, { mode: 0o755 })
-    const r = run(dir, ["hook", "install", "pre-commit"])
+    const r = await run(dir, ["hook", "install", "pre-commit"])
     expect(r.code).toBe(1)
     expect(r.lines).toHaveLength(1)
     expect(r.lines[0]).toContain("--force")
@@ -81,53 +83,49 @@ describe("hook install pre-commit", () => {
     expect(fs.existsSync(`${file}.specbundle-backup`)).toBe(false)
   })
 
-  it("--force keeps the foreign hook as pre-commit.specbundle-backup; uninstall removes ours and restores it", () => {
+  it("--force keeps the foreign hook as pre-commit.specbundle-backup; uninstall removes ours and restores it", async () => {
     const dir = repo()
     const file = path.join(dir, ".git", "hooks", "pre-commit")
     fs.writeFileSync(file, FOREIGN, { mode: 0o755 })
-    expect(run(dir, ["hook", "install", "pre-commit", "--force"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-commit", "--force"])).code).toBe(0)
     expect(fs.readFileSync(`${file}.specbundle-backup`, "utf8")).toBe(FOREIGN)
     expect(fs.readFileSync(file, "utf8")).toContain("# specbundle-hook")
 
-    const u = run(dir, ["hook", "uninstall", "pre-commit"])
+    const u = await run(dir, ["hook", "uninstall", "pre-commit"])
     expect(u.code).toBe(0)
     expect(fs.readFileSync(file, "utf8")).toBe(FOREIGN)
     expect(fs.existsSync(`${file}.specbundle-backup`)).toBe(false)
   })
 
-  it("uninstall removes only a hook specbundle wrote", () => {
+  it("uninstall removes only a hook specbundle wrote", async () => {
     const dir = repo()
     const file = path.join(dir, ".git", "hooks", "pre-commit")
-    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
-    expect(run(dir, ["hook", "uninstall", "pre-commit"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-commit"])).code).toBe(0)
+    expect((await run(dir, ["hook", "uninstall", "pre-commit"])).code).toBe(0)
     expect(fs.existsSync(file)).toBe(false)
 
     fs.writeFileSync(file, FOREIGN, { mode: 0o755 })
-    const r = run(dir, ["hook", "uninstall", "pre-commit"])
+    const r = await run(dir, ["hook", "uninstall", "pre-commit"])
     expect(r.code).toBe(1)
     expect(r.lines).toHaveLength(1)
     expect(fs.readFileSync(file, "utf8")).toBe(FOREIGN)
   })
 
-  it("outside a git repository install is exit 1 with one line", () => {
+  it("outside a git repository install is exit 1 with one line", async () => {
     const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-cli-nogit-")))
     created.push(dir)
-    const r = spawnSync(process.execPath, [CLI, "hook", "install", "pre-commit"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...env(), GIT_CEILING_DIRECTORIES: path.dirname(dir) }
-    })
-    expect(r.status).toBe(1)
+    const r = await run(dir, ["hook", "install", "pre-commit"], { env: { ...env(), GIT_CEILING_DIRECTORIES: path.dirname(dir) } })
+    expect(r.code).toBe(1)
     expect(r.stderr.split("\n").filter((l) => l !== "")).toHaveLength(1)
   })
 })
 
 describe("pre-commit refuses only what the commit stages", () => {
-  it("a carrier refused elsewhere is one tally line and lets the commit through; a staged refused carrier blocks it", () => {
+  it("a carrier refused elsewhere is one tally line and lets the commit through; a staged refused carrier blocks it", async () => {
     const dir = repo()
     // A broken carrier committed earlier (before the hook): it must not lock the team out.
     commitBrokenFixture(dir)
-    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-commit"])).code).toBe(0)
 
     fs.writeFileSync(path.join(dir, "README.md"), "# readme\n")
     git(dir, "add", "README.md")
@@ -146,9 +144,9 @@ describe("pre-commit refuses only what the commit stages", () => {
     expect(head(dir)).toBe(before)
   })
 
-  it("two staged refused carriers: the header counts them, and --no-verify (which it names) commits anyway", () => {
+  it("two staged refused carriers: the header counts them, and --no-verify (which it names) commits anyway", async () => {
     const dir = repo()
-    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-commit"])).code).toBe(0)
     fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
     fs.writeFileSync(path.join(dir, "specs", "broken2.sdp.md"), BROKEN.replace("spec:broken", "spec:broken2"))
     git(dir, "add", "-A")
@@ -163,9 +161,9 @@ describe("pre-commit refuses only what the commit stages", () => {
     expect(head(dir)).not.toBe(before)
   })
 
-  it("an intent-to-add carrier (git add -N) does not refuse a commit", () => {
+  it("an intent-to-add carrier (git add -N) does not refuse a commit", async () => {
     const dir = repo()
-    expect(run(dir, ["hook", "install", "pre-commit"]).code).toBe(0)
+    expect((await run(dir, ["hook", "install", "pre-commit"])).code).toBe(0)
     fs.writeFileSync(path.join(dir, "specs", "later.sdp.md"), spec("spec:later", "Later"))
     git(dir, "add", "-N", "specs/later.sdp.md")
     fs.appendFileSync(path.join(dir, "specs", "a.sdp.md"), "\nMore.\n")

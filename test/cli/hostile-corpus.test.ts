@@ -1,10 +1,11 @@
-// A healthy Pack among hostile files: the built CLI composes the healthy Pack's bundle exactly as
+// A healthy Pack among hostile files: the CLI (run in process) composes the healthy Pack's bundle exactly as
 // if the hostile files were not there, names every broken file with its line on stderr, shows no
 // stack trace, reads nothing outside the root, and exits 1 only under --strict.
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { nonEmptyLines, runCli, stackLines } from "../support/hostile.js"
+import { nonEmptyLines, stackLines } from "../support/hostile.js"
+import { runCli } from "../support/run.js"
 import type { CliRun } from "../support/hostile.js"
 import { tempDir, writeFiles } from "../support/tmp.js"
 
@@ -60,7 +61,7 @@ let outside = ""
 let run: CliRun
 let clean: CliRun
 
-beforeAll(() => {
+beforeAll(async () => {
   hostile = tempDir("specbundle-hostile-")
   healthyOnly = tempDir("specbundle-healthy-")
   outside = tempDir("specbundle-outside-")
@@ -77,8 +78,8 @@ beforeAll(() => {
   fs.symlinkSync("..", path.join(bad, "parent"))
   fs.symlinkSync("loop-b.sdp.md", path.join(bad, "loop-a.sdp.md"))
   fs.symlinkSync("loop-a.sdp.md", path.join(bad, "loop-b.sdp.md"))
-  run = runCli(["bundle", "--root", hostile, "--pack", "pack:ok", "--verbose"], hostile)
-  clean = runCli(["bundle", "--root", healthyOnly, "--pack", "pack:ok"], healthyOnly)
+  run = await runCli(["bundle", "--root", hostile, "--pack", "pack:ok", "--verbose"], hostile)
+  clean = await runCli(["bundle", "--root", healthyOnly, "--pack", "pack:ok"], healthyOnly)
 })
 
 describe("bundle over a hostile corpus", () => {
@@ -139,15 +140,15 @@ describe("bundle over a hostile corpus", () => {
     expect(stackLines(run.stdout)).toEqual([])
   })
 
-  it("with --strict prints the same value, then exits 1", () => {
-    const strict = runCli(["bundle", "--root", hostile, "--pack", "pack:ok", "--strict"], hostile)
+  it("with --strict prints the same value, then exits 1", async () => {
+    const strict = await runCli(["bundle", "--root", hostile, "--pack", "pack:ok", "--strict"], hostile)
     expect(strict.status).toBe(1)
     expect(strict.stdout).toBe(clean.stdout)
     expect(stackLines(strict.stderr)).toEqual([])
   })
 
-  it("check lists the refusals and exits 1 without a stack trace", () => {
-    const check = runCli(["check", "--root", hostile], hostile)
+  it("check lists the refusals and exits 1 without a stack trace", async () => {
+    const check = await runCli(["check", "--root", hostile], hostile)
     expect(check.status).toBe(1)
     for (const [file] of BROKEN) expect(check.stdout + check.stderr).toContain(file)
     expect(stackLines(check.stdout + check.stderr)).toEqual([])

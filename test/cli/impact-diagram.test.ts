@@ -1,4 +1,4 @@
-// The impact picture of `specbundle impact --format markdown`, end to end: the BUILT CLI on real git
+// The impact picture of `specbundle impact --format markdown`, run in process on real git
 // repositories (the bike-dock example, a reference-shaped change of 160 Specs from
 // scripts/gen-corpus.mjs, and a corpus of hostile titles). The ```mermaid block it writes is read
 // by Mermaid's own parser (test/support/mermaid.ts); what it drew is checked against the JSON report.
@@ -8,7 +8,8 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import type { ImpactReport } from "../../src/core/impact.js"
 import { DIAGRAM_LEGEND, LABEL_MAX, MAX_NODES } from "../../src/core/render/impact-diagram.js"
-import { cli, cliAsync, gitCleanEnv, REPO } from "../support/cli.js"
+import { gitCleanEnv, REPO } from "../support/cli.js"
+import { run } from "../support/run.js"
 import { makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
 import type { MermaidGraph } from "../support/mermaid.js"
 import { readFlowchart } from "../support/mermaid.js"
@@ -29,9 +30,9 @@ const seen = (text: string): string => {
 }
 
 /** The titles the reader gave each Spec and Pack (`list --format json`). */
-const titlesIn = (dir: string): Map<string, string> => {
-  const specs = JSON.parse(cli(dir, ["list", "specs", "--format", "json"]).stdout).specs as Array<{ id: string; title: string }>
-  const packs = JSON.parse(cli(dir, ["list", "packs", "--format", "json"]).stdout).packs as Array<{ id: string; title: string }>
+const titlesIn = async (dir: string): Promise<Map<string, string>> => {
+  const specs = JSON.parse((await run(dir, ["list", "specs", "--format", "json"])).stdout).specs as Array<{ id: string; title: string }>
+  const packs = JSON.parse((await run(dir, ["list", "packs", "--format", "json"])).stdout).packs as Array<{ id: string; title: string }>
   return new Map([...specs, ...packs].map((s) => [s.id, s.title]))
 }
 
@@ -65,14 +66,14 @@ describe("impact --format markdown: the picture of the bike-dock change", () => 
   })
 
   it("opens the report under the counts line: a flowchart Mermaid's parser accepts, of every changed file, impacted Spec and at-risk Spec and Pack", async () => {
-    const r = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])
+    const r = await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout.split("\n").slice(1, 3)).toEqual(["", "```mermaid"])
-    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD~1"]).stdout) as ImpactReport
+    const report = JSON.parse((await run(dir, ["impact", "--changeset", "HEAD~1"])).stdout) as ImpactReport
     const want = expected(report)
     const g = await readFlowchart(diagramOf(r.stdout))
     expect(g.diagramType).toBe("flowchart-v2")
-    const titles = titlesIn(dir)
+    const titles = await titlesIn(dir)
     // Files, then Specs (id and title), then the Packs and at-risk nodes: all of them, under the cap.
     expect(g.nodes.map((n) => n.lines)).toEqual([...want.files.map((f) => [f]), ...[...want.specs, ...want.right].map((id) => [id, seen(titles.get(id)!)])])
     expect(want.risky).toEqual(["pack:rides-v1", "spec:rides.ride-lifecycle"])
@@ -91,17 +92,17 @@ describe("impact --format markdown: the picture of the bike-dock change", () => 
     expect(r.stdout).toContain(`\`\`\`\n\n${DIAGRAM_LEGEND}\n\n`)
   })
 
-  it("--no-diagram leaves out the picture and its legend, and nothing else", () => {
-    const whole = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"]).stdout
-    const r = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown", "--no-diagram"])
+  it("--no-diagram leaves out the picture and its legend, and nothing else", async () => {
+    const whole = (await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])).stdout
+    const r = await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown", "--no-diagram"])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).not.toContain("```")
     expect(r.stdout).toBe(whole.replace(`${FENCE.exec(whole)![0]}${DIAGRAM_LEGEND}\n\n`, ""))
   })
 
-  it("refuses --no-diagram without --format markdown (exit 2, { diagnostics })", () => {
+  it("refuses --no-diagram without --format markdown (exit 2, { diagnostics })", async () => {
     for (const format of ["json", "text"]) {
-      const r = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", format, "--no-diagram"])
+      const r = await run(dir, ["impact", "--changeset", "HEAD~1", "--format", format, "--no-diagram"])
       expect(r.status).toBe(2)
       expect(JSON.parse(r.stdout).diagnostics).toEqual([{ scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
@@ -123,8 +124,8 @@ describe("impact --format markdown: the picture of a reference-shaped change of 
     }
     for (const file of walk(path.join(repo.dir, "src")).filter((f) => /@sdp\w+/.test(fs.readFileSync(f, "utf8")))) fs.appendFileSync(file, "// touched\n")
     const [md, json] = await Promise.all([
-      cliAsync(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"], { timeout: 120_000 }),
-      cliAsync(repo.dir, ["impact", "--changeset", "HEAD"], { timeout: 120_000 })
+      await run(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"]),
+      await run(repo.dir, ["impact", "--changeset", "HEAD"])
     ])
     expect(md.status, md.stderr).toBe(0)
     const report = JSON.parse(json.stdout) as ImpactReport
@@ -146,7 +147,7 @@ describe("impact --format markdown: the picture of a reference-shaped change of 
     expect(right.map((n) => n.lines[0])).toEqual(want.right)
     expect(files.length + specs.length + right.length + more.length).toBe(MAX_NODES)
     // The Specs shown are the report's first, with their new titles.
-    const titles = titlesIn(repo.dir)
+    const titles = await titlesIn(repo.dir)
     expect(specs.map((n) => n.lines)).toEqual(want.specs.slice(0, specs.length).map((id) => [id, seen(titles.get(id)!)]))
   }, 180_000)
 })
@@ -181,13 +182,13 @@ describe("impact --format markdown: the picture of hostile titles", () => {
     write("")
     repo.commit("hostile titles")
     write("\nA narrative line.\n")
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
     expect(r.status, r.stderr).toBe(0)
-    const report = JSON.parse(cli(repo.dir, ["impact", "--changeset", "HEAD"]).stdout) as ImpactReport
+    const report = JSON.parse((await run(repo.dir, ["impact", "--changeset", "HEAD"])).stdout) as ImpactReport
     const want = expected(report)
     expect(want.specs).toEqual(ids)
     expect(want.right).toEqual(["pack:hostile"])
-    const titles = titlesIn(repo.dir)
+    const titles = await titlesIn(repo.dir)
     // The reader keeps the titles as written (so the labels below are the carriers' own text).
     expect(ids.map((id) => titles.get(id))).toEqual(TITLES)
     const g = await readFlowchart(diagramOf(r.stdout))

@@ -1,4 +1,4 @@
-// `specbundle impact --format markdown` end to end: the BUILT CLI on real git repositories (the
+// `specbundle impact --format markdown` run in process on real git repositories (the
 // bike-dock example through examples/make-history.mjs, and hand-built ones with hostile titles).
 // The text is compared with a committed golden file and read back with marked's lexer: the table's
 // rows must be the JSON report's impacted Specs, with the carriers' titles.
@@ -8,7 +8,8 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { makeRepo, specCarrier, tempDir } from "../support/git.js"
 import { MAX_TEXT } from "../../src/core/render/markdown-text.js"
-import { cli, gitCleanEnv, REPO } from "../support/cli.js"
+import { gitCleanEnv, REPO } from "../support/cli.js"
+import { run } from "../support/run.js"
 import { allTokens, lex, tableRows } from "../support/markdown.js"
 
 const GOLDEN = path.join(import.meta.dirname, "..", "fixtures", "impact-markdown", "bike-dock-head-1.md")
@@ -26,22 +27,22 @@ const titleOf = (file: string): string => /^# (.*)$/m.exec(fs.readFileSync(file,
 const cutTitle = (title: string): string => (title.length <= MAX_TEXT ? title : `${title.slice(0, MAX_TEXT - 1)}…`)
 
 describe("impact --format markdown on the bike-dock example", () => {
-  it("matches the golden text, byte for byte, on every run", () => {
+  it("matches the golden text, byte for byte, on every run", async () => {
     const dir = bikeDock()
-    const a = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])
+    const a = await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])
     expect(a.status, a.stderr).toBe(0)
     expect(a.stdout).toBe(fs.readFileSync(GOLDEN, "utf8"))
-    expect(cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"]).stdout).toBe(a.stdout)
+    expect((await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])).stdout).toBe(a.stdout)
   })
 
-  it("has one table row per impacted Spec of the JSON report: id, the carrier's title, readiness, one link per reason", () => {
+  it("has one table row per impacted Spec of the JSON report: id, the carrier's title, readiness, one link per reason", async () => {
     const dir = bikeDock()
-    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD~1"]).stdout)
-    const md = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"]).stdout
+    const report = JSON.parse((await run(dir, ["impact", "--changeset", "HEAD~1"])).stdout)
+    const md = (await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])).stdout
     const rows = tableRows(md)
     expect(report.impactedSpecs.length).toBeGreaterThan(0)
     expect(rows.map((r) => r[0].text)).toEqual(report.impactedSpecs.map((s: { id: string }) => s.id))
-    const bundle = JSON.parse(cli(dir, ["bundle", "--specs", report.impactedSpecs.map((s: { id: string }) => s.id).join(",")]).stdout)
+    const bundle = JSON.parse((await run(dir, ["bundle", "--specs", report.impactedSpecs.map((s: { id: string }) => s.id).join(",")])).stdout)
     rows.forEach((row, i) => {
       const member = bundle.members.find((m: { id: string }) => m.id === row[0].text)
       expect(row[1].text).toBe(titleOf(path.join(dir, member.file)))
@@ -56,13 +57,13 @@ describe("impact --format markdown on the bike-dock example", () => {
     )
   })
 
-  it("calls out a Spec removed by the changeset, and links through --link-base", () => {
+  it("calls out a Spec removed by the changeset, and links through --link-base", async () => {
     const dir = bikeDock()
     const carrier = "specs/decisions/unlock-by-code.sdp.md"
     fs.rmSync(path.join(dir, carrier))
-    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD"]).stdout)
+    const report = JSON.parse((await run(dir, ["impact", "--changeset", "HEAD"])).stdout)
     expect(report.removedSpecs.map((r: { file: string }) => r.file)).toContain(carrier)
-    const md = cli(dir, ["impact", "--changeset", "HEAD", "--format", "markdown", "--link-base", "https://github.com/o/r/blob/0123abc/"]).stdout
+    const md = (await run(dir, ["impact", "--changeset", "HEAD", "--format", "markdown", "--link-base", "https://github.com/o/r/blob/0123abc/"])).stdout
     expect(md).toContain(`**Removed Specs (${report.removedSpecs.length})**`)
     const items = (lex(md).filter((t) => t.type === "list") as Array<{ items: Array<{ text: string }> }>)[0].items.map((i) => i.text)
     expect(items).toEqual(
@@ -72,13 +73,13 @@ describe("impact --format markdown on the bike-dock example", () => {
 })
 
 describe("impact --format markdown: lost bindings", () => {
-  it("calls out the bindings a modified code file dropped, as the JSON report names them", () => {
+  it("calls out the bindings a modified code file dropped, as the JSON report names them", async () => {
     const dir = bikeDock()
     const file = path.join(dir, "src/rides/fare.ts")
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(" * @sdpSatisfies spec:rides.ride-fare-rule\n", ""))
-    const report = JSON.parse(cli(dir, ["impact", "--changeset", "HEAD"]).stdout)
+    const report = JSON.parse((await run(dir, ["impact", "--changeset", "HEAD"])).stdout)
     expect(report.lostBindings.length).toBeGreaterThan(0)
-    const md = cli(dir, ["impact", "--changeset", "HEAD", "--format", "markdown"]).stdout
+    const md = (await run(dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])).stdout
     expect(md.split("\n")[0]).toContain(` · ${report.lostBindings.length} lost binding`)
     expect(md).toContain(`**Lost bindings (${report.lostBindings.length})**`)
     const lists = lex(md).filter((t) => t.type === "list") as Array<{ items: Array<{ text: string }> }>
@@ -97,12 +98,12 @@ describe("impact --format markdown with hostile titles", () => {
     "t".repeat(10_000)
   ]
 
-  it("keeps one four-cell row per Spec and shows each title as inert text", () => {
+  it("keeps one four-cell row per Spec and shows each title as inert text", async () => {
     const repo = makeRepo()
     TITLES.forEach((title, i) => repo.write(`specs/h${i}.sdp.md`, specCarrier(`spec:hostile.h${i}`, title)))
     repo.commit("hostile titles")
     TITLES.forEach((title, i) => repo.write(`specs/h${i}.sdp.md`, specCarrier(`spec:hostile.h${i}`, title) + "\nA narrative line.\n"))
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
     expect(r.status, r.stderr).toBe(0)
     const rows = tableRows(r.stdout)
     expect(rows.map((row) => row.length)).toEqual([4, 4, 4])
@@ -118,7 +119,7 @@ describe("impact --format markdown with hostile titles", () => {
 })
 
 describe("impact --format markdown on a large changeset", () => {
-  it("stays under a GitHub comment's size, keeps the summary sections ahead of the table, and names what it cut and how to get it whole", () => {
+  it("stays under a GitHub comment's size, keeps the summary sections ahead of the table, and names what it cut and how to get it whole", async () => {
     const repo = makeRepo()
     const n = 600
     const ids = Array.from({ length: n }, (_, i) => `spec:big.s${String(i).padStart(4, "0")}`)
@@ -132,7 +133,7 @@ describe("impact --format markdown on a large changeset", () => {
     write("\nChanged.\n")
     repo.write("specs/big.pack.sdp.md", "---\nid: pack:big\nspecs:\n  - spec:other.user\n---\n# Big\n\nThe big Pack, reframed.\n")
     repo.write("NOTES.md", "Uncovered.\n")
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown"])
     expect(r.status, r.stderr).toBe(0)
     const md = r.stdout
     expect(md.length).toBeLessThanOrEqual(60_000)
@@ -160,27 +161,27 @@ describe("impact --format markdown on a large changeset", () => {
     expect(Number(note![2]) + items - 3).toBe(n + 2)
     expect(md.split("<details>").length).toBe(md.split("</details>").length)
     // The command the note names prints the whole report.
-    const whole = JSON.parse(cli(repo.dir, ["impact", "--changeset", "HEAD", "--format", "json"]).stdout)
+    const whole = JSON.parse((await run(repo.dir, ["impact", "--changeset", "HEAD", "--format", "json"])).stdout)
     expect(whole.impactedSpecs).toHaveLength(n)
   })
 
-  it("refuses --link-base without --format markdown (exit 2, { diagnostics })", () => {
+  it("refuses --link-base without --format markdown (exit 2, { diagnostics })", async () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a.one"))
     repo.commit("one")
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--link-base", "https://x.example/"])
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--link-base", "https://x.example/"])
     expect(r.status).toBe(2)
     expect(JSON.parse(r.stdout).diagnostics[0].scope).toBe("link-base")
   })
 })
 
 describe("impact --findings github", () => {
-  it("writes the corpus findings as workflow commands on stderr, the report alone on stdout", () => {
+  it("writes the corpus findings as workflow commands on stderr, the report alone on stdout", async () => {
     const repo = makeRepo()
     repo.write("specs/ok.sdp.md", specCarrier("spec:ok.one", "Fine"))
     repo.commit("one")
     repo.write("specs/bad.sdp.md", specCarrier("spec:ok.two", "Broken").replace("kind: behavior", "kind: glossary"))
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD", "--findings", "github"])
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--findings", "github"])
     expect(r.status).toBe(0)
     JSON.parse(r.stdout)
     const lines = r.stderr.trimEnd().split("\n")

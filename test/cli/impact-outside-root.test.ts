@@ -2,11 +2,11 @@
 // `outsideRoot`, except those in folders the reader skips (.github, node_modules, dist, ...).
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { cli } from "../support/cli.js"
+import { run } from "../support/run.js"
 import { makeRepo, specCarrier } from "../support/git.js"
 
 describe("impact outsideRoot", () => {
-  it("lists changes outside the root but not those in skipped folders outside it", () => {
+  it("lists changes outside the root but not those in skipped folders outside it", async () => {
     const repo = makeRepo()
     const outside = [".github/workflows/ci.yml", "node_modules/x/index.js", "other/dist/out.js", "other/.cache/c.sdp.md", "other/keep.txt", "docs/note.sdp.md"]
     repo.write("pkg/specs/a.sdp.md", specCarrier("spec:pkg.a", "A"))
@@ -15,7 +15,7 @@ describe("impact outsideRoot", () => {
     repo.write("pkg/specs/a.sdp.md", specCarrier("spec:pkg.a", "A, changed"))
     for (const file of outside) repo.write(file, "two\n")
     repo.commit("two")
-    const r = cli(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"])
+    const r = await run(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"])
     expect(r.status, r.stderr).toBe(0)
     const report = JSON.parse(r.stdout) as { changedFiles: Array<{ path: string }>; outsideRoot: string[] }
     expect(report.outsideRoot).toEqual(["docs/note.sdp.md", "other/keep.txt"])
@@ -23,7 +23,7 @@ describe("impact outsideRoot", () => {
     // The same from inside the root, and for the work tree (--changeset HEAD with an untracked file).
     repo.write("dist/new.js", "x\n")
     repo.write("other/new.txt", "x\n")
-    const tree = cli(path.join(repo.dir, "pkg"), ["impact", "--changeset", "HEAD"])
+    const tree = await run(path.join(repo.dir, "pkg"), ["impact", "--changeset", "HEAD"])
     expect(tree.status, tree.stderr).toBe(0)
     expect((JSON.parse(tree.stdout) as { outsideRoot: string[] }).outsideRoot).toEqual(["other/new.txt"])
   })

@@ -1,11 +1,12 @@
-// `specbundle impact` and `bundle` with a changeset, end to end: the BUILT CLI as a subprocess on
-// real git repositories made in temp folders (examples/make-history.mjs, and hand-built ones).
+// `specbundle impact` and `bundle` with a changeset, run in process
+// (test/support/run.ts) on real git repositories made in temp folders (examples/make-history.mjs, and hand-built ones).
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
-import { cli, gitCleanEnv, REPO, type Run } from "../support/cli.js"
+import { gitCleanEnv, REPO } from "../support/cli.js"
+import { run, type Run } from "../support/run.js"
 import { IMPACT_REPORT_KEYS } from "../support/contract.js"
 
 const json = (r: Run): any => {
@@ -65,8 +66,8 @@ describe("impact on the bike-dock history", () => {
   const dir = bikeDockHistory()
   const impacted = ["spec:decisions.per-minute-fares", "spec:rides.ride-fare-rule"]
 
-  it("--changeset HEAD~1 prints the report with the contract's keys, in order, at every level", () => {
-    const r = cli(dir, ["impact", "--changeset", "HEAD~1"])
+  it("--changeset HEAD~1 prints the report with the contract's keys, in order, at every level", async () => {
+    const r = await run(dir, ["impact", "--changeset", "HEAD~1"])
     expect(r.status).toBe(0)
     expect(r.stderr).toBe("")
     const report = json(r)
@@ -87,8 +88,8 @@ describe("impact on the bike-dock history", () => {
     expect(ids(report.atRisk)).toContain("pack:rides-v1")
   })
 
-  it("--format text is a readable report with one section per class", () => {
-    const r = cli(dir, ["impact", "--changeset", "HEAD~1", "--format", "text"])
+  it("--format text is a readable report with one section per class", async () => {
+    const r = await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "text"])
     expect(r.status).toBe(0)
     expect(() => JSON.parse(r.stdout)).toThrow()
     const lines = r.stdout.split("\n")
@@ -99,8 +100,8 @@ describe("impact on the bike-dock history", () => {
     expect(lines).toContain("outside the root (0)")
   })
 
-  it("bundle --changeset HEAD~1 scopes the impacted ids in id order and states the changeset", () => {
-    const r = cli(dir, ["bundle", "--changeset", "HEAD~1"])
+  it("bundle --changeset HEAD~1 scopes the impacted ids in id order and states the changeset", async () => {
+    const r = await run(dir, ["bundle", "--changeset", "HEAD~1"])
     expect(r.status).toBe(0)
     const value = json(r)
     expect(value.scope).toEqual({ specs: impacted, changeset: "HEAD~1" })
@@ -109,18 +110,18 @@ describe("impact on the bike-dock history", () => {
     expect(value.used).toBe(r.stdout.length - 1)
   })
 
-  it("bundle refuses a changeset beside another scope, and --changeset with --staged", () => {
+  it("bundle refuses a changeset beside another scope, and --changeset with --staged", async () => {
     for (const extra of [["--pack", "pack:rides-v1"], ["--specs", "spec:rides.ride-fare-rule"], ["--staged"]]) {
-      const r = cli(dir, ["bundle", "--changeset", "HEAD~1", ...extra])
+      const r = await run(dir, ["bundle", "--changeset", "HEAD~1", ...extra])
       expect(r.status).toBe(2)
       expect(Object.keys(json(r))).toEqual(["diagnostics"])
       oneStderrLine(r)
     }
   })
 
-  it("impact needs exactly one of --changeset and --staged", () => {
+  it("impact needs exactly one of --changeset and --staged", async () => {
     for (const args of [[], ["--changeset", "HEAD~1", "--staged"]]) {
-      const r = cli(dir, ["impact", ...args])
+      const r = await run(dir, ["impact", ...args])
       expect(r.status).toBe(2)
       expect(json(r).diagnostics[0].scope).toBe("changeset")
       oneStderrLine(r)
@@ -129,7 +130,7 @@ describe("impact on the bike-dock history", () => {
 })
 
 describe("impact on hand-built repositories", () => {
-  it("a monorepo package root rebases paths and reports every class, keys in order", () => {
+  it("a monorepo package root rebases paths and reports every class, keys in order", async () => {
     const repo = makeRepo()
     repo.write("pkg/specs/a.sdp.md", specCarrier("spec:pkg.a", "A"))
     repo.write("pkg/specs/b.sdp.md", specCarrier("spec:pkg.b", "B"))
@@ -147,7 +148,7 @@ describe("impact on hand-built repositories", () => {
     repo.write("other/thing.txt", "two\n")
     repo.commit("two")
 
-    const fromTop = cli(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"])
+    const fromTop = await run(repo.dir, ["impact", "--root", "pkg", "--changeset", "HEAD~1"])
     expect(fromTop.status).toBe(0)
     const report = json(fromTop)
     expectReportShape(report)
@@ -170,12 +171,12 @@ describe("impact on hand-built repositories", () => {
     expect(report.atRisk).toEqual([])
 
     // The same report from inside the package with the default root.
-    const fromInside = cli(path.join(repo.dir, "pkg"), ["impact", "--changeset", "HEAD~1"])
+    const fromInside = await run(path.join(repo.dir, "pkg"), ["impact", "--changeset", "HEAD~1"])
     expect(fromInside.status).toBe(0)
     expect(fromInside.stdout).toBe(fromTop.stdout)
   })
 
-  it("a Pack manifest change lists at risk only the members it added, removed or moved, each with its reason", () => {
+  it("a Pack manifest change lists at risk only the members it added, removed or moved, each with its reason", async () => {
     const repo = makeRepo()
     const letters = ["a", "b", "c", "d", "e", "f"]
     for (const x of letters) repo.write(`specs/${x}.sdp.md`, specCarrier(`spec:m.${x}`, x.toUpperCase()))
@@ -187,7 +188,7 @@ describe("impact on hand-built repositories", () => {
     repo.write("specs/m.pack.sdp.md", manifest(list("facdb"), "A pack, reframed."))
     repo.commit("two")
 
-    const report = json(cli(repo.dir, ["impact", "--changeset", "HEAD~1"]))
+    const report = json(await run(repo.dir, ["impact", "--changeset", "HEAD~1"]))
     expectReportShape(report)
     expect(ids(report.impactedPacks)).toEqual(["pack:m"])
     expect(report.impactedSpecs).toEqual([])
@@ -198,23 +199,23 @@ describe("impact on hand-built repositories", () => {
       { id: "spec:m.f", nodeType: "Primitive", reasons: [belongs("f", { change: "added", oldPosition: null, newPosition: 1 })] }
     ])
 
-    const text = cli(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "text"]).stdout
+    const text = (await run(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "text"])).stdout
     expect(text).toContain("  spec:m.b [Primitive]  spec:m.b belongsTo pack:m (member moved from position 2 to 5)\n")
     expect(text).toContain("  spec:m.e [Primitive]  spec:m.e belongsTo pack:m (member removed from position 5)\n")
     expect(text).toContain("  spec:m.f [Primitive]  spec:m.f belongsTo pack:m (member added at position 1)\n")
-    const md = cli(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"]).stdout
+    const md = (await run(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])).stdout
     expect(md).toContain("- `spec:m.b` (Primitive): `spec:m.b` belongsTo `pack:m` (member moved from position 2 to 5)\n")
     for (const kept of ["spec:m.a", "spec:m.c", "spec:m.d"]) expect(md).not.toContain(`\`${kept}\``)
 
     // Only the framing changes: the Pack is impacted and no member is at risk.
     repo.write("specs/m.pack.sdp.md", manifest(list("facdb"), "A pack, reframed again."))
     repo.commit("three")
-    const framing = json(cli(repo.dir, ["impact", "--changeset", "HEAD~1"]))
+    const framing = json(await run(repo.dir, ["impact", "--changeset", "HEAD~1"]))
     expect(ids(framing.impactedPacks)).toEqual(["pack:m"])
     expect(framing.atRisk).toEqual([])
   })
 
-  it("A..B reads B's tree (not checked out) and A...B starts at the merge base", () => {
+  it("A..B reads B's tree (not checked out) and A...B starts at the merge base", async () => {
     const repo = makeRepo()
     // Bodies different enough that git does not pair m and t as a rename.
     const body = (word: string) => Array.from({ length: 12 }, (_, i) => `Paragraph ${i} about ${word}.`).join("\n\n") + "\n"
@@ -228,7 +229,7 @@ describe("impact on hand-built repositories", () => {
     repo.commit("topic")
     repo.git("checkout", "-q", "main")
 
-    const two = json(cli(repo.dir, ["impact", "--changeset", "main..topic"]))
+    const two = json(await run(repo.dir, ["impact", "--changeset", "main..topic"]))
     expectReportShape(two)
     expect(two.changeset).toBe("main..topic")
     expect(two.changedFiles).toEqual([
@@ -238,7 +239,7 @@ describe("impact on hand-built repositories", () => {
     expect(ids(two.impactedSpecs)).toEqual(["spec:t"])
     expect(two.removedSpecs).toEqual([{ id: "spec:m", file: "specs/m.sdp.md" }])
 
-    const three = json(cli(repo.dir, ["impact", "--changeset", "main...topic"]))
+    const three = json(await run(repo.dir, ["impact", "--changeset", "main...topic"]))
     expect(three.changeset).toBe("main...topic")
     expect(three.changedFiles).toEqual([{ path: "specs/t.sdp.md", status: "added" }])
     expect(ids(three.impactedSpecs)).toEqual(["spec:t"])
@@ -246,14 +247,14 @@ describe("impact on hand-built repositories", () => {
 
     // The bundle composes spec:t from topic's tree although the working tree (main) lacks it.
     expect(fs.existsSync(path.join(repo.dir, "specs", "t.sdp.md"))).toBe(false)
-    const r = cli(repo.dir, ["bundle", "--changeset", "main...topic"])
+    const r = await run(repo.dir, ["bundle", "--changeset", "main...topic"])
     expect(r.status).toBe(0)
     const value = json(r)
     expect(value.scope).toEqual({ specs: ["spec:t"], changeset: "main...topic" })
     expect(value.members.map((m: { file: string }) => m.file)).toEqual(["specs/t.sdp.md"])
   })
 
-  it("--staged reports the index against HEAD, not unstaged edits", () => {
+  it("--staged reports the index against HEAD, not unstaged edits", async () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a"))
     repo.write("specs/b.sdp.md", specCarrier("spec:b"))
@@ -262,7 +263,7 @@ describe("impact on hand-built repositories", () => {
     repo.git("add", "specs/a.sdp.md")
     repo.write("specs/b.sdp.md", specCarrier("spec:b", "B, not staged"))
 
-    const r = cli(repo.dir, ["impact", "--staged"])
+    const r = await run(repo.dir, ["impact", "--staged"])
     expect(r.status).toBe(0)
     const report = json(r)
     expectReportShape(report)
@@ -270,14 +271,14 @@ describe("impact on hand-built repositories", () => {
     expect(report.changedFiles).toEqual([{ path: "specs/a.sdp.md", status: "modified" }])
     expect(ids(report.impactedSpecs)).toEqual(["spec:a"])
 
-    const b = cli(repo.dir, ["bundle", "--staged"])
+    const b = await run(repo.dir, ["bundle", "--staged"])
     expect(b.status).toBe(0)
     const value = json(b)
     expect(value.scope).toEqual({ specs: ["spec:a"], changeset: "--staged" })
     expect(value.members[0].title).toBe("A, staged")
   })
 
-  it("--staged reads a carrier from the index: staged broken, fixed in the working tree, it is refused", () => {
+  it("--staged reads a carrier from the index: staged broken, fixed in the working tree, it is refused", async () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a"))
     repo.commit("one")
@@ -285,28 +286,28 @@ describe("impact on hand-built repositories", () => {
     repo.git("add", "specs/a.sdp.md")
     repo.write("specs/a.sdp.md", specCarrier("spec:a", "A, fixed"))
 
-    const r = cli(repo.dir, ["impact", "--staged"])
+    const r = await run(repo.dir, ["impact", "--staged"])
     expect(r.status).toBe(0)
     expectReportShape(json(r))
     expect(r.stderr).toMatch(/^specs\/a\.sdp\.md:\d+: [\w/-]+: /m)
 
-    const strict = cli(repo.dir, ["impact", "--staged", "--strict"])
+    const strict = await run(repo.dir, ["impact", "--staged", "--strict"])
     expect(strict.status).toBe(1)
     expect(strict.stdout).toBe(r.stdout)
     expect(strict.stderr).toMatch(/specs\/a\.sdp\.md:\d+: /)
 
-    const bundleStrict = cli(repo.dir, ["bundle", "--staged", "--strict"])
+    const bundleStrict = await run(repo.dir, ["bundle", "--staged", "--strict"])
     expect(bundleStrict.status).toBe(1)
     expect(bundleStrict.stderr).toMatch(/specs\/a\.sdp\.md:\d+: /)
     expect(Object.keys(json(bundleStrict))).toContain("members")
 
     // The working tree holds the fixed carrier: against HEAD it reads cleanly.
-    const tree = cli(repo.dir, ["impact", "--changeset", "HEAD", "--strict"])
+    const tree = await run(repo.dir, ["impact", "--changeset", "HEAD", "--strict"])
     expect(tree.status).toBe(0)
     expect(tree.stderr).toBe("")
   })
 
-  it("an impacted id the graph lacks is named on stderr and left out of the bundle's scope", () => {
+  it("an impacted id the graph lacks is named on stderr and left out of the bundle's scope", async () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a"))
     repo.write("src/x.ts", codeAnchor("impl:x", ["spec:a", "spec:ghost"]))
@@ -314,8 +315,8 @@ describe("impact on hand-built repositories", () => {
     repo.write("src/x.ts", codeAnchor("impl:x", ["spec:a", "spec:ghost"]) + "export const y = 2\n")
     repo.commit("two")
 
-    expect(ids(json(cli(repo.dir, ["impact", "--changeset", "HEAD~1"])).impactedSpecs)).toEqual(["spec:a", "spec:ghost"])
-    const r = cli(repo.dir, ["bundle", "--changeset", "HEAD~1"])
+    expect(ids(json(await run(repo.dir, ["impact", "--changeset", "HEAD~1"])).impactedSpecs)).toEqual(["spec:a", "spec:ghost"])
+    const r = await run(repo.dir, ["bundle", "--changeset", "HEAD~1"])
     expect(r.status).toBe(0)
     expect(r.stderr).toMatch(/spec:ghost/)
     expect(r.stderr).not.toMatch(/spec:a\b/)
@@ -324,7 +325,7 @@ describe("impact on hand-built repositories", () => {
     expect(ids(value.members)).toEqual(["spec:a"])
   })
 
-  it("REV counts untracked files git does not ignore; excluded paths are coverage-unknown", () => {
+  it("REV counts untracked files git does not ignore; excluded paths are coverage-unknown", async () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a"))
     repo.write(".gitignore", "ignored.sdp.md\n")
@@ -333,7 +334,7 @@ describe("impact on hand-built repositories", () => {
     repo.write("drafts/d.sdp.md", specCarrier("spec:d"))
     repo.write("ignored.sdp.md", specCarrier("spec:ignored"))
 
-    const report = json(cli(repo.dir, ["impact", "--changeset", "HEAD", "--exclude", "drafts"]))
+    const report = json(await run(repo.dir, ["impact", "--changeset", "HEAD", "--exclude", "drafts"]))
     expectReportShape(report)
     expect(report.changedFiles).toEqual([
       { path: "drafts/d.sdp.md", status: "untracked" },
@@ -343,7 +344,7 @@ describe("impact on hand-built repositories", () => {
     expect(report.coverageUnknown).toEqual(["drafts/d.sdp.md"])
   })
 
-  it("a renamed carrier whose Spec id changed is removed under its old id", () => {
+  it("a renamed carrier whose Spec id changed is removed under its old id", async () => {
     const repo = makeRepo()
     const body = "\nA body long enough that git pairs the two paths as a rename.\n"
     repo.write("specs/m.sdp.md", specCarrier("spec:m", "Same title") + body)
@@ -352,15 +353,15 @@ describe("impact on hand-built repositories", () => {
     repo.write("specs/t.sdp.md", specCarrier("spec:t", "Same title") + body)
     repo.commit("two")
 
-    const report = json(cli(repo.dir, ["impact", "--changeset", "HEAD~1"]))
+    const report = json(await run(repo.dir, ["impact", "--changeset", "HEAD~1"]))
     expect(report.changedFiles).toEqual([{ path: "specs/t.sdp.md", status: "renamed", oldPath: "specs/m.sdp.md" }])
     expect(ids(report.impactedSpecs)).toEqual(["spec:t"])
     expect(report.removedSpecs).toEqual([{ id: "spec:m", file: "specs/m.sdp.md" }])
-    const text = cli(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "text"]).stdout
+    const text = (await run(repo.dir, ["impact", "--changeset", "HEAD~1", "--format", "text"])).stdout
     expect(text).toContain("specs/m.sdp.md -> specs/t.sdp.md")
   })
 
-  it("a changeset that impacts no Spec gives a bundle with members: [], exit 0", () => {
+  it("a changeset that impacts no Spec gives a bundle with members: [], exit 0", async () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a"))
     repo.write("README.md", "one\n")
@@ -368,7 +369,7 @@ describe("impact on hand-built repositories", () => {
     repo.write("README.md", "two\n")
     repo.commit("two")
 
-    const r = cli(repo.dir, ["bundle", "--changeset", "HEAD~1"])
+    const r = await run(repo.dir, ["bundle", "--changeset", "HEAD~1"])
     expect(r.status).toBe(0)
     const value = json(r)
     expect(value.scope).toEqual({ specs: [], changeset: "HEAD~1" })
@@ -384,7 +385,7 @@ describe("impact failures", () => {
   repo.write("specs/a.sdp.md", specCarrier("spec:a", "Two"))
   repo.commit("two")
 
-  it("outside a git repository: exit 1 and one line on stderr", () => {
+  it("outside a git repository: exit 1 and one line on stderr", async () => {
     const plain = tempDir("specbundle-cli-nogit-")
     fs.writeFileSync(path.join(plain, "a.sdp.md"), specCarrier("spec:a"))
     for (const args of [
@@ -392,32 +393,32 @@ describe("impact failures", () => {
       ["bundle", "--changeset", "HEAD~1"],
       ["impact", "--staged"]
     ]) {
-      const r = cli(plain, args)
+      const r = await run(plain, args)
       expect(r.status).toBe(1)
       expect(r.stdout).toBe("")
       expect(oneStderrLine(r)).toMatch(/git/)
     }
   })
 
-  it("an unknown revision: exit 1, the line names it", () => {
+  it("an unknown revision: exit 1, the line names it", async () => {
     for (const [args, name] of [
       [["impact", "--changeset", "no-such-rev"], "no-such-rev"],
       [["impact", "--changeset", "HEAD~1..no-such-tip"], "no-such-tip"],
       [["bundle", "--changeset", "no-such-rev"], "no-such-rev"]
     ] as const) {
-      const r = cli(repo.dir, args)
+      const r = await run(repo.dir, args)
       expect(r.status).toBe(1)
       expect(r.stdout).toBe("")
       expect(oneStderrLine(r)).toContain(name)
     }
   })
 
-  it("a shallow clone without the named parent: exit 1, the line names the revision", () => {
+  it("a shallow clone without the named parent: exit 1, the line names the revision", async () => {
     const shallow = path.join(tempDir("specbundle-cli-shallow-"), "clone")
     const clone = spawnSync("git", ["clone", "-q", "--depth", "1", `file://${repo.dir}`, shallow], { encoding: "utf8", env: gitCleanEnv() })
     expect(clone.status).toBe(0)
     for (const command of ["impact", "bundle"]) {
-      const r = cli(shallow, [command, "--changeset", "HEAD~1"])
+      const r = await run(shallow, [command, "--changeset", "HEAD~1"])
       expect(r.status).toBe(1)
       expect(r.stdout).toBe("")
       const line = oneStderrLine(r)
@@ -426,10 +427,10 @@ describe("impact failures", () => {
     }
   })
 
-  it("--changeset=--output=<file> is refused before git sees it: exit 2, the file is not created", () => {
+  it("--changeset=--output=<file> is refused before git sees it: exit 2, the file is not created", async () => {
     const target = path.join(tempDir("specbundle-cli-out-"), "leak.txt")
     for (const command of ["impact", "bundle"]) {
-      const r = cli(repo.dir, [command, `--changeset=--output=${target}`])
+      const r = await run(repo.dir, [command, `--changeset=--output=${target}`])
       expect(r.status).toBe(2)
       const value = json(r)
       expect(value.diagnostics[0].scope).toBe("changeset")
@@ -438,8 +439,8 @@ describe("impact failures", () => {
     }
   })
 
-  it("a valid changeset in the same repository still works (the failures above are not the repository's)", () => {
-    const r = cli(repo.dir, ["impact", "--changeset", "HEAD~1"])
+  it("a valid changeset in the same repository still works (the failures above are not the repository's)", async () => {
+    const r = await run(repo.dir, ["impact", "--changeset", "HEAD~1"])
     expect(r.status).toBe(0)
     expect(ids(json(r).impactedSpecs)).toEqual(["spec:a"])
   })

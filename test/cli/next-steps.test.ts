@@ -1,11 +1,11 @@
-// Where a user is stuck, the line says the next step (issue 37), through the built CLI in a real git
+// Where a user is stuck, the line says the next step (issue 37), run in process in a real git
 // history of the example corpus: a path where a Spec id goes, an empty id in a list, a revision git
 // does not know, a revision given without --changeset, an empty --exclude. Exit codes as the
 // contract has them: 2 for wrong parameters (with the { diagnostics } value), 1 for git's refusal.
 import * as path from "node:path"
 import { spawnSync } from "node:child_process"
 import { beforeAll, describe, expect, it } from "vitest"
-import { cli, type Run } from "../support/cli.js"
+import { run, type Run } from "../support/run.js"
 import { tempDir } from "../support/tmp.js"
 
 let repo = ""
@@ -26,8 +26,8 @@ const diagnostics = (r: Run): Array<{ scope: string; problem: string }> => {
 }
 
 describe("a path where a Spec id goes", () => {
-  it("says what ids look like and which command names them", () => {
-    expect(diagnostics(cli(repo, ["bundle", "--specs", "../x.sdp.md"]))).toEqual([
+  it("says what ids look like and which command names them", async () => {
+    expect(diagnostics(await run(repo, ["bundle", "--specs", "../x.sdp.md"]))).toEqual([
       {
         scope: "specs",
         problem: 'Unknown Spec "../x.sdp.md". A Spec id is not a file path: ids look like spec:<name>; specbundle list specs names them.'
@@ -35,8 +35,8 @@ describe("a path where a Spec id goes", () => {
     ])
   })
 
-  it("a carrier's own path gets the id of the Spec it holds", () => {
-    expect(diagnostics(cli(repo, ["bundle", "--specs", "./specs/rides/ride-fare-rule.sdp.md"]))).toEqual([
+  it("a carrier's own path gets the id of the Spec it holds", async () => {
+    expect(diagnostics(await run(repo, ["bundle", "--specs", "./specs/rides/ride-fare-rule.sdp.md"]))).toEqual([
       {
         scope: "specs",
         problem:
@@ -45,8 +45,8 @@ describe("a path where a Spec id goes", () => {
     ])
   })
 
-  it("an id without spec: gets the near id and the shape, once for the list", () => {
-    expect(diagnostics(cli(repo, ["bundle", "--specs", "rides.ride-fare-rule,nope"]))).toEqual([
+  it("an id without spec: gets the near id and the shape, once for the list", async () => {
+    expect(diagnostics(await run(repo, ["bundle", "--specs", "rides.ride-fare-rule,nope"]))).toEqual([
       {
         scope: "specs",
         problem:
@@ -58,8 +58,8 @@ describe("a path where a Spec id goes", () => {
 })
 
 describe("an empty id in a list", () => {
-  it("--specs 'a,,b' says an empty id, not Unknown Spec \"\"", () => {
-    const rows = diagnostics(cli(repo, ["bundle", "--specs", "spec:rides.ride-fare-rule,,spec:rides.rider-model"]))
+  it("--specs 'a,,b' says an empty id, not Unknown Spec \"\"", async () => {
+    const rows = diagnostics(await run(repo, ["bundle", "--specs", "spec:rides.ride-fare-rule,,spec:rides.rider-model"]))
     expect(rows).toEqual([
       {
         scope: "specs",
@@ -69,8 +69,8 @@ describe("an empty id in a list", () => {
     expect(JSON.stringify(rows)).not.toContain('Unknown Spec \\"\\"')
   })
 
-  it("--members with a comma at the end says the same", () => {
-    expect(diagnostics(cli(repo, ["bundle", "--pack", "pack:rides-v1", "--members", "spec:rides.ride-fare-rule,"]))).toEqual([
+  it("--members with a comma at the end says the same", async () => {
+    expect(diagnostics(await run(repo, ["bundle", "--pack", "pack:rides-v1", "--members", "spec:rides.ride-fare-rule,"]))).toEqual([
       {
         scope: "members",
         problem: "An empty id in the list (two commas together, or a comma at an end); Spec ids look like spec:<name>, and specbundle list specs names them."
@@ -80,9 +80,9 @@ describe("an empty id in a list", () => {
 })
 
 describe("a revision", () => {
-  it("git does not know: exit 1, one line saying how to look it up or fetch it", () => {
+  it("git does not know: exit 1, one line saying how to look it up or fetch it", async () => {
     for (const command of ["impact", "bundle"]) {
-      const r = cli(repo, [command, "--changeset", "nope~3"])
+      const r = await run(repo, [command, "--changeset", "nope~3"])
       expect(r.status).toBe(1)
       expect(r.stdout).toBe("")
       expect(lines(r.stderr)).toEqual([
@@ -91,8 +91,8 @@ describe("a revision", () => {
     }
   })
 
-  it("given as a bare word: did you mean --changeset", () => {
-    expect(diagnostics(cli(repo, ["impact", "HEAD~1"]))).toEqual([
+  it("given as a bare word: did you mean --changeset", async () => {
+    expect(diagnostics(await run(repo, ["impact", "HEAD~1"]))).toEqual([
       {
         scope: "arguments",
         problem:
@@ -100,22 +100,22 @@ describe("a revision", () => {
       }
     ])
     // impact reads nothing but a change: a branch name gets the hint too; bundle only for what reads as a revision.
-    expect(diagnostics(cli(repo, ["impact", "main"]))[0].problem).toContain("did you mean --changeset main?")
-    expect(diagnostics(cli(repo, ["bundle", "HEAD~1..HEAD"]))[0].problem).toContain("did you mean --changeset HEAD~1..HEAD?")
-    expect(diagnostics(cli(repo, ["bundle", "rides"]))).toEqual([
+    expect(diagnostics(await run(repo, ["impact", "main"]))[0].problem).toContain("did you mean --changeset main?")
+    expect(diagnostics(await run(repo, ["bundle", "HEAD~1..HEAD"]))[0].problem).toContain("did you mean --changeset HEAD~1..HEAD?")
+    expect(diagnostics(await run(repo, ["bundle", "rides"]))).toEqual([
       { scope: "arguments", problem: "unexpected argument 'rides' for specbundle bundle. See specbundle bundle --help." }
     ])
   })
 })
 
 describe("an empty --exclude", () => {
-  it("is refused on one line, exit 2, either spelling; nothing is read", () => {
+  it("is refused on one line, exit 2, either spelling; nothing is read", async () => {
     for (const args of [
       ["check", "--exclude", ""],
       ["check", "--exclude="],
       ["bundle", "--pack", "pack:rides-v1", "--exclude", "specs/decisions", "--exclude", ""]
     ]) {
-      expect(diagnostics(cli(repo, args))).toEqual([
+      expect(diagnostics(await run(repo, args))).toEqual([
         { scope: "arguments", problem: '--exclude "" is empty: give it a value (--exclude PATH), or leave the option out.' }
       ])
     }

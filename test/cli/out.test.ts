@@ -1,14 +1,14 @@
 // End to end: `bundle --out DIR` (part files, manifest with tickets and builtFrom, atomic replacement,
 // extra parts removed, a failed write leaves the previous set whole) and `stale DIR`
-// (bundle-contract.md sections 1 and 3), through the built CLI on real folders and real git.
-import { execFileSync, spawnSync } from "node:child_process"
+// (bundle-contract.md sections 1 and 3), through the CLI run in process on real folders and real git.
+import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { run as inProcess } from "../support/run.js"
 import { bikeDockCopy, tempDir as tmpDir } from "../support/tmp.js"
 
-const CLI = path.resolve("bin/specbundle.js")
 const PACK = "pack:rides-v1"
 
 const tempDir = (): string => tmpDir("specbundle-cli-out-")
@@ -18,8 +18,8 @@ const corpus = (): string => bikeDockCopy("specbundle-cli-out-")
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" })
 
-const run = (cwd: string, args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" })
+const run = async (cwd: string, args: ReadonlyArray<string>) => {
+  const r = await inProcess(cwd, args, { env: process.env })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stderr.split("\n").filter((l) => l !== "") }
 }
 
@@ -58,10 +58,10 @@ const snapshot = (dir: string): Record<string, string> =>
 const bundleParts = (root: string, out: string, budget = "4000") => run(root, ["bundle", "--pack", PACK, "--parts", "--budget", budget, "--out", out])
 
 describe("bundle --out", () => {
-  it("writes part-NNN.json files of compact JSON plus a newline, and a manifest per contract section 3", () => {
+  it("writes part-NNN.json files of compact JSON plus a newline, and a manifest per contract section 3", async () => {
     const root = corpus()
     const out = path.join(tempDir(), "bundle-out")
-    const r = bundleParts(root, out)
+    const r = await bundleParts(root, out)
     expect(r.code).toBe(0)
     expect(r.stdout).toBe("")
     const names = partFiles(out)
@@ -100,70 +100,70 @@ describe("bundle --out", () => {
     expect(fs.readdirSync(out).filter((n) => n.endsWith(".tmp"))).toEqual([])
   })
 
-  it("two runs on the same corpus write byte-identical parts and manifest", () => {
+  it("two runs on the same corpus write byte-identical parts and manifest", async () => {
     const root = corpus()
     const a = path.join(tempDir(), "a")
     const b = path.join(tempDir(), "b")
-    expect(bundleParts(root, a).code).toBe(0)
-    expect(bundleParts(root, b).code).toBe(0)
+    expect((await bundleParts(root, a)).code).toBe(0)
+    expect((await bundleParts(root, b)).code).toBe(0)
     expect(snapshot(a)).toEqual(snapshot(b))
   })
 
-  it("without --parts writes one part-001.json holding the value", () => {
+  it("without --parts writes one part-001.json holding the value", async () => {
     const root = corpus()
     const out = path.join(tempDir(), "single")
-    expect(run(root, ["bundle", "--pack", PACK, "--out", out]).code).toBe(0)
+    expect((await run(root, ["bundle", "--pack", PACK, "--out", out])).code).toBe(0)
     expect(partFiles(out)).toEqual(["part-001.json"])
-    const stdoutValue = run(root, ["bundle", "--pack", PACK]).stdout
+    const stdoutValue = (await run(root, ["bundle", "--pack", PACK])).stdout
     expect(fs.readFileSync(path.join(out, "part-001.json"), "utf8")).toBe(stdoutValue)
   })
 
-  it("a rerun with fewer parts removes the extra part files", () => {
+  it("a rerun with fewer parts removes the extra part files", async () => {
     const root = corpus()
     const out = path.join(tempDir(), "shrink")
-    expect(bundleParts(root, out, "4000").code).toBe(0)
+    expect((await bundleParts(root, out, "4000")).code).toBe(0)
     expect(partFiles(out).length).toBeGreaterThan(1)
-    expect(bundleParts(root, out, "100000").code).toBe(0)
+    expect((await bundleParts(root, out, "100000")).code).toBe(0)
     expect(partFiles(out)).toEqual(["part-001.json"])
     expect(manifestOf(out).parts.map((p) => p.file)).toEqual(["part-001.json"])
   })
 
-  it("records the commit and dirtiness inside a git repository", () => {
+  it("records the commit and dirtiness inside a git repository", async () => {
     const root = corpus()
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "corpus")
     const head = git(root, "rev-parse", "HEAD").trim()
     const out = path.join(tempDir(), "git-out")
-    expect(bundleParts(root, out).code).toBe(0)
+    expect((await bundleParts(root, out)).code).toBe(0)
     expect(manifestOf(out).builtFrom).toMatchObject({ commit: head, dirty: false })
     fs.appendFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), "\n")
-    expect(bundleParts(root, out).code).toBe(0)
+    expect((await bundleParts(root, out)).code).toBe(0)
     expect(manifestOf(out).builtFrom).toMatchObject({ commit: head, dirty: true })
   })
 
-  it("an --out through a file is a bad parameter (exit 2) naming the file, with one line", () => {
+  it("an --out through a file is a bad parameter (exit 2) naming the file, with one line", async () => {
     const root = corpus()
     const parent = path.join(tempDir(), "a-file")
     fs.writeFileSync(parent, "not a folder")
     const out = path.join(parent, "out")
-    const r = bundleParts(root, out)
+    const r = await bundleParts(root, out)
     expect(r.code).toBe(2)
     expect(JSON.parse(r.stdout)).toEqual({ diagnostics: [{ scope: "out", problem: `--out ${out}: ${parent} is a file, not a folder.` }] })
     expect(r.lines).toEqual([`specbundle: out: --out ${out}: ${parent} is a file, not a folder.`])
     expect(fs.readFileSync(parent, "utf8")).toBe("not a folder")
   })
 
-  it("a run that fails to write leaves the previous files intact and no temp files", () => {
+  it("a run that fails to write leaves the previous files intact and no temp files", async () => {
     const root = corpus()
     const out = path.join(tempDir(), "blocked")
-    expect(bundleParts(root, out).code).toBe(0)
+    expect((await bundleParts(root, out)).code).toBe(0)
     // part-001.json becomes a folder: the rename onto it fails.
     fs.rmSync(path.join(out, "part-001.json"))
     fs.mkdirSync(path.join(out, "part-001.json"))
     const before = snapshot(out)
     fs.appendFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), "\n")
-    const r = bundleParts(root, out)
+    const r = await bundleParts(root, out)
     expect(r.code).toBe(1)
     expect(r.lines).toHaveLength(1)
     expect(r.lines[0]).toContain("part-001.json")
@@ -173,39 +173,39 @@ describe("bundle --out", () => {
 })
 
 describe("stale DIR", () => {
-  const setup = () => {
+  const setup = async () => {
     const root = corpus()
     const out = path.join(tempDir(), "stale-out")
-    expect(bundleParts(root, out).code).toBe(0)
+    expect((await bundleParts(root, out)).code).toBe(0)
     return { root, out, elsewhere: tempDir() }
   }
 
-  it("is exit 0 with no output from another folder when nothing changed", () => {
-    const { out, elsewhere } = setup()
-    const r = run(elsewhere, ["stale", out])
+  it("is exit 0 with no output from another folder when nothing changed", async () => {
+    const { out, elsewhere } = await setup()
+    const r = await run(elsewhere, ["stale", out])
     expect(r.code).toBe(0)
     expect(r.stdout).toBe("")
   })
 
-  it("accepts DIR relative to the current folder", () => {
-    const { out } = setup()
-    const r = run(path.dirname(out), ["stale", path.basename(out)])
+  it("accepts DIR relative to the current folder", async () => {
+    const { out } = await setup()
+    const r = await run(path.dirname(out), ["stale", path.basename(out)])
     expect(r.code).toBe(0)
   })
 
-  it("an edited carrier is exit 1 and names `changed <path>`", () => {
-    const { root, out, elsewhere } = setup()
+  it("an edited carrier is exit 1 and names `changed <path>`", async () => {
+    const { root, out, elsewhere } = await setup()
     fs.appendFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), "\n")
-    const r = run(elsewhere, ["stale", out])
+    const r = await run(elsewhere, ["stale", out])
     expect(r.code).toBe(1)
     expect(r.stdout).toBe("changed specs/rides/rider-model.sdp.md\n")
   })
 
-  it("an added and a removed carrier are named `added` and `removed`", () => {
-    const { root, out, elsewhere } = setup()
+  it("an added and a removed carrier are named `added` and `removed`", async () => {
+    const { root, out, elsewhere } = await setup()
     fs.copyFileSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), path.join(root, "specs", "rides", "zz-copy.sdp.md"))
     fs.rmSync(path.join(root, "specs", "rides", "ride-fare-rule.sdp.md"))
-    const r = run(elsewhere, ["stale", out])
+    const r = await run(elsewhere, ["stale", out])
     expect(r.code).toBe(1)
     expect(r.stdout.split("\n").filter((l) => l !== "")).toEqual(["added specs/rides/zz-copy.sdp.md", "removed specs/rides/ride-fare-rule.sdp.md"])
   })
@@ -218,20 +218,20 @@ describe("stale DIR", () => {
     ["thousands of nested arrays in exclude", (built) => void (built.exclude = ["(deep)"])],
     ["a file entry without a hash", (built) => void delete built.files[0].hash]
   ]
-  it.each(edits)("a hand-edited manifest with %s is exit 2 (could not tell) with one line, not a stack trace", (_, edit) => {
-    const { out, elsewhere } = setup()
+  it.each(edits)("a hand-edited manifest with %s is exit 2 (could not tell) with one line, not a stack trace", async (_, edit) => {
+    const { out, elsewhere } = await setup()
     const file = path.join(out, "manifest.json")
     const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { builtFrom: Built }
     expect(manifest.builtFrom.files.length).toBeGreaterThan(0)
     edit(manifest.builtFrom)
     fs.writeFileSync(file, JSON.stringify(manifest).replace('"(deep)"', DEEP))
-    const r = run(elsewhere, ["stale", out])
+    const r = await run(elsewhere, ["stale", out])
     expect(r.code).toBe(2)
     expect(r.lines).toEqual([expect.stringContaining("manifest.json: not a specbundle manifest")])
   })
 
-  it("a folder without a manifest is exit 2 (could not tell) with one line", () => {
-    const r = run(tempDir(), ["stale", "nowhere"])
+  it("a folder without a manifest is exit 2 (could not tell) with one line", async () => {
+    const r = await run(tempDir(), ["stale", "nowhere"])
     expect(r.code).toBe(2)
     expect(r.lines).toHaveLength(1)
     expect(r.lines[0]).toContain("manifest.json")

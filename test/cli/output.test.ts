@@ -1,10 +1,12 @@
-// End to end: what the built CLI prints. A closed stdout (`| head -1`) ends the run quietly,
-// `--format pretty` is the same value indented, `--quiet` hides warnings but not errors, help for
-// every command has an example, and nothing prints ANSI colour when not on a terminal or NO_COLOR.
+// What the CLI prints. A closed stdout (`| head -1`) ends the run quietly (the built CLI in a real
+// pipe); run in process: `--format pretty` is the same value indented, `--quiet` hides warnings but
+// not errors, help for every command has an example, and nothing prints ANSI colour when not on a
+// terminal or NO_COLOR (a real terminal, script(1), for the last).
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
+import { run as runInProcess } from "../support/run.js"
 import { bikeDockCopy, tempDir as tmpDir } from "../support/tmp.js"
 import { skipping } from "../support/skip.js"
 
@@ -18,6 +20,12 @@ const corpus = (): string => bikeDockCopy("specbundle-cli-output-")
 
 const run = (cwd: string, args: ReadonlyArray<string>, extraEnv: NodeJS.ProcessEnv = {}) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...extraEnv } })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** The same run in process (test/support/run.ts): where no pipe or terminal is the point. */
+const inProc = async (cwd: string, args: ReadonlyArray<string>, extraEnv: NodeJS.ProcessEnv = {}) => {
+  const r = await runInProcess(cwd, args, { env: { ...process.env, ...extraEnv } })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -66,10 +74,10 @@ describe("a closed stdout", () => {
 })
 
 describe("formats", () => {
-  it("--format pretty is indented and parses to the same value as json", () => {
+  it("--format pretty is indented and parses to the same value as json", async () => {
     const root = corpus()
-    const json = run(root, ["bundle", "--pack", PACK])
-    const pretty = run(root, ["bundle", "--pack", PACK, "--format", "pretty"])
+    const json = await inProc(root, ["bundle", "--pack", PACK])
+    const pretty = await inProc(root, ["bundle", "--pack", PACK, "--format", "pretty"])
     expect(json.code).toBe(0)
     expect(pretty.code).toBe(0)
     expect(json.stdout.trimEnd()).not.toContain("\n")
@@ -77,10 +85,10 @@ describe("formats", () => {
     expect(JSON.parse(pretty.stdout)).toEqual(JSON.parse(json.stdout))
   })
 
-  it("--parts --format pretty indents every part; the values equal the compact parts", () => {
+  it("--parts --format pretty indents every part; the values equal the compact parts", async () => {
     const root = corpus()
-    const compact = run(root, ["bundle", "--pack", PACK, "--parts", "--budget", "4000"]).stdout.trimEnd().split("\n")
-    const pretty = run(root, ["bundle", "--pack", PACK, "--parts", "--budget", "4000", "--format", "pretty"]).stdout
+    const compact = (await inProc(root, ["bundle", "--pack", PACK, "--parts", "--budget", "4000"])).stdout.trimEnd().split("\n")
+    const pretty = (await inProc(root, ["bundle", "--pack", PACK, "--parts", "--budget", "4000", "--format", "pretty"])).stdout
     expect(compact.length).toBeGreaterThan(1)
     const values = pretty.split(/\n(?=\{)/).map((t) => JSON.parse(t) as unknown)
     expect(values).toEqual(compact.map((l) => JSON.parse(l) as unknown))
@@ -88,12 +96,12 @@ describe("formats", () => {
 })
 
 describe("--quiet", () => {
-  it("hides warnings on stderr and leaves stdout unchanged", () => {
+  it("hides warnings on stderr and leaves stdout unchanged", async () => {
     const root = corpus()
     // A symbolic link to a carrier is a warning finding (never followed).
     fs.symlinkSync(path.join(root, "specs", "rides", "rider-model.sdp.md"), path.join(root, "specs", "link.sdp.md"))
-    const loud = run(root, ["bundle", "--pack", PACK])
-    const quiet = run(root, ["bundle", "--pack", PACK, "--quiet"])
+    const loud = await inProc(root, ["bundle", "--pack", PACK])
+    const quiet = await inProc(root, ["bundle", "--pack", PACK, "--quiet"])
     expect(loud.code).toBe(0)
     expect(loud.stderr).toMatch(/specs\/link\.sdp\.md:\d+: read\/symlink: warning: /)
     expect(quiet.code).toBe(0)
@@ -101,10 +109,10 @@ describe("--quiet", () => {
     expect(quiet.stdout).toBe(loud.stdout)
   })
 
-  it("still shows errors (a refused carrier)", () => {
+  it("still shows errors (a refused carrier)", async () => {
     const root = corpus()
     fs.writeFileSync(path.join(root, "specs", "broken.sdp.md"), "---\nid: spec:broken\nkind: rule\nbroken: [\n---\n# Broken\n")
-    const quiet = run(root, ["check", "--quiet"])
+    const quiet = await inProc(root, ["check", "--quiet"])
     expect(quiet.code).toBe(1)
     expect(quiet.stderr).toMatch(/^specs\/broken\.sdp\.md:\d+: extract\//)
     // check's summary line is not printed with --quiet.
@@ -113,23 +121,23 @@ describe("--quiet", () => {
 })
 
 describe("help", () => {
-  it.each(COMMANDS)("`%s --help` is exit 0 and shows examples", (command) => {
-    const r = run(tempDir(), [command, "--help"])
+  it.each(COMMANDS)("`%s --help` is exit 0 and shows examples", async (command) => {
+    const r = await inProc(tempDir(), [command, "--help"])
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^EXAMPLES$/m)
   })
 
-  it("the top-level help lists every command", () => {
-    const r = run(tempDir(), ["--help"])
+  it("the top-level help lists every command", async () => {
+    const r = await inProc(tempDir(), ["--help"])
     expect(r.code).toBe(0)
     for (const c of COMMANDS) expect(r.stdout).toContain(c)
   })
 
-  it("prints no ANSI escapes when stdout is not a terminal, nor with NO_COLOR", () => {
+  it("prints no ANSI escapes when stdout is not a terminal, nor with NO_COLOR", async () => {
     for (const extra of [{}, { NO_COLOR: "1" }]) {
-      const help = run(tempDir(), ["bundle", "--help"], extra)
+      const help = await inProc(tempDir(), ["bundle", "--help"], extra)
       expect(help.stdout).not.toContain("\u001b[")
-      const wrong = run(tempDir(), ["no-such-command"], extra)
+      const wrong = await inProc(tempDir(), ["no-such-command"], extra)
       expect(wrong.code).toBe(2)
       expect(wrong.stderr).not.toContain("\u001b[")
       expect(wrong.stderr.length).toBeGreaterThan(0)

@@ -1,15 +1,16 @@
-// Perspectives end to end through the BUILT CLI over the fixture corpus written for them
+// Perspectives through the CLI run in process over the fixture corpus written for them
 // (test/fixtures/perspectives): `perspective` prints what `bundle --perspective` composes, the
 // bundle equals `bundle --members <that list>` apart from the scope's statement, the configuration
 // names perspectives (and a profile picks one), `changed` reads a real git repository's changeset,
-// and `watch` re-evaluates the filter on each rebuild.
+// and `watch` (the built CLI as a process, ended by SIGINT) re-evaluates the filter on each rebuild.
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { repoAt, runGitIn } from "../support/git.js"
-import { BIN, REPO, type Run, runAsync } from "../support/cli.js"
+import { BIN, REPO } from "../support/cli.js"
+import { run as inProcess, type Run } from "../support/run.js"
 import { copyInto, tempDir } from "../support/tmp.js"
 import { whenStderr } from "../support/stderr.js"
 
@@ -17,7 +18,7 @@ const CORPUS = path.join(REPO, "test", "fixtures", "perspectives")
 const PACK = "pack:lens-v1"
 
 /** The CLI as a child process; asynchronous, so the test worker stays responsive while it runs. */
-const run = (cwd: string, args: ReadonlyArray<string>): Promise<Run> => runAsync(process.execPath, [BIN, ...args], { cwd, timeout: 30_000 })
+const run = (cwd: string, args: ReadonlyArray<string>): Promise<Run> => inProcess(cwd, args, { env: process.env })
 
 const corpus = (config?: unknown): string => {
   const root = tempDir("specbundle-cli-perspective-")

@@ -4,7 +4,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { makeRepo, specCarrier, tempDir } from "../support/git.js"
-import { nonEmptyLines, runCli, stackLines } from "../support/hostile.js"
+import { nonEmptyLines, stackLines } from "../support/hostile.js"
+import { runCli } from "../support/run.js"
 import type { CliRun } from "../support/hostile.js"
 
 const diagnosticsOf = (run: CliRun): Array<{ scope: string; problem: string }> => {
@@ -26,9 +27,9 @@ describe("no command-line value reaches git as an option", () => {
     ["a range A..--foo", ["--changeset", `HEAD..--output=${target}`]],
     ["a range --foo..B", ["--changeset", `--output=${target}..HEAD`]],
     ["a merge-base range A...--foo", ["--changeset", `HEAD...--output=${target}`]]
-  ])("%s: exit 2 with a changeset diagnostic, and git writes no file", (_, args) => {
+  ])("%s: exit 2 with a changeset diagnostic, and git writes no file", async (_, args) => {
     for (const command of ["impact", "bundle"]) {
-      const run = runCli([command, ...args], repo.dir)
+      const run = await runCli([command, ...args], repo.dir)
       const diagnostics = diagnosticsOf(run)
       expect(diagnostics).toHaveLength(1)
       // `--output` is bundle's own option (-o FILE): there the argument pre-check refuses first.
@@ -40,14 +41,14 @@ describe("no command-line value reaches git as an option", () => {
     }
   })
 
-  it("a revision holding a line break is refused before git sees it", () => {
-    const diagnostics = diagnosticsOf(runCli(["impact", "--changeset", "HEAD\n--output=/x"], repo.dir))
+  it("a revision holding a line break is refused before git sees it", async () => {
+    const diagnostics = diagnosticsOf(await runCli(["impact", "--changeset", "HEAD\n--output=/x"], repo.dir))
     expect(diagnostics.map((d) => d.scope)).toEqual(["changeset"])
   })
 })
 
 describe("nothing outside the root is read", () => {
-  it("a symlinked folder and a symlinked carrier pointing outside are not followed", () => {
+  it("a symlinked folder and a symlinked carrier pointing outside are not followed", async () => {
     const root = tempDir("specbundle-sec-root-")
     const outside = tempDir("specbundle-sec-out-")
     fs.mkdirSync(path.join(outside, "specs"))
@@ -57,16 +58,16 @@ describe("nothing outside the root is read", () => {
     fs.writeFileSync(path.join(root, "specs/a.sdp.md"), specCarrier("spec:a.one"))
     fs.symlinkSync(path.join(outside, "specs"), path.join(root, "specs/linked"))
     fs.symlinkSync(path.join(outside, "lone.sdp.md"), path.join(root, "specs/lone.sdp.md"))
-    const check = runCli(["check", "--root", root], root)
+    const check = await runCli(["check", "--root", root], root)
     expect(check.stdout + check.stderr).not.toContain("SECRET")
     expect(check.stdout + check.stderr).toMatch(/^1 spec, /m)
     for (const id of ["spec:secret.folder", "spec:secret.file"]) {
-      const diagnostics = diagnosticsOf(runCli(["bundle", "--root", root, "--specs", id], root))
+      const diagnostics = diagnosticsOf(await runCli(["bundle", "--root", root, "--specs", id], root))
       expect(diagnostics[0].problem).toContain(id)
     }
   })
 
-  it("--root sub does not read ../ (neither the working tree nor a changeset)", () => {
+  it("--root sub does not read ../ (neither the working tree nor a changeset)", async () => {
     const repo = makeRepo()
     repo.write("specs/parent.sdp.md", specCarrier("spec:parent.one", "PARENT"))
     repo.write("pkg/specs/a.sdp.md", specCarrier("spec:pkg.one", "Package"))
@@ -74,23 +75,23 @@ describe("nothing outside the root is read", () => {
     repo.write("specs/parent.sdp.md", specCarrier("spec:parent.one", "PARENT edited"))
     repo.write("pkg/specs/a.sdp.md", specCarrier("spec:pkg.one", "Package edited"))
     repo.commit("two")
-    const check = runCli(["check", "--root", "pkg"], repo.dir)
+    const check = await runCli(["check", "--root", "pkg"], repo.dir)
     expect(check.stdout + check.stderr).toMatch(/^1 spec, /m)
-    expect(diagnosticsOf(runCli(["bundle", "--root", "pkg", "--specs", "spec:parent.one"], repo.dir))[0].problem).toContain("spec:parent.one")
-    const impact = runCli(["impact", "--root", "pkg", "--changeset", "HEAD~1"], repo.dir)
+    expect(diagnosticsOf(await runCli(["bundle", "--root", "pkg", "--specs", "spec:parent.one"], repo.dir))[0].problem).toContain("spec:parent.one")
+    const impact = await runCli(["impact", "--root", "pkg", "--changeset", "HEAD~1"], repo.dir)
     expect(impact.status).toBe(0)
     const report = JSON.parse(impact.stdout) as { impactedSpecs: Array<{ id: string }>; outsideRoot: string[] }
     expect(report.impactedSpecs.map((s) => s.id)).toEqual(["spec:pkg.one"])
     expect(report.outsideRoot).toEqual(["specs/parent.sdp.md"])
-    const bundle = runCli(["bundle", "--root", "pkg", "--changeset", "HEAD~1..HEAD"], repo.dir)
+    const bundle = await runCli(["bundle", "--root", "pkg", "--changeset", "HEAD~1..HEAD"], repo.dir)
     expect(bundle.status).toBe(0)
     expect(bundle.stdout).not.toContain("PARENT")
   })
 
-  it.each([["../x"], ["specs/../../x"], ["/etc"], ["!specs/**"]])("--exclude %s is refused (exit 2)", (value) => {
+  it.each([["../x"], ["specs/../../x"], ["/etc"], ["!specs/**"]])("--exclude %s is refused (exit 2)", async (value) => {
     const root = tempDir()
     fs.writeFileSync(path.join(root, "a.sdp.md"), specCarrier("spec:a.one"))
-    const diagnostics = diagnosticsOf(runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--exclude", value], root))
+    const diagnostics = diagnosticsOf(await runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--exclude", value], root))
     expect(diagnostics.map((d) => d.scope)).toEqual(["exclude"])
   })
 })
@@ -108,11 +109,11 @@ describe("the configuration file is data, never code", () => {
     ["top level", '{"__proto__": {"budget": 5}}'],
     ["inside profiles", '{"profiles": {"__proto__": {"budget": 5}}}'],
     ["inside tiers", '{"tiers": {"__proto__": 5}}']
-  ])('"__proto__" %s is a validation error naming its path (exit 1, one line)', (_, raw) => {
+  ])('"__proto__" %s is a validation error naming its path (exit 1, one line)', async (_, raw) => {
     const root = corpus()
     fs.writeFileSync(path.join(root, "specbundle.config.json"), raw)
     expect(raw).toContain('"__proto__"')
-    const run = runCli(["bundle", "--root", root, "--specs", "spec:a.one"], root)
+    const run = await runCli(["bundle", "--root", root, "--specs", "spec:a.one"], root)
     expect(run.status).toBe(1)
     expect(run.stdout).toBe("")
     const lines = nonEmptyLines(run.stderr)
@@ -124,10 +125,10 @@ describe("the configuration file is data, never code", () => {
   it.each([
     ["at the top", "[".repeat(100_000) + "]".repeat(100_000), "0.0.0"],
     ["inside a key", `{"exclude": ${"[".repeat(5_000)}${"]".repeat(5_000)}}`, "exclude.0.0"]
-  ])("thousands of nested arrays %s are a validation error naming the path, not a stack overflow (exit 1, one line)", (_, raw, at) => {
+  ])("thousands of nested arrays %s are a validation error naming the path, not a stack overflow (exit 1, one line)", async (_, raw, at) => {
     const root = corpus()
     fs.writeFileSync(`${root}/specbundle.config.json`, raw)
-    const run = runCli(["bundle", "--root", root, "--specs", "spec:a.one"], root)
+    const run = await runCli(["bundle", "--root", root, "--specs", "spec:a.one"], root)
     expect(run.status).toBe(1)
     expect(run.stdout).toBe("")
     const lines = nonEmptyLines(run.stderr)
@@ -137,22 +138,22 @@ describe("the configuration file is data, never code", () => {
     expect(stackLines(run.stderr)).toEqual([])
   })
 
-  it("a profile name that is an Object.prototype member is an unknown profile, not a match", () => {
+  it("a profile name that is an Object.prototype member is an unknown profile, not a match", async () => {
     const root = corpus()
     fs.writeFileSync(path.join(root, "specbundle.config.json"), JSON.stringify({ profiles: { small: { budget: 900 } } }))
     for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
-      const diagnostics = diagnosticsOf(runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--profile", name], root))
+      const diagnostics = diagnosticsOf(await runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--profile", name], root))
       expect(diagnostics[0].problem).toContain(`unknown profile "${name}"`)
     }
-    const small = runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--profile", "small"], root)
+    const small = await runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--profile", "small"], root)
     expect((JSON.parse(small.stdout) as { budget: number }).budget).toBe(900)
   })
 
-  it.each([["evil.js"], ["evil.mjs"], ["evil.cjs"], ["specbundle.config.ts"]])("--config %s is read as JSON, never run", (name) => {
+  it.each([["evil.js"], ["evil.mjs"], ["evil.cjs"], ["specbundle.config.ts"]])("--config %s is read as JSON, never run", async (name) => {
     const root = corpus()
     const code = `require("node:fs").writeFileSync(${JSON.stringify(marker(root))}, "x")\nmodule.exports = { budget: 1 }\n`
     fs.writeFileSync(path.join(root, name), code)
-    const run = runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--config", path.join(root, name)], root)
+    const run = await runCli(["bundle", "--root", root, "--specs", "spec:a.one", "--config", path.join(root, name)], root)
     expect(run.status).toBe(1)
     expect(nonEmptyLines(run.stderr)).toHaveLength(1)
     expect(run.stderr).toMatch(/not valid JSON/)
@@ -161,7 +162,7 @@ describe("the configuration file is data, never code", () => {
 })
 
 describe("a Spec's text never changes the bundle's structure", () => {
-  it("title, narrative and design values full of JSON syntax round-trip exactly as strings", () => {
+  it("title, narrative and design values full of JSON syntax round-trip exactly as strings", async () => {
     const root = tempDir("specbundle-sec-inject-")
     const title = 'Title "}],"members":[{"id":"spec:evil"}],"x":"</script> \\u0000'
     const narrative = 'Narrative {"members":[]} "}]} \\" \\\\ end'
@@ -191,7 +192,7 @@ describe("a Spec's text never changes the bundle's structure", () => {
     )
     fs.writeFileSync(path.join(root, "specs/b.sdp.md"), specCarrier("spec:inj.b", '"]} {"id":"spec:evil2"'))
     for (const extra of [[], ["--parts"]]) {
-      const run = runCli(["bundle", "--root", root, "--specs", "spec:inj.a,spec:inj.b", ...extra], root)
+      const run = await runCli(["bundle", "--root", root, "--specs", "spec:inj.a,spec:inj.b", ...extra], root)
       expect(run.status, run.stderr).toBe(0)
       const values = nonEmptyLines(run.stdout).map(
         (l) => JSON.parse(l) as { members: Array<{ id: string; title: string; narrative: string; sections: { design?: Record<string, string> } }> }

@@ -1,7 +1,8 @@
-// End to end, through the built CLI: `bundle --tokens` reports each part's exact count (checked
-// against gpt-tokenizer's own count of the part files, called here), leaves the value's bytes as
-// they are, and never loads a tokenizer without the flag (a copy of bin/ without the tokenizer
-// bundles runs every other mode the same); `--budget-tokens` and the wrong-parameter lines.
+// `bundle --tokens`, run in process (the tokenizer bundles the build wrote to bin/): it reports each
+// part's exact count (checked against gpt-tokenizer's own count of the part files, called here),
+// leaves the value's bytes as they are, and never loads a tokenizer without the flag (a copy of
+// bin/ without the tokenizer bundles, run as a process, runs every other mode the same; so does the
+// MCP server over stdio); `--budget-tokens` and the wrong-parameter lines.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -11,7 +12,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { describe, expect, it } from "vitest"
 import { REPO } from "../support/cli.js"
-import { CLI, cleanEnv, nonEmptyLines, runCli, stackLines } from "../support/hostile.js"
+import { CLI, cleanEnv, nonEmptyLines, stackLines } from "../support/hostile.js"
+import { runCli } from "../support/run.js"
 import { BIKE_DOCK } from "../support/paths.js"
 import { bikeDockCopy, tempDir } from "../support/tmp.js"
 
@@ -30,12 +32,12 @@ const partText = (dir: string, file: string): string => fs.readFileSync(path.joi
 describe("bundle --tokens", () => {
   it.each(Object.entries(COUNTERS))(
     "%s: each part's count in manifest.json and on stderr equals gpt-tokenizer's own count of the part file's text; parts and hashes as without the flag",
-    (encoding, count) => {
+    async (encoding, count) => {
       const plain = tempDir("specbundle-tokens-plain-")
       const counted = tempDir("specbundle-tokens-counted-")
       const args = [...PACK, "--parts", "--budget", "4000", "--out"]
-      expect(runCli(["bundle", ...args, plain], cwd).status).toBe(0)
-      const r = runCli(["bundle", ...args, counted, "--tokens", encoding], cwd)
+      expect((await runCli(["bundle", ...args, plain], cwd)).status).toBe(0)
+      const r = await runCli(["bundle", ...args, counted, "--tokens", encoding], cwd)
       expect(r.status, r.stderr).toBe(0)
       const manifest = manifestOf(counted)
       expect(manifest.parts.length).toBeGreaterThan(3)
@@ -52,10 +54,10 @@ describe("bundle --tokens", () => {
     }
   )
 
-  it("one value on stdout: the same bytes as without the flag, and one stderr line with its count (also for --parts and --part K)", () => {
+  it("one value on stdout: the same bytes as without the flag, and one stderr line with its count (also for --parts and --part K)", async () => {
     for (const mode of [[], ["--parts", "--budget", "4000"], ["--part", "2", "--budget", "4000"], ["--format", "pretty"]]) {
-      const without = runCli(["bundle", ...PACK, ...mode], cwd)
-      const withTokens = runCli(["bundle", ...PACK, ...mode, "--tokens", "o200k_base"], cwd)
+      const without = await runCli(["bundle", ...PACK, ...mode], cwd)
+      const withTokens = await runCli(["bundle", ...PACK, ...mode, "--tokens", "o200k_base"], cwd)
       expect(withTokens.status, withTokens.stderr).toBe(0)
       expect(withTokens.stdout).toBe(without.stdout)
       expect(nonEmptyLines(withTokens.stderr)).toEqual([...nonEmptyLines(without.stderr), expect.stringMatching(/^o200k_base tokens/)])
@@ -67,10 +69,10 @@ describe("bundle --tokens", () => {
     }
   })
 
-  it("a special token's text in the corpus (<|endoftext|>) counts as the plain text it is, where gpt-tokenizer's default throws", () => {
+  it("a special token's text in the corpus (<|endoftext|>) counts as the plain text it is, where gpt-tokenizer's default throws", async () => {
     const root = bikeDockCopy()
     fs.appendFileSync(path.join(root, "specs/rides/ride-fare-rule.sdp.md"), "- A receipt never prints <|endoftext|> or <|im_start|> to a rider.\n")
-    const r = runCli(["bundle", "--root", root, "--pack", "pack:rides-v1", "--tokens", "o200k_base"], cwd)
+    const r = await runCli(["bundle", "--root", root, "--pack", "pack:rides-v1", "--tokens", "o200k_base"], cwd)
     expect(r.status, r.stderr).toBe(0)
     const text = r.stdout.replace(/\n$/, "")
     expect(text).toContain("<|endoftext|>")
@@ -78,13 +80,13 @@ describe("bundle --tokens", () => {
     expect(nonEmptyLines(r.stderr)).toContain(`o200k_base tokens: ${o200kEncode(text, { disallowedSpecial: new Set() }).length}`)
   })
 
-  it("a wrong encoding name: exit 2, one stderr line listing the choices, the { diagnostics } value on stdout", () => {
+  it("a wrong encoding name: exit 2, one stderr line listing the choices, the { diagnostics } value on stdout", async () => {
     for (const [name, more] of [
       ["p50k_base", " Did you mean 'o200k_base'?"],
       ["O200K_BASE", ""],
       ["", ""]
     ]) {
-      const r = runCli(["bundle", ...PACK, "--tokens", name!], cwd)
+      const r = await runCli(["bundle", ...PACK, "--tokens", name!], cwd)
       const problem = `--tokens takes o200k_base, cl100k_base, not ${JSON.stringify(name)}.${more}`
       expect(r.status, name).toBe(2)
       expect(nonEmptyLines(r.stderr)).toEqual([`specbundle: arguments: ${problem}`])
@@ -154,7 +156,7 @@ describe("the tokenizer loads only with --tokens", () => {
       const texts = (r: Awaited<ReturnType<Client["callTool"]>>) => (r.content as ReadonlyArray<{ text: string }>).map((c) => c.text)
       const plain = await client.callTool({ name: "bundle", arguments: { root: BIKE_DOCK, pack: "pack:rides-v1" } })
       expect(plain.isError).toBe(false)
-      expect(texts(plain)).toEqual([runCli(["bundle", ...PACK], cwd).stdout])
+      expect(texts(plain)).toEqual([(await runCli(["bundle", ...PACK], cwd)).stdout])
       const counted = await client.callTool({ name: "bundle", arguments: { root: BIKE_DOCK, pack: "pack:rides-v1", tokens: "cl100k_base" } })
       expect(counted.isError).toBe(true)
       expect(texts(counted)).toEqual([
@@ -181,9 +183,9 @@ describe("the tokenizer loads only with --tokens", () => {
 })
 
 describe("bundle --budget-tokens", () => {
-  it("composes at the code-unit budget it names on stderr: every part within the target, and one code unit more puts a part over it", () => {
+  it("composes at the code-unit budget it names on stderr: every part within the target, and one code unit more puts a part over it", async () => {
     const out = tempDir("specbundle-budget-tokens-")
-    const r = runCli(["bundle", ...PACK, "--parts", "--tokens", "o200k_base", "--budget-tokens", "1000", "--out", out], cwd)
+    const r = await runCli(["bundle", ...PACK, "--parts", "--tokens", "o200k_base", "--budget-tokens", "1000", "--out", out], cwd)
     expect(r.status, r.stderr).toBe(0)
     const manifest = manifestOf(out)
     const counts = manifest.parts.map((p) => o200k(partText(out, p.file)))
@@ -192,14 +194,14 @@ describe("bundle --budget-tokens", () => {
       `--budget-tokens 1000 (o200k_base): composed with --budget ${manifest.budget}, the largest code-unit budget found at which every part counts at most 1000 tokens (the largest part: ${Math.max(...counts)}).`
     )
     // The same request with the code-unit budget it chose gives the same bytes; one more is over the target.
-    const same = runCli(["bundle", ...PACK, "--parts", "--budget", String(manifest.budget)], cwd)
+    const same = await runCli(["bundle", ...PACK, "--parts", "--budget", String(manifest.budget)], cwd)
     expect(same.stdout).toBe(counts.map((_, i) => partText(out, manifest.parts[i]!.file) + "\n").join(""))
-    const more = runCli(["bundle", ...PACK, "--parts", "--budget", String(manifest.budget + 1)], cwd)
+    const more = await runCli(["bundle", ...PACK, "--parts", "--budget", String(manifest.budget + 1)], cwd)
     expect(Math.max(...nonEmptyLines(more.stdout).map((t) => o200k(t)))).toBeGreaterThan(1000)
   })
 
-  it("a target no bundle reaches: the budgetExceeded value (exit 0, or 3 with --fail-on-exceeded) and a line saying so", () => {
-    const r = runCli(["bundle", ...PACK, "--tokens", "cl100k_base", "--budget-tokens", "50"], cwd)
+  it("a target no bundle reaches: the budgetExceeded value (exit 0, or 3 with --fail-on-exceeded) and a line saying so", async () => {
+    const r = await runCli(["bundle", ...PACK, "--tokens", "cl100k_base", "--budget-tokens", "50"], cwd)
     expect(r.status, r.stderr).toBe(0)
     const value = JSON.parse(r.stdout) as { budget: number; budgetExceeded: boolean; protectedLength: number }
     expect(value.budgetExceeded).toBe(true)
@@ -208,10 +210,10 @@ describe("bundle --budget-tokens", () => {
     expect(line).toMatch(
       new RegExp(`at --budget ${value.protectedLength}, counts \\d+\\); composed with --budget ${value.budget}, which does not fit either\\.$`)
     )
-    expect(runCli(["bundle", ...PACK, "--tokens", "cl100k_base", "--budget-tokens", "50", "--fail-on-exceeded"], cwd).status).toBe(3)
+    expect((await runCli(["bundle", ...PACK, "--tokens", "cl100k_base", "--budget-tokens", "50", "--fail-on-exceeded"], cwd)).status).toBe(3)
   })
 
-  it("wrong parameters: exit 2, each problem in the { diagnostics } value and on one stderr line, before the corpus is read", () => {
+  it("wrong parameters: exit 2, each problem in the { diagnostics } value and on one stderr line, before the corpus is read", async () => {
     const cases: ReadonlyArray<[ReadonlyArray<string>, ReadonlyArray<string>]> = [
       [["--budget-tokens", "800"], ["--budget-tokens counts in an encoding: give --tokens o200k_base or --tokens cl100k_base."]],
       [["--tokens", "o200k_base", "--budget-tokens", "1.5"], ['--budget-tokens takes a positive integer (tokens), not "1.5".']],
@@ -219,7 +221,7 @@ describe("bundle --budget-tokens", () => {
     ]
     for (const [args, problems] of cases) {
       // A root that does not exist: the parameters are refused first.
-      const r = runCli(["bundle", "--root", path.join(REPO, "no-such-root"), "--pack", "pack:rides-v1", ...args], cwd)
+      const r = await runCli(["bundle", "--root", path.join(REPO, "no-such-root"), "--pack", "pack:rides-v1", ...args], cwd)
       expect(r.status, args.join(" ")).toBe(2)
       expect(JSON.parse(r.stdout)).toEqual({ diagnostics: problems.map((problem) => ({ scope: "budget-tokens", problem })) })
       expect(nonEmptyLines(r.stderr)).toEqual([`specbundle: ${problems.map((p) => `budget-tokens: ${p}`).join("; ")}`])

@@ -1,11 +1,13 @@
-// Real repositories for the hook tests (test/cli-hook*.test.ts): git without a surrounding hook's
-// GIT_DIR, the built CLI as a subprocess, a two-Spec corpus, temp folders removed after the file.
+// Real repositories for the hook tests (test/cli/hook*.test.ts): git without a surrounding hook's
+// GIT_DIR, `specbundle hook ...` run in process (the hooks it installs run the built CLI when git
+// fires them), a two-Spec corpus, temp folders removed after the file.
 import type { SpawnSyncReturns } from "node:child_process"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll } from "vitest"
+import { run as inProcess } from "./run.js"
 
 export const CLI = path.resolve("bin/specbundle.js")
 
@@ -25,8 +27,9 @@ export const IDENTITY = ["-c", "user.name=t", "-c", "user.email=t@example.invali
 export const git = (cwd: string, ...args: string[]): string => execFileSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: env() })
 export const gitTry = (cwd: string, ...args: string[]): SpawnSyncReturns<string> =>
   spawnSync("git", [...IDENTITY, ...args], { cwd, encoding: "utf8", env: env() })
-export const run = (cwd: string, args: ReadonlyArray<string>) => {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: env() })
+/** `specbundle ...args` in `cwd`, in process (test/support/run.ts), with env() unless given; `stdin` as git gives a hook. */
+export const run = async (cwd: string, args: ReadonlyArray<string>, options: { readonly env?: NodeJS.ProcessEnv; readonly stdin?: string } = {}) => {
+  const r = await inProcess(cwd, args, { env: options.env ?? env(), ...(options.stdin === undefined ? {} : { stdin: options.stdin }) })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, lines: r.stderr.split("\n").filter((l) => l !== "") }
 }
 

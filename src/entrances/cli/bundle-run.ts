@@ -24,6 +24,7 @@ import { CliFailure, ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
+import { Invocation, located } from "./invocation.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -31,7 +32,7 @@ import { withProgress } from "./progress.js"
 export const prepareBundle = (args: BundleArgs) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const request = requestOf(BundleRequest, args)
+    const request = yield* located(requestOf(BundleRequest, args))
     const changeset = request.changeset !== undefined || request.staged === true
     const prepare = bundler.prepare(request)
     const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))
@@ -190,7 +191,7 @@ const tokensOf = (args: BundleArgs) =>
       target = checked.target
     }
     if (encoding === undefined) return undefined
-    const count = loadTokenizer(encoding, __dirname)
+    const count = loadTokenizer(encoding, (yield* Invocation).bin)
     if (typeof count !== "function") return yield* new CliFailure({ line: count.problem })
     return { encoding, count, target } satisfies Tokens
   })

@@ -10,6 +10,7 @@ import type { CheckArgs } from "./check.js"
 import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
+import { Invocation, located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
@@ -17,13 +18,14 @@ import { withProgress } from "./progress.js"
 export const runCheck = (args: CheckArgs) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const read = corpus.read(requestOf(CorpusRequest, args))
+    const { cwd } = yield* Invocation
+    const read = corpus.read(yield* located(requestOf(CorpusRequest, args)))
     const { graph, exclude } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
     // check is where every finding is listed: no cap. The machine formats are the result (stdout).
     if (args.format === "text") yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })
-    else yield* writeOut(checkOutput(graph, args.format, findingsPrefix(args.root, process.cwd())))
+    else yield* writeOut(checkOutput(graph, args.format, findingsPrefix(args.root, cwd)))
     yield* warnUnmatched(exclude, args.root, args.quiet)
-    const empty = noSpecFileWarning(graph, nodePath.resolve(args.root), exclude.length > 0)
+    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     if (!args.quiet) yield* writeErr(summaryOf(graph))
     if (hasRefusal(graph)) return yield* new ExitWith({ code: 1 })

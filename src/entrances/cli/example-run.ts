@@ -1,19 +1,20 @@
 // The `example` handler, loaded when the command runs (example.ts holds its definition).
 import * as Effect from "effect/Effect"
-import * as nodePath from "node:path"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { CliFailure } from "./errors.js"
 import type { ExampleArgs } from "./example.js"
 import { exampleDirProblem, exampleNextSteps, historyScript, writeExample } from "./example-dir.js"
+import { Invocation, inCwd } from "./invocation.js"
 import { writeErr, writeOut } from "./output.js"
 
 export const runExample = (args: ExampleArgs) =>
   Effect.gen(function* () {
-    const dir = nodePath.resolve(args.dir)
+    const dir = yield* inCwd(args.dir)
+    const { bin } = yield* Invocation
     const problem = exampleDirProblem(dir)
     if (problem !== null) return yield* failWithDiagnostics([{ scope: "dir", problem }])
     yield* Effect.try({
-      try: () => writeExample(dir, historyScript(__dirname)),
+      try: () => writeExample(dir, historyScript(bin)),
       catch: (e) => new CliFailure({ line: `example: ${String((e as Error)?.message ?? e).split("\n")[0]}` })
     })
     yield* writeOut(`${dir}\n`)

@@ -6,7 +6,7 @@ import { unmatchedExcludes } from "../../core/discover.js"
 import { splitExcludes as split } from "../../usecases/excludes.js"
 import type { Diagnostic } from "./diagnostics.js"
 import { CliFailure } from "./errors.js"
-import { writeErr } from "./output.js"
+import { type Output, writeErr } from "./output.js"
 
 /** The --exclude values normalized, or their problems as diagnostics rows. */
 export const flagExcludes = (values: ReadonlyArray<string>): { paths: string[]; diagnostics: Diagnostic[] } => {
@@ -21,7 +21,7 @@ export const settledExcludes = (values: ReadonlyArray<string>, configPath: strin
 }
 
 /** One warning line per exclude that left nothing out: never ignore an exclude silently. */
-export const warnUnmatched = (excludes: ReadonlyArray<string>, root: string, quiet: boolean): Effect.Effect<void> =>
+export const warnUnmatched = (excludes: ReadonlyArray<string>, root: string, quiet: boolean): Effect.Effect<void, never, Output> =>
   quiet
     ? Effect.void
     : Effect.forEach(unmatchedExcludes(excludes), (e) => writeErr(`specbundle: warning: exclude "${e}" matches nothing under ${root}`), { discard: true })

@@ -9,8 +9,6 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type { ParameterProblems, RunFailure, UseCaseError } from "../../usecases/requests.js"
 
-const say = (line: string) => void process.stderr.write(`specbundle: ${line}\n`)
-
 /**
  * The use cases' failures that end a run with their `message` as the line and exit 1 (their
  * ParameterProblems the commands render first, diagnostics.ts, as a ParameterError). Listing every
@@ -29,8 +27,12 @@ const RUN_FAILURES: Readonly<Record<Exclude<UseCaseError, ParameterProblems>["_t
   RunFailure: true
 }
 
-/** The exit code of the program's end; writes its stderr line when nothing has said it yet. */
-export const exitCodeOf = (exit: Exit.Exit<unknown, unknown>): number => {
+/**
+ * The exit code of the program's end; writes its stderr line when nothing has said it yet (to
+ * `stderr`: the process's, or a test's collector).
+ */
+export const exitCodeOf = (exit: Exit.Exit<unknown, unknown>, stderr: (text: string) => void = (text) => void process.stderr.write(text)): number => {
+  const say = (line: string) => stderr(`specbundle: ${line}\n`)
   if (Exit.isSuccess(exit)) return 0
   const failure = Cause.findErrorOption(exit.cause)
   if (Option.isNone(failure)) {

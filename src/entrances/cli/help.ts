@@ -24,10 +24,12 @@ export type HelpData = Omit<HelpInput, "width" | "bold">
 export interface Stdout {
   readonly isTTY: boolean
   readonly columns?: number | undefined
+  /** NO_COLOR's value in the run's environment (process.env's when absent). */
+  readonly noColor?: string | undefined
 }
 
 /** process.stdout's answers (creating the stream: on a terminal, node:tty's). */
-export const processStdout = (): Stdout => ({ isTTY: process.stdout.isTTY === true, columns: process.stdout.columns })
+export const processStdout = (): Stdout => ({ isTTY: process.stdout.isTTY === true, columns: process.stdout.columns, noColor: process.env.NO_COLOR })
 
 /**
  * The text a help or version request prints on this stdout (wrapped to a terminal's width, bold
@@ -43,7 +45,7 @@ export const helpAnswer = (data: HelpData, pre: Preflight, stdout: () => Stdout 
   const help: HelpInput = {
     ...data,
     width: tty ? Math.max(40, out.columns ?? 80) : 80,
-    bold: tty && (process.env.NO_COLOR ?? "") === ""
+    bold: tty && (out.noColor ?? "") === ""
   }
   return pre._tag === "TopHelp" ? renderTopHelp(help) : renderCommandHelp(help, pre.command)
 }

@@ -13,6 +13,7 @@ import type { AgentEvent } from "./hook-agent.js"
 import { AGENT_CHANGESET, CONTEXT_CEILING, fitContext, recordOf, renderAt, sessionOf } from "./hook-agent.js"
 import { reasonOf } from "./hook-push.js"
 import { ServicesLive } from "./live.js"
+import { Invocation, type Stdin } from "./invocation.js"
 import { writeErr, writeOut } from "./output.js"
 
 /** Past this many bytes the event is not read on (a pasted prompt): the run goes on without its session. */
@@ -22,8 +23,7 @@ const MAX_EVENT_BYTES = 4 * 1024 * 1024
  * The event Claude Code passes on stdin ("" from a terminal). It sends one JSON object: once the
  * bytes read parse, the run goes on without waiting for the end of the stream.
  */
-const readEvent = (): Promise<string> => {
-  const stdin = process.stdin
+const readEvent = (stdin: Stdin): Promise<string> => {
   if (stdin.isTTY === true) return Promise.resolve("")
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
@@ -78,10 +78,11 @@ const writeRecord = (file: string, text: string): void => {
 export const runAgentHook = (event: AgentEvent, root: string) => {
   const say = (line: string) => writeErr(`specbundle ${event}: ${line}`)
   return Effect.gen(function* () {
-    const session = sessionOf(yield* Effect.promise(readEvent))
+    const { cwd, stdin } = yield* Invocation
+    const session = sessionOf(yield* Effect.promise(() => readEvent(stdin())))
     const bundler = yield* Bundler
     // The hook sets its own budget (fitContext), so a configuration's budget neither applies nor fails the run.
-    const prepared = yield* bundler.prepare({ root, changeset: AGENT_CHANGESET, budget: String(CONTEXT_CEILING) })
+    const prepared = yield* bundler.prepare({ root: nodePath.resolve(cwd, root), changeset: AGENT_CHANGESET, budget: String(CONTEXT_CEILING) })
     const record = session === null ? null : yield* recordFile(prepared.root)
     const specs = prepared.params.specs as ReadonlyArray<string>
     const fitted = specs.length === 0 ? null : fitContext(event, renderAt(factsOf(prepared.graph), prepared.params))

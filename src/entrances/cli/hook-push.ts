@@ -16,6 +16,7 @@ import { writeOutDir } from "./bundle-run.js"
 import { counted } from "../../core/plural.js"
 import type { HookManager } from "./hook-print.js"
 import { ServicesLive } from "./live.js"
+import { Invocation, type Stdin } from "./invocation.js"
 import { writeErr } from "./output.js"
 
 const ZERO = /^0+$/
@@ -25,14 +26,14 @@ const say = (line: string) => writeErr(`specbundle pre-push: ${line}`)
 const git = (cwd: string, args: ReadonlyArray<string>) => Effect.flatMap(Git, (g) => g.attempt(cwd, args))
 
 /** Every stdin line git gives a pre-push hook: `<local ref> <local sha> <remote ref> <remote sha>`. */
-const readStdin = (): Promise<string> =>
-  process.stdin.isTTY === true
+const readStdin = (stdin: Stdin): Promise<string> =>
+  stdin.isTTY === true
     ? Promise.resolve("")
     : new Promise((resolve) => {
         const chunks: Buffer[] = []
-        process.stdin.on("data", (c: Buffer) => chunks.push(c))
-        process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-        process.stdin.on("error", () => resolve(Buffer.concat(chunks).toString("utf8")))
+        stdin.on("data", (c: Buffer) => chunks.push(c))
+        stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+        stdin.on("error", () => resolve(Buffer.concat(chunks).toString("utf8")))
       })
 
 /** The commit `sha` names (a tag object peeled), or null when it names none this clone has. */
@@ -102,9 +103,9 @@ export const reasonOf = (cause: Cause.Cause<unknown>): string => {
 /** Composes the bundle for each pushed range into `<git dir>/specbundle/<remote>/`; always exit 0. */
 export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager: HookManager = "husky") =>
   Effect.gen(function* () {
-    const cwd = process.cwd()
+    const { cwd, env, stdin } = yield* Invocation
     const fs = yield* FileSystem.FileSystem
-    const remote = gitArgs[0] || process.env.PRE_COMMIT_REMOTE_NAME || "origin"
+    const remote = gitArgs[0] || env.PRE_COMMIT_REMOTE_NAME || "origin"
     const gitDir = yield* Effect.flatMap(Git, (g) => g.exec(cwd, ["rev-parse", "--absolute-git-dir"])).pipe(
       Effect.map((o): { dir: string } | { why: string } =>
         o.code === 0 ? { dir: o.stdout.toString("utf8").trim() } : { why: noRepositoryLine(cwd, o.stderr) }
@@ -114,13 +115,13 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager
     if ("why" in gitDir) return yield* say(gitDir.why)
     const folder = remote.replace(/[^A-Za-z0-9._-]/g, "_")
     const out = nodePath.join(gitDir.dir, "specbundle", /^\.*$/.test(folder) ? "_" : folder)
-    const lines = (yield* Effect.promise(readStdin)).split("\n").filter((l) => l.trim() !== "")
+    const lines = (yield* Effect.promise(() => readStdin(stdin()))).split("\n").filter((l) => l.trim() !== "")
     // The pre-commit framework reads git's stdin itself and hands the range over in its environment.
-    const from = process.env.PRE_COMMIT_FROM_REF
-    const to = process.env.PRE_COMMIT_TO_REF
-    if (lines.length === 0 && from && to) lines.push(`${process.env.PRE_COMMIT_LOCAL_BRANCH || to} ${to} ${from} ${from}`)
+    const from = env.PRE_COMMIT_FROM_REF
+    const to = env.PRE_COMMIT_TO_REF
+    if (lines.length === 0 && from && to) lines.push(`${env.PRE_COMMIT_LOCAL_BRANCH || to} ${to} ${from} ${from}`)
     // Nothing sent is no push: the previous push's bundle stays.
-    if (lines.length === 0 && process.env.PRE_COMMIT_REMOTE_NAME === undefined) return yield* say(noRefsLine(manager))
+    if (lines.length === 0 && env.PRE_COMMIT_REMOTE_NAME === undefined) return yield* say(noRefsLine(manager))
     // A push's earlier bundle goes first: after this push the folder holds this push's bundle or
     // nothing, never an older one a later step would take for this push's.
     yield* fs.remove(out, { recursive: true }).pipe(Effect.ignore)
@@ -133,7 +134,7 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager
         yield* say(pushed.skip)
         continue
       }
-      const result = yield* compose(root, pushed.range, out).pipe(Effect.sandbox, Effect.result)
+      const result = yield* compose(nodePath.resolve(cwd, root), pushed.range, out).pipe(Effect.sandbox, Effect.result)
       if (Result.isFailure(result)) {
         yield* say(`the bundle for ${pushed.range} was not composed (${reasonOf(result.failure)}); the push goes on`)
         continue

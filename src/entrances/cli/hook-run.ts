@@ -9,6 +9,7 @@ import { failWithDiagnostics } from "./diagnostics.js"
 import { claudeCodeSnippet, isAgentEvent, notGitHook, printedEvents } from "./hook-agent.js"
 import type { HookManager, HookName } from "./hook-print.js"
 import { SKIPPED, hookSnippet, printedHooks, shellQuote } from "./hook-print.js"
+import { Invocation } from "./invocation.js"
 import { writeErr, writeOut } from "./output.js"
 
 export const HOOK_MARKER = "# specbundle-hook"
@@ -103,7 +104,8 @@ export const runHook = (args: HookArgs) =>
       const push = yield* Effect.promise(() => import("./hook-push.js"))
       return yield* push.runPrePush(args.root, args.gitArgs, args.manager === "lefthook" ? "lefthook" : "husky")
     }
-    const cwd = process.cwd()
+    const invocation = yield* Invocation
+    const cwd = invocation.cwd
     if (args.action === "print") {
       // `hook print pre-commit pre-push`: the second hook arrives as a GIT_ARG.
       const agent = printedEvents(args.hook, args.gitArgs, args.manager)
@@ -152,7 +154,7 @@ export const runHook = (args: HookArgs) =>
     // it gets no machine paths.
     const inTree = nodePath.relative(top, dir).split(nodePath.sep)
     const shared = inTree[0] !== ".." && !nodePath.isAbsolute(inTree.join("/")) && inTree[0] !== ".git"
-    const cli = shared ? null : { node: process.execPath, script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js") }
+    const cli = shared ? null : { node: invocation.node, script: invocation.script }
     yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => fail(`could not create ${dir}: ${e.message}`)))
     yield* fs.writeFileString(file, hookScript(hook, rel, cli), { mode: 0o755 }).pipe(
       Effect.andThen(fs.chmod(file, 0o755)),

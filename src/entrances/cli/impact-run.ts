@@ -9,12 +9,14 @@ import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import type { ImpactArgs } from "./impact.js"
+import { Invocation, located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeFindings, writeOut } from "./output.js"
 
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {
     const changes = yield* Changes
+    const { env } = yield* Invocation
     const request = requestOf(ImpactRequest, args)
     // --link-base is the renderer's, not the use case's: checked here, with the request's own problems.
     if (args.linkBase !== undefined && args.format !== "markdown") {
@@ -23,9 +25,9 @@ export const runImpactCommand = (args: ImpactArgs) =>
     if (args.noDiagram && args.format !== "markdown") {
       return yield* failWithDiagnostics([...impactProblems(request), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
-    const { report, graph, exclude } = yield* renderProblems(changes.report(request))
+    const { report, graph, exclude } = yield* renderProblems(changes.report(yield* located(request)))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, args.root, args.quiet)
-    yield* writeOut(impactOutput(report, graph, args.format, args.linkBase ?? (args.format === "markdown" ? gitlabLinkBase(process.env) : ""), !args.noDiagram))
+    yield* writeOut(impactOutput(report, graph, args.format, args.linkBase ?? (args.format === "markdown" ? gitlabLinkBase(env) : ""), !args.noDiagram))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
   }).pipe(Effect.withSpan("impact"), Effect.provide(ServicesLive))

@@ -10,6 +10,7 @@ import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import type { ListArgs } from "./list.js"
+import { Invocation, located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
@@ -17,11 +18,12 @@ import { withProgress } from "./progress.js"
 export const runList = (args: ListArgs) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const read = corpus.read(requestOf(CorpusRequest, args))
+    const { cwd } = yield* Invocation
+    const read = corpus.read(yield* located(requestOf(CorpusRequest, args)))
     const { graph, exclude } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
     yield* warnUnmatched(exclude, args.root, args.quiet)
-    const empty = noSpecFileWarning(graph, nodePath.resolve(args.root), exclude.length > 0)
+    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     yield* writeOut(listOutput(graph, args.what, args.format))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })

@@ -8,6 +8,7 @@ import * as Result from "effect/Result"
 import type { ManifestDraft } from "../../core/manifest.js"
 import { MANIFEST, manifestText } from "../../core/manifest.js"
 import { CliFailure } from "./errors.js"
+import { inCwd } from "./invocation.js"
 
 export type { BuiltFrom, ManifestDraft, PartRecord } from "../../core/manifest.js"
 export { MANIFEST, graphDigest, partFileName, ticket } from "../../core/manifest.js"
@@ -21,10 +22,11 @@ const describe = (e: unknown): string => {
 export const writeAtomic = (dir: string, name: string, text: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
+    const at = yield* inCwd(dir)
     const target = nodePath.join(dir, name)
-    const temp = nodePath.join(dir, `.${name}.${process.pid}.tmp`)
+    const temp = nodePath.join(at, `.${name}.${process.pid}.tmp`)
     yield* fs.writeFileString(temp, text).pipe(
-      Effect.andThen(fs.rename(temp, target)),
+      Effect.andThen(fs.rename(temp, nodePath.join(at, name))),
       Effect.tapError(() => fs.remove(temp).pipe(Effect.ignore)),
       Effect.mapError((e) => new CliFailure({ line: `could not write ${target}: ${describe(e)}` }))
     )
@@ -44,7 +46,7 @@ export const writeManifest = (dir: string, manifest: ManifestDraft) =>
 export const outDirProblem = (dir: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const full = nodePath.resolve(dir)
+    const full = yield* inCwd(dir)
     for (let at = full; ; at = nodePath.dirname(at)) {
       const info = yield* fs.stat(at).pipe(Effect.option)
       if (Option.isSome(info)) {
@@ -59,15 +61,18 @@ export const outDirProblem = (dir: string) =>
 export const ensureDir = (dir: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => new CliFailure({ line: `could not create ${dir}: ${describe(e)}` })))
+    yield* fs
+      .makeDirectory(yield* inCwd(dir), { recursive: true })
+      .pipe(Effect.mapError((e) => new CliFailure({ line: `could not create ${dir}: ${describe(e)}` })))
   })
 
 /** Removes part files the new manifest does not list (an earlier, longer set; another --part K). */
 export const removeOtherParts = (dir: string, kept: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const names = yield* fs.readDirectory(dir).pipe(Effect.orElseSucceed(() => [] as string[]))
+    const at = yield* inCwd(dir)
+    const names = yield* fs.readDirectory(at).pipe(Effect.orElseSucceed(() => [] as string[]))
     for (const name of names) {
-      if (/^part-\d{3,}\.json$/.test(name) && !kept.includes(name)) yield* fs.remove(nodePath.join(dir, name)).pipe(Effect.ignore)
+      if (/^part-\d{3,}\.json$/.test(name) && !kept.includes(name)) yield* fs.remove(nodePath.join(at, name)).pipe(Effect.ignore)
     }
   })

@@ -1,17 +1,65 @@
 // Writing results and findings. stdout carries only the result; everything else goes to stderr.
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { formatFinding } from "../../core/finding-text.js"
 import { capFindings, countedFinding, tallyLine } from "../../core/findings-cap.js"
 import type { Finding } from "../../core/model.js"
 import { escapeCommandData, findingsGithub } from "../../core/render/findings.js"
 import { findingsPrefix } from "../../core/render/outputs.js"
 import { StdoutClosed } from "./errors.js"
+import { Invocation } from "./invocation.js"
 
-let stdoutClosed = false
-process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-  // A reader that went away (`| head`) is not an error of ours.
-  if (e.code === "EPIPE") stdoutClosed = true
-})
+/**
+ * Where a run's text goes: values on stdout, lines on stderr. The handlers write only through
+ * this service, so a test can run a command in process and read both streams (`Output.collect`);
+ * bin.ts provides `Output.live`, the process's own stdout and stderr.
+ */
+export class Output extends Context.Service<
+  Output,
+  {
+    /** Writes to stdout and waits until the text is handed on (backpressure for streamed parts). */
+    readonly out: (text: string) => Effect.Effect<void, StdoutClosed>
+    /** Writes text to stderr as given. */
+    readonly err: (text: string) => void
+    /** stderr is a terminal (the progress line shows only there). */
+    readonly stderrIsTTY: boolean
+    /** stdout's width when it is a terminal (help pages wrap to it), else undefined. */
+    readonly stdoutColumns: number | undefined
+  }
+>()("specbundle/cli/Output") {
+  /** The process's stdout and stderr (identical bytes and behaviour to writing to them directly). */
+  static readonly live: Layer.Layer<Output> = Layer.sync(this, () => liveOutput())
+  /** Collects stdout and stderr as text (the in-process runner's): the layer and what was written. */
+  static readonly collect = (): {
+    readonly layer: Layer.Layer<Output>
+    readonly stdout: () => string
+    readonly stderr: () => string
+    /** Adds text written past the service (a Console's, the exit line) in the order it came. */
+    readonly append: (stream: "stdout" | "stderr", text: string) => void
+  } => {
+    let stdout = ""
+    let stderr = ""
+    const service: Output["Service"] = {
+      out: (text) =>
+        Effect.sync(() => {
+          stdout += text
+        }),
+      err: (text) => void (stderr += text),
+      stderrIsTTY: false,
+      stdoutColumns: undefined
+    }
+    return {
+      layer: Layer.succeed(Output, service),
+      stdout: () => stdout,
+      stderr: () => stderr,
+      append: (stream, text) => {
+        if (stream === "stdout") stdout += text
+        else stderr += text
+      }
+    }
+  }
+}
 
 /** stdout writes under way, and who waits for there to be none (bin.ts, after a signal). */
 let writing = 0
@@ -29,24 +77,39 @@ export const whenOutputIdle = (f: () => void): void => {
   else waiting.push(f)
 }
 
-/** Writes to stdout and waits until the text is handed to the OS (backpressure for streamed parts). */
-export const writeOut = (text: string): Effect.Effect<void, StdoutClosed> =>
-  Effect.callback<void, StdoutClosed>((resume) => {
-    if (stdoutClosed) return resume(Effect.fail(new StdoutClosed()))
-    if (stopped) return resume(Effect.interrupt)
-    writing++
-    process.stdout.write(text, (err) => {
-      writing--
-      if (writing === 0) {
-        const ready = waiting
-        waiting = []
-        for (const f of ready) f()
-      }
-      resume(err ? Effect.fail(new StdoutClosed()) : Effect.void)
-    })
+const liveOutput = (): Output["Service"] => {
+  let stdoutClosed = false
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    // A reader that went away (`| head`) is not an error of ours.
+    if (e.code === "EPIPE") stdoutClosed = true
   })
+  return {
+    out: (text) =>
+      Effect.callback<void, StdoutClosed>((resume) => {
+        if (stdoutClosed) return resume(Effect.fail(new StdoutClosed()))
+        if (stopped) return resume(Effect.interrupt)
+        writing++
+        process.stdout.write(text, (err) => {
+          writing--
+          if (writing === 0) {
+            const ready = waiting
+            waiting = []
+            for (const f of ready) f()
+          }
+          resume(err ? Effect.fail(new StdoutClosed()) : Effect.void)
+        })
+      }),
+    err: (text) => void process.stderr.write(text),
+    stderrIsTTY: process.stderr.isTTY === true,
+    stdoutColumns: process.stdout.isTTY === true ? (process.stdout.columns ?? 80) : undefined
+  }
+}
 
-export const writeErr = (line: string): Effect.Effect<void> => Effect.sync(() => void process.stderr.write(line.endsWith("\n") ? line : line + "\n"))
+/** Writes to stdout and waits until the text is handed on (backpressure for streamed parts). */
+export const writeOut = (text: string): Effect.Effect<void, StdoutClosed, Output> => Output.use((o) => o.out(text))
+
+/** One line on stderr (a newline added when missing). */
+export const writeErr = (line: string): Effect.Effect<void, never, Output> => Output.useSync((o) => o.err(line.endsWith("\n") ? line : line + "\n"))
 
 export { formatFinding }
 
@@ -76,20 +139,21 @@ export interface FindingsMode {
  * tally counts errors only then). The github style keeps the cap (a step shows few annotations
  * anyway) and makes the tally a notice.
  */
-export const writeFindings = (findings: ReadonlyArray<Finding>, mode: FindingsMode): Effect.Effect<void> =>
-  Effect.sync(() => {
+export const writeFindings = (findings: ReadonlyArray<Finding>, mode: FindingsMode): Effect.Effect<void, never, Output | Invocation> =>
+  Effect.gen(function* () {
+    const output = yield* Output
+    const { cwd } = yield* Invocation
     const shown = mode.quiet ? findings.filter((f) => f.severity === "error") : findings
     const capped = mode.all ? null : capFindings(shown, FINDINGS_SHOWN)
     const kept = capped === null ? shown : capped.shown.map(countedFinding)
     const tally = capped === null ? null : tallyLine(capped)
     if (mode.style === "github") {
       const text =
-        findingsGithub(kept, findingsPrefix(mode.root ?? ".", process.cwd())) +
-        (tally !== null ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
-      if (text !== "") process.stderr.write(text)
+        findingsGithub(kept, findingsPrefix(mode.root ?? ".", cwd)) + (tally !== null ? `::notice title=specbundle::${escapeCommandData(tally)}\n` : "")
+      if (text !== "") output.err(text)
       return
     }
     const lines = kept.map(formatFinding)
     if (tally !== null) lines.push(tally)
-    if (lines.length > 0) process.stderr.write(lines.join("\n") + "\n")
+    if (lines.length > 0) output.err(lines.join("\n") + "\n")
   })

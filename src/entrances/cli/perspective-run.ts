@@ -7,6 +7,7 @@ import { Bundler } from "../../usecases/Bundler.js"
 import { BundleRequest, requestOf } from "../../usecases/requests.js"
 import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
+import { located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeOut } from "./output.js"
 import type { PerspectiveArgs } from "./perspective.js"
@@ -15,12 +16,12 @@ import { loadConfig } from "../../usecases/settings.js"
 export const runPerspective = (args: PerspectiveArgs) =>
   Effect.gen(function* () {
     if (args.name === undefined) {
-      const loaded = yield* loadConfig(args)
+      const loaded = yield* loadConfig(yield* located(args))
       const known = perspectiveNames(loaded.config?.perspectives)
       return yield* failWithDiagnostics([{ scope: "perspective", problem: `Give a perspective name; known: ${known.join(", ")}.` }])
     }
     const bundler = yield* Bundler
-    const input = yield* renderProblems(bundler.prepare({ ...requestOf(BundleRequest, args), perspective: args.name }))
+    const input = yield* renderProblems(bundler.prepare(yield* located({ ...requestOf(BundleRequest, args), perspective: args.name })))
     const { pack, members, perspective, changeset } = input.params
     const text =
       args.format === "json"

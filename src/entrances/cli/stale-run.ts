@@ -8,6 +8,7 @@ import { byCodeUnits } from "../../core/model.js"
 import { GraphReader } from "../../services/GraphReader.js"
 import { CliFailure, ExitWith } from "./errors.js"
 import type { StaleArgs } from "./stale.js"
+import { inCwd } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { MANIFEST, parseManifest } from "../../core/manifest.js"
 import { writeErr, writeOut } from "./output.js"
@@ -31,7 +32,7 @@ export const compareFiles = (recorded: ReadonlyArray<{ path: string; hash: strin
 const readManifest = (dir: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const path = nodePath.resolve(dir, MANIFEST)
+    const path = nodePath.resolve(yield* inCwd(dir), MANIFEST)
     const text = yield* fs
       .readFileString(path)
       .pipe(Effect.mapError(() => new CliFailure({ line: `${path}: no manifest here; write one with specbundle bundle ... --out ${dir}` })))
@@ -48,7 +49,7 @@ export const runStale = (args: StaleArgs) =>
   Effect.gen(function* () {
     const manifest = yield* readManifest(args.dir)
     const fs = yield* FileSystem.FileSystem
-    const root = Option.isSome(args.root) ? nodePath.resolve(args.root.value) : manifest.builtFrom.root
+    const root = Option.isSome(args.root) ? yield* inCwd(args.root.value) : manifest.builtFrom.root
     const info = yield* fs.stat(root).pipe(Effect.option)
     if (Option.isNone(info) || info.value.type !== "Directory") {
       return yield* new CliFailure({

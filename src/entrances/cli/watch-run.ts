@@ -18,6 +18,7 @@ import { flagExcludes } from "./excludes.js"
 import { ParseCache } from "../../node/runtime.js"
 import { ServicesLive } from "./live.js"
 import { writeErr } from "./output.js"
+import { Invocation } from "./invocation.js"
 import { outDirProblem } from "./out.js"
 import type { WatchArgs } from "./watch.js"
 import { DEFAULT_QUIET_MS } from "./watch.js"
@@ -50,11 +51,12 @@ export const parseQuietMs = (text: string | undefined): number | null => {
   return /^\d+$/.test(text.trim()) ? Number(text.trim()) : null
 }
 
-const problemsOf = (args: WatchArgs, root: string): Diagnostic[] => {
+const problemsOf = (args: WatchArgs, cwd: string, root: string): Diagnostic[] => {
   const problems: Diagnostic[] = []
   const out = args.out
   if (out === undefined) problems.push({ scope: "out", problem: "watch writes files: give --out DIR (the folder for part-NNN.json and manifest.json)." })
-  else if (nodePath.resolve(out) === root) problems.push({ scope: "out", problem: "--out must not be the root itself; name a folder inside or outside it." })
+  else if (nodePath.resolve(cwd, out) === root)
+    problems.push({ scope: "out", problem: "--out must not be the root itself; name a folder inside or outside it." })
   if (parseQuietMs(args.quietMs) === null) {
     problems.push({
       scope: "quiet-ms",
@@ -72,14 +74,15 @@ const messageOf = (cause: Cause.Cause<unknown>): string => {
 
 export const runWatch = (args: WatchArgs) =>
   Effect.gen(function* () {
-    const root = nodePath.resolve(args.root)
-    const problems = problemsOf(args, root)
+    const { cwd } = yield* Invocation
+    const root = nodePath.resolve(cwd, args.root)
+    const problems = problemsOf(args, cwd, root)
     const outProblem = args.out !== undefined ? yield* outDirProblem(args.out) : null
     if (outProblem !== null) problems.push(outProblem)
     if (problems.length > 0) return yield* failWithDiagnostics(problems)
     const quietMs = parseQuietMs(args.quietMs) ?? DEFAULT_QUIET_MS
     const dir = args.out ?? ""
-    const outRel = nodePath.relative(root, nodePath.resolve(dir)).split(nodePath.sep).join("/")
+    const outRel = nodePath.relative(root, nodePath.resolve(cwd, dir)).split(nodePath.sep).join("/")
     const filter: EventFilter = {
       outRel: outRel.startsWith("..") || nodePath.isAbsolute(outRel) ? null : outRel,
       exclude: flagExcludes(args.exclude ?? []).paths

@@ -1,0 +1,111 @@
+// The CLI as one program value, for bin.ts (the process: its live output and invocation, signals,
+// exit) and for tests that run a command in process (test/support/run.ts, a collecting output and
+// an invocation of their own). The arguments go through argv.ts first (help, version and the
+// mistakes we word ourselves), then to effect/cli with our own help pages (help.ts) as its
+// presenter; how the run ends (stderr line, exit code) is exit.ts. The services (the use cases
+// Bundler, Changes, Corpus and those under them) are provided by each command's handler, which
+// loads on first use (*-run.ts), so `--help` neither evaluates nor builds them.
+import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeStdio from "@effect/platform-node/NodeStdio"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as CliError from "effect/cli/CliError"
+import * as CliOutput from "effect/cli/CliOutput"
+import * as Command from "effect/cli/Command"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { forgetExcludeMatches } from "../../core/discover.js"
+import { GitEnvironment } from "../../node/git.js"
+import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
+import { type ParseCache, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
+import { type Preflight, preflight } from "./argv.js"
+import { failWithDiagnostics } from "./diagnostics.js"
+import { refusalOf } from "./exit.js"
+import { helpAnswer } from "./help.js"
+import { Invocation } from "./invocation.js"
+import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model, root } from "./main.js"
+import { Output } from "./output.js"
+
+const helpData = () => ({ program: PROGRAM, version: VERSION, root: model(), examples: EXAMPLES, builtIns: BUILT_INS })
+
+/**
+ * What effect/cli presents itself (help it was asked for past argv.ts, `--log-level debug
+ * --help`; a command line with no command, `--`): our pages. Its errors are exit.ts's.
+ */
+const presenterOf = (output: Output["Service"], invocation: Invocation["Service"]): CliOutput.Presenter => ({
+  present: (event) => {
+    const show = (pre: Preflight) => writeHelp(output, invocation, pre)
+    if (event._tag === "Version") return show({ _tag: "Version" })
+    if (event._tag === "InvalidInvocation") return Effect.void
+    const command = model().subcommands.find((c) => c.name === event.commandPath[1])
+    return show(command === undefined ? { _tag: "TopHelp" } : { _tag: "CommandHelp", command })
+  }
+})
+
+/** A help page or the version: a write that cannot fail (a closed stdout ends the run quietly anyway). */
+const writeHelp = (output: Output["Service"], invocation: Invocation["Service"], pre: Preflight): Effect.Effect<void> =>
+  output
+    .out(
+      helpAnswer(helpData(), pre, () => ({ isTTY: output.stdoutColumns !== undefined, columns: output.stdoutColumns, noColor: invocation.env.NO_COLOR })) ?? ""
+    )
+    .pipe(Effect.ignore)
+
+// What effect/cli's commands may use: the file system (read synchronously: NodeFileSystemSync),
+// paths, a terminal for --wizard (it opens stdin only when a prompt reads it), stdio, processes.
+const Platform = NodeChildProcessSpawner.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, NodeTerminal.layer, NodeStdio.layer))
+)
+
+/** A refusal of the parser's: the `{ diagnostics }` value on stdout, its line on stderr, exit 2. */
+const refused = (problem: string) => failWithDiagnostics([{ scope: "arguments", problem }], problem)
+
+const parse = (argv: ReadonlyArray<string>) =>
+  // (renderErrors: the presenter is told about a refusal, and says nothing: see `refused`.)
+  Command.runWith(root, { version: VERSION })(argv).pipe(
+    Effect.catchIf(
+      (e): e is CliError.ShowHelp => CliError.isCliError(e) && e._tag === "ShowHelp",
+      // No errors: the help page it showed (our presenter's) is the answer.
+      (e) => (e.errors.length === 0 ? Effect.void : refused(refusalOf(root, e)))
+    )
+  )
+
+/** Help, version and the argument mistakes are answered by argv.ts; everything else is parsed. */
+const answer = (argv: ReadonlyArray<string>, output: Output["Service"], invocation: Invocation["Service"]) => {
+  const pre = preflight(PROGRAM, model(), argv, invocation.stdinIsTTY)
+  switch (pre._tag) {
+    case "Parse":
+      return parse(pre.argv).pipe(Effect.provide(CliOutput.layerPresenter(presenterOf(output, invocation))))
+    case "Problem":
+      return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
+    case "Refused":
+      return refused(pre.problem)
+    default:
+      return writeHelp(output, invocation, pre)
+  }
+}
+
+/** A setting in the environment that cannot be used: a parameter problem like a bad flag (exit 2), refused before any answer. */
+const refuseSetting = (e: SettingsProblem) => failWithDiagnostics([{ scope: "environment", problem: e.problem }])
+
+/** What the commands' reads run on (src/node/runtime.ts), over the run's settings. */
+export type Runtime = Layer.Layer<WorkerPool | ParseCache, never, Settings>
+
+/**
+ * The run of `specbundle ...argv` (the words after the program's name), writing through Output,
+ * reading its folder, environment and stdin from Invocation (git and the settings get that
+ * environment too), its reads on `runtime` (bin.ts: worker threads and the loader's cache folder;
+ * tests: this thread). It ends as exit.ts's exitCodeOf reads it.
+ */
+export const program = (argv: ReadonlyArray<string>, runtime: Runtime) =>
+  Effect.gen(function* () {
+    const output = yield* Output
+    const invocation = yield* Invocation
+    forgetExcludeMatches()
+    const settings = Settings.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: invocation.env as Record<string, string> }))))
+    return yield* answer(argv, output, invocation).pipe(
+      Effect.provide(runtime.pipe(Layer.provide(settings))),
+      Effect.catchTag("SettingsProblem", refuseSetting),
+      Effect.provideService(GitEnvironment, invocation.env as NodeJS.ProcessEnv)
+    )
+  }).pipe(Effect.provide(Platform))
