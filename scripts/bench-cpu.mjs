@@ -40,7 +40,7 @@ const hook = path.join(tmp, "cpu-at-exit.cjs")
 const out = path.join(tmp, "cpu.txt")
 writeFileSync(
   hook,
-  'process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").appendFileSync(process.env.BENCH_CPU_OUT, `${(u.user + u.system) / 1000}\\n`) })\n'
+  'process.on("exit", () => { const u = process.cpuUsage(); require("node:fs").appendFileSync(process.env.BENCH_CPU_OUT, (u.user + u.system) / 1000 + "\\n") })\n'
 )
 const env = { ...process.env, SPECBUNDLE_CODE_CACHE_DIR: path.join(tmp, "cache"), BENCH_CPU_OUT: out }
 delete env.SPECBUNDLE_CODE_CACHE
