@@ -20,10 +20,16 @@ const sortedMap = <V>(byKey: ReadonlyMap<string, V>): Map<string, V> => {
  */
 const sortEdges = (edges: Edge[]): Map<string, Edge[]> => {
   const bySource = new Map<string, Edge[]>()
+  // A Spec's or an anchor's edges come one after another: the run of the edge before is taken without a lookup.
+  let run: Edge[] | undefined
+  let from: string | undefined
   for (const e of edges) {
-    const run = bySource.get(e.from)
-    if (run === undefined) bySource.set(e.from, [e])
-    else run.push(e)
+    if (run === undefined || e.from !== from) {
+      from = e.from
+      run = bySource.get(from)
+      if (run === undefined) bySource.set(from, (run = []))
+    }
+    run.push(e)
   }
   const outgoing = sortedMap(bySource)
   let i = 0
@@ -98,10 +104,12 @@ export const buildGraph = (reads: ReadonlyArray<CarrierRead>): Graph => {
     if (list === undefined) nodesByFile.set(node.file, [node.id])
     else list.push(node.id)
   }
+  // No lookup per node where no id was declared twice (the usual corpus).
+  const any = repeated.size > 0
   for (const read of reads) {
-    for (const s of read.specs) if (!repeated.has(s.id)) specs.set(s.id, s), addSpecEdges(s, edges)
-    for (const p of read.packs) if (!repeated.has(p.id)) packs.set(p.id, p), addPackEdges(p, edges)
-    for (const a of read.anchors) if (!repeated.has(a.id)) anchors.set(a.id, a), addAnchorEdges(a, edges)
+    for (const s of read.specs) if (!any || !repeated.has(s.id)) specs.set(s.id, s), addSpecEdges(s, edges)
+    for (const p of read.packs) if (!any || !repeated.has(p.id)) packs.set(p.id, p), addPackEdges(p, edges)
+    for (const a of read.anchors) if (!any || !repeated.has(a.id)) anchors.set(a.id, a), addAnchorEdges(a, edges)
   }
   for (const nodes of [specs, packs, anchors] as const) for (const node of nodes.values()) place(node)
   for (const list of nodesByFile.values()) if (list.length > 1) list.sort()

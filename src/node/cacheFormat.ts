@@ -192,21 +192,29 @@ export const decodeShard = (format: number, data: Uint8Array, open: (name: strin
     if (file === undefined || file.size !== size) return undefined
     source = new ProseFile(head.prose, file)
   } else if (head.prose !== null) return undefined
-  const reads = (head.reads as StoredRead[]).map((read): CarrierRead => {
-    if (read.specs.length > 0 && source === null) throw new Error("prose missing")
-    for (const s of read.specs) if (!(s[8] >= 0 && s[8] <= s[9] && s[9] <= size)) throw new Error("prose out of bounds")
-    const specs = read.specs.map((s) => new StoredSpec(s, source as ProseFile))
-    return { file: read.file, specs, packs: read.packs, anchors: read.anchors, findings: read.findings }
-  })
+  // Each read is the object JSON.parse built (its keys in CarrierRead's order, as encodeShard
+  // wrote them), its Specs replaced in place: no copy of every read and its list of Specs.
+  const reads = head.reads as Array<{ readonly specs: Array<StoredSpecFields | StoredSpec> }>
+  for (const read of reads) {
+    const specs = read.specs
+    if (!Array.isArray(specs)) throw new Error("not a read")
+    if (specs.length > 0 && source === null) throw new Error("prose missing")
+    for (let i = 0; i < specs.length; i++) {
+      const s = specs[i] as StoredSpecFields
+      if (!(s[8] >= 0 && s[8] <= s[9] && s[9] <= size)) throw new Error("prose out of bounds")
+      specs[i] = new StoredSpec(s, source as ProseFile)
+    }
+  }
   let entries: SavedEntry[] | undefined
+  const decoded = reads as unknown as ReadonlyArray<CarrierRead>
   return {
     digest: head.digest,
     prose: source?.name ?? null,
-    reads,
+    reads: decoded,
     entries: () => {
       entries ??= (JSON.parse(bytes.toString("latin1", newline + 1)) as StoredEntry[]).map(([path, stat, hash, oid, at]): SavedEntry => {
-        if (at !== -1 && reads[at] === undefined) throw new Error("read out of bounds")
-        return [path, stat, hash, oid, at === -1 ? null : reads[at]]
+        if (at !== -1 && decoded[at] === undefined) throw new Error("read out of bounds")
+        return [path, stat, hash, oid, at === -1 ? null : decoded[at]]
       })
       return entries
     }

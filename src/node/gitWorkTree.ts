@@ -44,7 +44,9 @@ const DIFF = [
   "--relative",
   "--ignore-submodules=all"
 ]
-const PLACES = ["rev-parse", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-toplevel"]
+/** The index file and the common git folder, absolute (GitDiff's rev-parse asks them with its own questions). */
+export const PLACES_OPTIONS = ["--path-format=absolute", "--git-path", "index", "--git-common-dir"]
+const PLACES = ["rev-parse", ...PLACES_OPTIONS, "--show-toplevel"]
 const SETTINGS = ["config", "-z", "--get-regexp", "^(core\\.(autocrlf|attributesfile)|attr\\.tree)$"]
 
 const lines = (o: GitOutput): string[] | null => (o.code === 0 ? o.stdout.toString("utf8").split("\0") : null)
@@ -184,15 +186,15 @@ export const mayBeInRepository = (root: string): boolean => {
 export type GitSideAnswers = readonly [diff: GitOutput | null, places: GitOutput | null, settings: GitOutput | null]
 
 /**
- * Asks them, three processes at once. A changeset's diff (GitDiff) starts them with its own
+ * Asks them, three processes at once (two when `places` is PLACES's answer, asked with another question). A changeset's diff (GitDiff) starts them with its own
  * listing, so that they have answered by the time the read's walk is done (issue 38: the PR
  * bundle waited ~80 ms for diff-files after its walk on the 30,040-file bench corpora).
  */
-export const askSides = (git: Git["Service"], root: string): Effect.Effect<GitSideAnswers> => {
+export const askSides = (git: Git["Service"], root: string, places?: GitOutput): Effect.Effect<GitSideAnswers> => {
   // diff-files goes through a spawned process (exec with an input): simple-git refuses any
   // core.fsmonitor setting, even the one that turns it off.
   const side = (args: ReadonlyArray<string>, input?: string) => git.exec(root, args, input).pipe(Effect.orElseSucceed(() => null))
-  return Effect.all([side(DIFF, ""), side(PLACES), side(SETTINGS)], { concurrency: "unbounded" })
+  return Effect.all([side(DIFF, ""), places === undefined ? side(PLACES) : Effect.succeed(places), side(SETTINGS)], { concurrency: "unbounded" })
 }
 
 /**

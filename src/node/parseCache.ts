@@ -96,8 +96,13 @@ export interface ParseCaches {
  */
 export interface ShardListing {
   readonly digests: ReadonlyArray<string | null>
-  /** Per shard, path -> the object id the listing names. */
-  readonly objects: ReadonlyArray<ReadonlyMap<string, string>>
+  /** The shard of each listed path, in the listing's order (so a reader need not hash a path again). */
+  readonly shards: Uint8Array
+  /**
+   * A shard's paths -> the object ids the listing names: built when first asked, as only a save
+   * of a shard not whole asks (a map of every path cost ~10 ms on 30,000 paths).
+   */
+  readonly objects: (shard: number) => ReadonlyMap<string, string>
   /** How many listed paths each shard holds. */
   readonly counts: ReadonlyArray<number>
 }
@@ -120,28 +125,54 @@ const shardsOf = (entries: Listed): Uint8Array => {
 
 const digestOf = (list: ReadonlyArray<string>): string => createHash("sha1").update(list.join("\0")).digest("hex")
 
-/** The listing of `entries`, each in the shard `shards` names. */
-const listingOf = (entries: Listed, shards: Uint8Array): ShardListing => {
-  const parts: string[][] = Array.from({ length: SHARDS }, () => [])
-  const eligible = new Array<boolean>(SHARDS).fill(true)
-  const objects = Array.from({ length: SHARDS }, () => new Map<string, string>())
-  entries.forEach((e, i) => {
-    const shard = shards[i]
-    if (e.object === null) eligible[shard] = false
-    else objects[shard].set(e.path, e.object)
-    parts[shard].push(e.path, e.object ?? "")
-  })
-  return {
-    digests: parts.map((list, shard) => (eligible[shard] ? digestOf(list) : null)),
-    objects,
-    counts: parts.map((list) => list.length / 2)
+/** Each shard's paths -> object ids of `entries`, built per shard when first asked. */
+const objectsOf = (entries: Listed, shards: Uint8Array): ((shard: number) => ReadonlyMap<string, string>) => {
+  const built = new Array<Map<string, string> | undefined>(SHARDS)
+  return (shard) => {
+    let map = built[shard]
+    if (map === undefined) {
+      map = new Map()
+      for (let i = 0; i < entries.length; i++) {
+        const object = entries[i].object
+        if (shards[i] === shard && object !== null) map.set(entries[i].path, object)
+      }
+      built[shard] = map
+    }
+    return map
   }
 }
 
-/** A listing kept with its entries and the shard of each, to tell the next one from. */
+/**
+ * The listing of `entries`, each in the shard `shards` names; only the shards `only` names are
+ * digested again (the others' digests are `was`'s).
+ */
+const listingOf = (
+  entries: Listed,
+  shards: Uint8Array,
+  was?: { readonly digests: ReadonlyArray<string | null>; readonly only: ReadonlySet<number> }
+): ShardListing => {
+  const parts: string[][] = Array.from({ length: SHARDS }, () => [])
+  const eligible = new Array<boolean>(SHARDS).fill(true)
+  const counts = new Array<number>(SHARDS).fill(0)
+  for (let i = 0; i < entries.length; i++) {
+    const shard = shards[i]
+    counts[shard]++
+    if (was !== undefined && !was.only.has(shard)) continue
+    const e = entries[i]
+    if (e.object === null) eligible[shard] = false
+    parts[shard].push(e.path, e.object ?? "")
+  }
+  return {
+    digests: parts.map((list, shard) => (was !== undefined && !was.only.has(shard) ? was.digests[shard] : eligible[shard] ? digestOf(list) : null)),
+    shards,
+    objects: objectsOf(entries, shards),
+    counts
+  }
+}
+
+/** A listing kept with its entries, to tell the next one from. */
 interface KeptListing {
   readonly entries: Listed
-  readonly shards: Uint8Array
   readonly listing: ShardListing
 }
 
@@ -152,36 +183,18 @@ interface KeptListing {
  */
 const nextListing = (kept: KeptListing | undefined, entries: Listed): KeptListing => {
   if (kept !== undefined && kept.entries.length === entries.length) {
+    const shards = kept.listing.shards
     const changed = new Set<number>()
     let same = true
     for (let i = 0; i < entries.length && same; i++) {
       const [now, was] = [entries[i], kept.entries[i]]
       if (now.path !== was.path) same = false
-      else if (now.object !== was.object) changed.add(kept.shards[i])
+      else if (now.object !== was.object) changed.add(shards[i])
     }
     if (same && changed.size === 0) return kept
-    if (same) {
-      // Copies of the changed shards' maps only: copying a map of 30,000 paths costs ~15 ms.
-      const objects = kept.listing.objects.map((map, shard) => (changed.has(shard) ? new Map<string, string>() : map))
-      const parts = new Map([...changed].map((shard) => [shard, [] as string[]]))
-      const eligible = new Set(changed)
-      entries.forEach((e, i) => {
-        const shard = kept.shards[i]
-        const list = parts.get(shard)
-        if (list === undefined) return
-        if (e.object === null) eligible.delete(shard)
-        else (objects[shard] as Map<string, string>).set(e.path, e.object)
-        list.push(e.path, e.object ?? "")
-      })
-      const digests = kept.listing.digests.map((d, shard) => {
-        const list = parts.get(shard)
-        return list === undefined ? d : eligible.has(shard) ? digestOf(list) : null
-      })
-      return { entries, shards: kept.shards, listing: { digests, objects, counts: kept.listing.counts } }
-    }
+    if (same) return { entries, listing: listingOf(entries, shards, { digests: kept.listing.digests, only: changed }) }
   }
-  const shards = shardsOf(entries)
-  return { entries, shards, listing: listingOf(entries, shards) }
+  return { entries, listing: listingOf(entries, shardsOf(entries)) }
 }
 
 /**
@@ -209,7 +222,7 @@ export const shardOf = (path: string): number => {
  * the same digest); else null.
  */
 const digestFor = (list: ReadonlyArray<SavedEntry>, shard: number, saved: ShardListing | undefined): string | null =>
-  saved !== undefined && list.length === saved.counts[shard] && list.every((e) => e[3] !== null && saved.objects[shard].get(e[0]) === e[3])
+  saved !== undefined && list.length === saved.counts[shard] && list.every((e) => e[3] !== null && saved.objects(shard).get(e[0]) === e[3])
     ? saved.digests[shard]
     : null
 

@@ -20,10 +20,10 @@ import {
   splitZ,
   underRoot
 } from "../core/changeset.js"
-import type { GitError } from "../node/git.js"
+import type { GitError, GitOutput } from "../node/git.js"
 import { sidesOf } from "./gitSides.js"
 import type { GitSideAnswers } from "../node/gitWorkTree.js"
-import { LIST_STAGED, askSides } from "../node/gitWorkTree.js"
+import { LIST_STAGED, PLACES_OPTIONS, askSides } from "../node/gitWorkTree.js"
 import { ParseCache } from "../node/runtime.js"
 import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "../node/git.js"
 
@@ -123,14 +123,29 @@ const make = Effect.gen(function* () {
    * printed the first two). One git for all three answers: each git costs a start-up, and the
    * pre-commit hook's HEAD was a third process beside its index listing and diff.
    */
-  const locateWith = Effect.fn("GitDiff.locate")(function* (root: string, withHead: boolean) {
-    const out = yield* runGit(root, ["rev-parse", "--show-toplevel", "--show-prefix", ...(withHead ? ["--verify", "--quiet", "HEAD^{commit}"] : [])])
+  const locateWith = Effect.fn("GitDiff.locate")(function* (root: string, withHead: boolean, withPlaces = false) {
+    // withPlaces: the same git also names the index and the common git folder (the places a work
+    // tree's read asks: gitWorkTree.ts askSides), one process fewer for a changeset's read.
+    const out = yield* runGit(root, [
+      "rev-parse",
+      "--show-toplevel",
+      "--show-prefix",
+      ...(withPlaces ? PLACES_OPTIONS : []),
+      ...(withHead ? ["--verify", "--quiet", "HEAD^{commit}"] : [])
+    ])
     const lines = out.split("\n")
     const top = lines.length >= 3 ? lines[0] : ""
     if (top === "") return yield* new NotARepositoryError({ folder: root, reason: "is not inside a git work tree" })
     const prefix = normalizePrefix(lines[1])
-    const head = withHead && lines.length >= 4 && lines[2].trim() !== "" ? lines[2].trim() : null
-    return { location: { root, top, prefix } satisfies RepoLocation, head }
+    // HEAD's line follows the places' lines when both are asked.
+    const at = withPlaces ? 4 : 2
+    const head = withHead && lines.length >= at + 2 && lines[at].trim() !== "" ? lines[at].trim() : null
+    // Absolute both, else (a git before 2.31 echoes the option it does not know) asked as before.
+    const places =
+      withPlaces && lines.length >= 5 && nodePath.isAbsolute(lines[2]) && nodePath.isAbsolute(lines[3])
+        ? ({ code: 0, stdout: Buffer.from(`${lines[2]}\n${lines[3]}\n${top}\n`), stderr: "" } satisfies GitOutput)
+        : undefined
+    return { location: { root, top, prefix } satisfies RepoLocation, head, places }
   })
   const locate = (root: string) => Effect.map(locateWith(root, false), (found) => found.location)
 
@@ -230,7 +245,7 @@ const make = Effect.gen(function* () {
     // are used only when rev-parse says the root is the top (else asked again there), and a
     // failed rev-parse fails the run with its own error, as when they ran after it.
     const early = changeset._tag === "Staged" && holdsDotGit(root) ? Effect.result(stagedListings(root)) : Effect.succeed(undefined)
-    const [found, listings] = yield* Effect.all([locateWith(root, changeset._tag !== "Rev"), early], { concurrency: "unbounded" })
+    const [found, listings] = yield* Effect.all([locateWith(root, changeset._tag !== "Rev", changeset._tag === "Rev"), early], { concurrency: "unbounded" })
     const { location } = found
     const { top } = location
     let changes: RepoChange[]
@@ -244,7 +259,7 @@ const make = Effect.gen(function* () {
         // files) when it vouches for files (a parse cache) and the root is the top: started now, they
         // have answered by the time its walk is done. Detached: the read joins them after this returns
         // (a read that never comes leaves three short-lived read-only git processes to finish alone).
-        const sides = location.prefix === "" && (yield* cachesOffered) ? yield* Effect.forkDetach(askSides(git, top)) : undefined
+        const sides = location.prefix === "" && (yield* cachesOffered) ? yield* Effect.forkDetach(askSides(git, top, found.places)) : undefined
         // Questions that do not depend on each other: asked at once (each git costs a start-up).
         const [diffOut, tree] = yield* Effect.all([runGit(top, [...DIFF, from, "--"]), workTreeListing(location)], { concurrency: "unbounded" })
         const raw = parseRawZ(diffOut)

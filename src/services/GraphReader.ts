@@ -18,7 +18,7 @@ import type { GitSideAnswers, GitView } from "../node/gitWorkTree.js"
 import { askGit, convertsNothing } from "../node/gitWorkTree.js"
 import { asIndexObject, load } from "../node/diskRead.js"
 import type { ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
-import { shardListing, shardOf } from "../node/parseCache.js"
+import { shardListing } from "../node/parseCache.js"
 import { ParseCache, WorkerPool } from "../node/runtime.js"
 import { buildGraph } from "../core/graph.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
@@ -72,6 +72,13 @@ const keptOf = (cache: OpenCache | undefined, shards: ReadonlyArray<number>) =>
         reads: shards.flatMap((shard) => cache.whole[shard] ?? []),
         entries: () => shards.flatMap((shard) => cache.wholeEntries(shard))
       }
+
+/** The items of a listing (`shards`: each one's shard, in order) whose shard is not whole. */
+const notWhole = <A>(items: ReadonlyArray<A>, shards: Uint8Array, whole: ReadonlyArray<unknown>): A[] => {
+  const out: A[] = []
+  for (let i = 0; i < items.length; i++) if (whole[shards[i]] === undefined) out.push(items[i])
+  return out
+}
 
 /**
  * The tracked files git vouches hold their index object's bytes (gitWorkTree.ts), or none where an
@@ -178,8 +185,9 @@ const make = Effect.gen(function* () {
           : (cache.listingOf ?? shardListing)([...code, ...carriers].map((path) => ({ path, object: extra.has(path) ? null : (unchanged.get(path) ?? null) })))
       cache?.settle(treeListing)
       const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
-      const pending = (paths: string[]) => (wholeShards.length === 0 ? paths : paths.filter((p) => cache?.whole[shardOf(p)] === undefined))
-      const ordered = [...pending(code), ...pending(carriers)]
+      const all = [...code, ...carriers]
+      // The listing holds each path's shard, in this order: no path is hashed again.
+      const ordered = wholeShards.length === 0 || cache === undefined || treeListing === undefined ? all : notWhole(all, treeListing.shards, cache.whole)
       session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since }, pool)
       // With worker threads, every file is queued unread, code files first: the workers read and
       // parse from the front, this thread from the back (the Specs, whose results are the costly
@@ -246,7 +254,7 @@ const make = Effect.gen(function* () {
       const listing = (cache?.listingOf ?? shardListing)(options.entries)
       cache?.settle(listing)
       const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
-      const entries = wholeShards.length === 0 ? options.entries : options.entries.filter((e) => cache?.whole[shardOf(e.path)] === undefined)
+      const entries = wholeShards.length === 0 || cache === undefined ? options.entries : notWhole(options.entries, listing.shards, cache.whole)
       const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() }, pool)
       const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
       const code = entries.filter((e) => classifyPath(e.path) === "anchor-candidate")

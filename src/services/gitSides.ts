@@ -59,17 +59,23 @@ export const sidesOf = (git: Git["Service"]) => {
   const indexEntries = (top: string, listed: ReadonlyArray<BlobEntry> | undefined) =>
     listed !== undefined ? Effect.succeed(listed) : Effect.flatMap(git.run(top, ["ls-files", "-s", "-z"]), (out) => stagedEntries(top, parseLsFilesStageZ(out)))
 
-  /** Blob entries under the root of a commit's tree or of the index, with root-relative paths. */
-  const listEntries = (loc: RepoLocation, source: SideSource) =>
+  /**
+   * Blob entries under the root of a commit's tree or of the index that `wanted` accepts, with
+   * root-relative paths. One loop, an object only for an entry kept: the whole index passes
+   * through here (twice on a `--staged` run: package.json, then the corpus).
+   */
+  const listEntries = (loc: RepoLocation, source: SideSource, wanted: (path: string) => boolean) =>
     Effect.gen(function* () {
       const entries =
         source._tag === "Tree"
           ? parseLsTreeZ(yield* git.run(loc.top, ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", source.commit]))
           : yield* indexEntries(loc.top, source.listed)
-      return entries.flatMap((e) => {
+      const kept: Array<{ path: string; object: string }> = []
+      for (const e of entries) {
         const path = underRoot(loc.prefix, e.path)
-        return path === null ? [] : [{ path, object: e.object }]
-      })
+        if (path !== null && wanted(path)) kept.push({ path, object: e.object })
+      }
+      return kept
     })
 
   const readEntries = (loc: RepoLocation, entries: ReadonlyArray<{ path: string; object: string }>) =>
@@ -87,13 +93,12 @@ export const sidesOf = (git: Git["Service"]) => {
 
   /** Files under the root of a commit's tree or of the index that `wanted` accepts, with their bytes. */
   const readSource = Effect.fn("GitDiff.readSource")(function* (loc: RepoLocation, source: SideSource, wanted: (path: string) => boolean) {
-    const entries = (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
-    return yield* readEntries(loc, entries)
+    return yield* readEntries(loc, yield* listEntries(loc, source, wanted))
   })
 
   /** Entries under the root of a commit's tree or of the index that `wanted` accepts: root-relative path and object id. */
   const listSource = Effect.fn("GitDiff.listSource")(function* (loc: RepoLocation, source: SideSource, wanted: (path: string) => boolean) {
-    return (yield* listEntries(loc, source)).filter((e) => wanted(e.path))
+    return yield* listEntries(loc, source, wanted)
   })
 
   /** The bytes of entries listed by listSource (an object git no longer has is left out). */
@@ -131,7 +136,7 @@ export const sidesOf = (git: Git["Service"]) => {
             const path = underRoot(loc.prefix, e.path)
             return path === null || !want.has(path) ? [] : [{ path, object: e.object }]
           })
-        : (yield* listEntries(loc, { _tag: "Tree", commit })).filter((e) => want.has(e.path))
+        : yield* listEntries(loc, { _tag: "Tree", commit }, (p) => want.has(p))
     return entries
   })
 

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { parseCacheEntries } from "../support/cache-file.js"
 import { tempDir } from "../support/git.js"
 import { gitCallsIn } from "../support/hostile.js"
 import { CLI, env, git, repo, spec } from "../support/hooks.js"
@@ -103,5 +104,40 @@ describe("the pre-commit hook's git processes", () => {
     })
     expect(r.status).toBe(1)
     expect(r.stderr).toBe(`specbundle: ${dir} is not inside a git repository\n`)
+  })
+})
+
+describe("a changeset's git processes (the PR bundle)", () => {
+  it("one rev-parse names the top, the prefix, the index and the git folder: the work tree's files are still vouched for by object id", () => {
+    const dir = repo()
+    fs.writeFileSync(path.join(dir, "specs", "a.sdp.md"), spec("spec:a", "Alpha, renamed"))
+    git(dir, "commit", "-q", "-am", "rename")
+    const cache = tempDir("specbundle-start-up-cache-")
+    const trace = path.join(dir, ".git", "specbundle-trace.txt")
+    const withCache: NodeJS.ProcessEnv = { ...env(), GIT_TRACE: trace, SPECBUNDLE_CODE_CACHE_DIR: cache }
+    delete withCache.SPECBUNDLE_CODE_CACHE
+    const bundle = () => {
+      fs.rmSync(trace, { force: true })
+      const r = spawnSync(process.execPath, [CLI, "bundle", "--root", dir, "--changeset", "HEAD~1", "--parts", "--budget", "20000"], {
+        cwd: dir,
+        encoding: "utf8",
+        env: withCache
+      })
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr, calls: gitCallsIn(trace) }
+    }
+    const first = bundle()
+    expect([first.code, first.stderr]).toEqual([0, ""])
+    expect(first.stdout).toContain("spec:a")
+    const revParses = first.calls.filter((c) => c.includes("rev-parse"))
+    expect(revParses).toHaveLength(2)
+    expect(revParses[0]).toMatch(/rev-parse --show-toplevel --show-prefix --path-format=absolute --git-path index --git-common-dir$/)
+    expect(revParses[1]).toMatch(/rev-parse --verify --quiet --end-of-options 'HEAD~1\^\{commit\}'$/)
+    expect(first.calls.filter((c) => c.includes("diff-files"))).toHaveLength(1)
+    // git's answer was used: the cache's entries carry the index's object ids (given only where git vouched).
+    const second = bundle()
+    expect([second.code, second.stdout]).toEqual([0, first.stdout])
+    // (b is no old-side file: only the work tree's cache holds it.)
+    const entries = parseCacheEntries(cache, "specs/b.sdp.md")
+    for (const file of ["specs/a.sdp.md", "specs/b.sdp.md"]) expect(entries.get(file)?.oid, file).toBe(git(dir, "rev-parse", `HEAD:${file}`).trim())
   })
 })
