@@ -56,9 +56,10 @@ const corpusRows = ({ cliRow, readAll, dir, where, log, check, coldTarget }) => 
 }
 
 export const gitRows = ({ cliRow, readAll, big, chain, small, sizeLabel, repo, gitHosted, pickMidChain, tmp, log, runs }) => {
-  const rows = corpusRows({ cliRow, readAll, dir: gitHosted(big.dir), where: `git-hosted ${sizeLabel(big)}`, log, check: true, coldTarget: ["<= 4x", 4] })
+  const rows = corpusRows({ cliRow, readAll, dir: gitHosted(big.dir), where: `git-hosted ${sizeLabel(big)}`, log, check: true, coldTarget: ["<= 5x", 5] })
   // Issue 38's second corpus: long dependsOn chains, refines across Packs; the staged Spec sits
-  // mid-chain and the staged code file is an anchored one. Its rows without a cache: 5x.
+  // mid-chain and the staged code file is an anchored one. Rows without a cache: 5x on both
+  // corpora (issue 38: two cores, issue 25's measurements).
   const chainDir = gitHosted(chain.dir, undefined, pickMidChain)
   const chainWhere = `git-hosted ${chain.packs} chains of ${chain.specs / chain.packs}, ${sizeLabel(chain)}`
   rows.push(...corpusRows({ cliRow, readAll, dir: chainDir, where: chainWhere, log, check: false, coldTarget: ["<= 5x", 5] }))
