@@ -1,4 +1,4 @@
-// How a run ends. Handlers fail with these; bin.ts turns them into one stderr line and an exit code
+// How a run ends. Handlers fail with these; exit.ts turns them into one stderr line and an exit code
 // (0 a value was produced, 2 wrong parameters, 1 anything else), never a stack trace.
 import * as Data from "effect/Data"
 
