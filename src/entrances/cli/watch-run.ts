@@ -14,7 +14,7 @@ import type { BundleArgs } from "./bundle.js"
 import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "./diagnostics.js"
 import { failWithDiagnostics } from "./diagnostics.js"
-import { flagExcludes } from "./excludes.js"
+import { requestExcludes } from "../../usecases/excludes.js"
 import { ParseCache } from "../../node/runtime.js"
 import { ServicesLive } from "./live.js"
 import { writeErr } from "./output.js"
@@ -85,7 +85,7 @@ export const runWatch = (args: WatchArgs) =>
     const outRel = nodePath.relative(root, nodePath.resolve(cwd, dir)).split(nodePath.sep).join("/")
     const filter: EventFilter = {
       outRel: outRel.startsWith("..") || nodePath.isAbsolute(outRel) ? null : outRel,
-      exclude: flagExcludes(args.exclude ?? []).paths
+      exclude: requestExcludes(args.exclude ?? []).paths
     }
 
     // The per-build "wrote ..." line is replaced by watch's own; --strict cannot end a watch.
