@@ -309,6 +309,14 @@ function loadCli() {
       build,
       read: (file) => readCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
       open: (file) => openCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+      has: (file) => {
+        try {
+          return fs.lstatSync(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`), { throwIfNoEntry: false })?.isFile() === true
+        } catch {
+          // a file where a folder would be (ENOTDIR), or none we may look at: nothing of ours there
+          return false
+        }
+      },
       remove: (file) => {
         try {
           fs.unlinkSync(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`))

@@ -9,7 +9,7 @@ import { availableParallelism } from "node:os"
 import type { SourceFile } from "../core/discover.js"
 import type { ExtractAllOptions, Extracted, Input } from "./extractInThread.js"
 import { extractInThread, loadParser, needsParser } from "./extractInThread.js"
-import { type Chunk, Helper } from "./workerThread.js"
+import { type Chunk, Helper, type Link } from "./workerThread.js"
 
 /** Which worker threads a session may start. */
 export interface Pool {
@@ -22,6 +22,46 @@ export interface Pool {
   readonly silentMs: number
   /** SPECBUNDLE_WORKERS: this many worker threads whatever the corpus's size; null: the corpus decides. */
   readonly forced: number | null
+  /** Threads started before the read that will use them (`startAhead`); none in a pool without a script. */
+  readonly ahead?: ThreadsAhead
+}
+
+/**
+ * Worker threads started while git still answers, for the large read about to follow: a thread
+ * needs ~0.1 s before its first file (Node's start, its bundle, oxc-parser's modules), which then
+ * overlaps git's work instead of the parse. They wait without a job, reserving nothing for
+ * oxc-parser's raw transfer until a session adopts them (issue 29: the changeset's old side still
+ * forks git). Unreferenced: waiting threads never keep the process alive. The next session
+ * starting threads adopts them; whoever started them ends the ones left (`release`).
+ */
+export class ThreadsAhead {
+  private waiting: Helper[] = []
+
+  start(script: string, count: number): void {
+    const preloading = Math.max(1, availableParallelism() - 1)
+    for (let i = this.waiting.length; i < count; i++) this.waiting.push(new Helper(script, undefined, i < preloading))
+  }
+
+  /** Up to `count` threads, still alive, for a session to adopt. */
+  take(count: number): Helper[] {
+    return this.waiting.splice(0, count).filter((h) => !h.failed)
+  }
+
+  /** Ends the threads nobody adopted: resolves once they are gone. */
+  release(): Promise<void> {
+    return Promise.all(this.waiting.splice(0).map((h) => h.close())).then(() => undefined)
+  }
+}
+
+/**
+ * Starts the worker threads a large read of about `files` files will use, before that read (a
+ * changeset's impact knows the count from git's listing while its old side is still to read).
+ * `warm`: an earlier run's results are at hand, so the read needs none.
+ */
+export const startAhead = (pool: Pool, files: number, warm: boolean): void => {
+  if (pool.ahead === undefined || pool.script === undefined) return
+  const count = workerCount(pool, files, warm)
+  if (count > 0) pool.ahead.start(pool.script, count)
 }
 
 /** How long a silent worker is waited for by default. */
@@ -126,18 +166,12 @@ export class ExtractSession {
     // module loader set up again, the native binding), which 16 forced threads paid on 2 cores
     // even when few of them ever got a code file.
     const preloading = Math.max(1, availableParallelism() - 1)
-    for (let i = 0; i < count; i++) {
-      this.helpers.push(
-        new Helper(
-          script,
-          workerOptions,
-          i < preloading,
-          () => this.takeFront(),
-          (c, r) => this.store(c, r, true),
-          (cs) => this.requeue(cs)
-        )
-      )
+    const link: Link = { take: () => this.takeFront(), done: (c, r) => this.store(c, r, true), lost: (cs) => this.requeue(cs) }
+    for (const h of this.pool.ahead?.take(count) ?? []) {
+      h.adopt(workerOptions, link)
+      this.helpers.push(h)
     }
+    for (let i = this.helpers.length; i < count; i++) this.helpers.push(new Helper(script, workerOptions, i < preloading, link))
     // Without a parse cache to reuse, a corpus this large has code files to parse, and this thread
     // parses some where the threads meet, at the end: load oxc-parser now, while the walk leaves
     // this thread mostly waiting (~40 ms). With one, most runs need no parser at all.

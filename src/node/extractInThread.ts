@@ -7,7 +7,7 @@ import type { ExtractOptions } from "../core/extract.js"
 import type { CarrierRead } from "../core/model.js"
 import type { AnchorParser } from "../core/read/anchors.js"
 import { RACY_MS, asIndexObject, gitObjectId, load, statOf } from "./diskRead.js"
-import { loadOxcRaw, rawParser } from "./oxcRaw.js"
+import { type OxcRawModules, loadOxcRaw, rawParser } from "./oxcRaw.js"
 import type { KnownReads } from "./parseCache.js"
 
 export interface ExtractAllOptions {
@@ -20,9 +20,17 @@ export interface ExtractAllOptions {
   readonly known?: KnownReads
   /** Date.now() before the first file was stat'ed: stat data this recent is not kept (racy). */
   readonly since?: number
+  /**
+   * false: nothing will list the files' SHA-256 (no manifest, no parse cache: `known` unset), so
+   * they are not computed (~70 ms of CPU on 30,000 files) and each result's `hash` is UNHASHED.
+   */
+  readonly hashes?: boolean
 }
 
-/** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable). */
+/** The `hash` of a readable file whose bytes were not hashed (`hashes: false`). */
+export const UNHASHED = ""
+
+/** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable; UNHASHED: not asked for). */
 export interface Extracted {
   readonly path: string
   readonly read: CarrierRead | null
@@ -50,10 +58,14 @@ export interface FileOnDisk {
 /** A file held in memory (read from git) or still on disk. */
 export type Input = SourceFile | FileOnDisk
 
+let modules: Promise<[typeof import("oxc-parser"), OxcRawModules]> | undefined
+const parserModules = () => (modules ??= Promise.all([import("oxc-parser"), loadOxcRaw()]))
+/** oxc-parser's modules (native binding included), without the buffer its raw transfer reserves. */
+export const loadParserModules = (): Promise<void> => parserModules().then(() => undefined)
 let parser: Promise<AnchorParser> | undefined
 /** oxc-parser is native and costs ~20 ms to load: only pay it when a file may hold an anchor. */
 export const loadParser = (): Promise<AnchorParser> =>
-  (parser ??= Promise.all([import("oxc-parser"), loadOxcRaw()]).then(([oxc, raw]) => {
+  (parser ??= parserModules().then(([oxc, raw]) => {
     const outline = rawParser(raw)
     return outline === null ? { parse: oxc.parseSync } : { parse: oxc.parseSync, outline }
   }))
@@ -132,10 +144,12 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // (390 ms on the bench corpus); its entries take the id by stat data the next run.
       oid = vouched
     }
-    const hash = sha256(file.bytes)
+    // Hashes and object ids are for a cache to keep and a manifest to list: without either, none.
+    const kept = known !== undefined || options.hashes !== false
+    const hash = kept ? sha256(file.bytes) : UNHASHED
     // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).
     if (oid === undefined && entry !== undefined && entry.oid !== null && entry.hash === hash) oid = entry.oid
-    const extra = { ...(stat === undefined ? {} : { stat }), ...(oid === undefined ? {} : { oid }) }
+    const extra = { ...(stat === undefined ? {} : { stat }), ...(oid === undefined || !kept ? {} : { oid }) }
     // An earlier run parsed these very bytes at this path (the stat data changed, the bytes did not).
     if (entry !== undefined && entry.hash === hash) {
       results.push({ path: file.path, read: entry.read, hash, ...extra, reused: true })

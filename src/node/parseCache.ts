@@ -28,6 +28,8 @@ export interface CacheStore {
   readonly open: (name: string) => OpenedFile | undefined
   readonly write: (name: string, data: Uint8Array) => void
   readonly remove: (name: string) => void
+  /** Whether a file of that name is there (neither opened nor checked: a hint only). */
+  readonly has: (name: string) => boolean
 }
 
 /** What one file gave in an earlier run. */
@@ -87,6 +89,11 @@ export interface ParseCaches {
   readonly open: (root: string, selfHosting: boolean, source: CacheSource) => ParseCache | undefined
   /** Whether `open` gives caches at all: a read then asks git to vouch for files (GitDiff starts those questions early). */
   readonly offered: boolean
+  /**
+   * Whether no earlier read of this corpus (either option) left anything for `open` to give, so a
+   * read of it parses every file: worker threads are then worth starting before it (extractAll.ts startAhead).
+   */
+  readonly cold: (root: string, source: CacheSource) => boolean
 }
 
 /**
@@ -240,6 +247,30 @@ const sameEntry = (e: SavedEntry, k: CacheEntry | undefined): boolean =>
  * tree's read and the index's (`--staged`) keep one each: their file sets differ (untracked
  * files), and alternating runs would otherwise rewrite them every time.
  */
+/** The file name of each shard of one corpus's cache (its real root, options and source) under this build. */
+const shardName = (current: CacheStore, realRoot: string, selfHosting: boolean, source: CacheSource): ((shard: number) => string) => {
+  const base = createHash("sha256")
+    .update(JSON.stringify([FORMAT, current.build, realRoot, selfHosting, source]))
+    .digest("hex")
+    .slice(0, 40)
+  return (shard) => `${base}-${shard.toString(16).padStart(2, "0")}`
+}
+
+/** Whether the store holds no shard of this corpus's cache, under either option (by name only). */
+const storeCold = (current: CacheStore, root: string, source: CacheSource): boolean => {
+  let realRoot: string
+  try {
+    realRoot = realpathSync(root)
+  } catch {
+    return true
+  }
+  for (const selfHosting of [false, true]) {
+    const nameOf = shardName(current, realRoot, selfHosting, source)
+    for (let shard = 0; shard < SHARDS; shard++) if (current.has(nameOf(shard))) return false
+  }
+  return true
+}
+
 export const openParseCache = (current: CacheStore, root: string, selfHosting: boolean, source: CacheSource): ParseCache | undefined => {
   let realRoot: string
   try {
@@ -247,11 +278,7 @@ export const openParseCache = (current: CacheStore, root: string, selfHosting: b
   } catch {
     return undefined
   }
-  const base = createHash("sha256")
-    .update(JSON.stringify([FORMAT, current.build, realRoot, selfHosting, source]))
-    .digest("hex")
-    .slice(0, 40)
-  const nameOf = (shard: number) => `${base}-${shard.toString(16).padStart(2, "0")}`
+  const nameOf = shardName(current, realRoot, selfHosting, source)
   const proseName = (shard: number, name: string) => `${nameOf(shard)}-${name}`
   const known = new Map<string, CacheEntry>()
   /** Entries per shard as read, to tell which shards a save must rewrite. */
@@ -340,7 +367,8 @@ export const openParseCache = (current: CacheStore, root: string, selfHosting: b
 export const storeCaches = (store: CacheStore | undefined): ParseCaches => ({
   store,
   offered: store !== undefined,
-  open: (root, selfHosting, source) => (store === undefined ? undefined : openParseCache(store, root, selfHosting, source))
+  open: (root, selfHosting, source) => (store === undefined ? undefined : openParseCache(store, root, selfHosting, source)),
+  cold: (root, source) => store === undefined || storeCold(store, root, source)
 })
 
 /** One shard as kept in memory: its entries, what they gave (in entry order), and its listing digest. */
@@ -451,5 +479,15 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
       listingOf
     }
   }
-  return { store, open, offered: true }
+  const cold = (root: string, source: CacheSource): boolean => {
+    let realRoot: string
+    try {
+      realRoot = realpathSync(root)
+    } catch {
+      return true
+    }
+    if ([false, true].some((selfHosting) => kept.has(JSON.stringify([realRoot, selfHosting, source])))) return false
+    return store === undefined || storeCold(store, root, source)
+  }
+  return { store, open, offered: true, cold }
 }

@@ -10,7 +10,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { IN_THREAD, type Pool, SILENT_MS, forcedWorkers } from "./extractAll.js"
+import { IN_THREAD, type Pool, SILENT_MS, ThreadsAhead, forcedWorkers } from "./extractAll.js"
 import { type CacheStore, type ParseCaches, storeCaches, warmCaches } from "./parseCache.js"
 
 /** A setting in the environment that cannot be used: `problem` says which and why, in one line. */
@@ -56,7 +56,12 @@ export class WorkerPool extends Context.Service<WorkerPool, Pool>()("specbundle/
   static readonly layer = (script: string, options: { readonly silentMs?: number } = {}): Layer.Layer<WorkerPool, never, Settings> =>
     Layer.effect(
       this,
-      Effect.map(Settings, (settings: RunSettings) => ({ script, silentMs: options.silentMs ?? SILENT_MS, forced: settings.workers }))
+      Effect.map(Settings, (settings: RunSettings) => ({
+        script,
+        silentMs: options.silentMs ?? SILENT_MS,
+        forced: settings.workers,
+        ahead: new ThreadsAhead()
+      }))
     )
 }
 

@@ -3,7 +3,7 @@
 // and answers with the results, until it is asked to close.
 import { Worker, parentPort, workerData } from "node:worker_threads"
 import type { ExtractAllOptions, Extracted, Input } from "./extractInThread.js"
-import { extractInThread, loadParser, needsParser } from "./extractInThread.js"
+import { extractInThread, loadParser, loadParserModules, needsParser } from "./extractInThread.js"
 
 export interface Chunk {
   /** Where each file's result goes in the session's result array. */
@@ -12,13 +12,24 @@ export interface Chunk {
 }
 
 export interface Job {
-  readonly options: ExtractAllOptions
+  /** The session's options; none for a thread started ahead of its session, which sends them when it adopts the thread. */
+  readonly options?: ExtractAllOptions
   /** Load oxc-parser before the first chunk (while the main thread lists the corpus). */
   readonly preload: boolean
 }
-/** A chunk to parse, or the end: the worker closes its port and its thread ends by itself. */
-type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly close: true }
+/**
+ * A chunk to parse; the options of the session adopting a thread started ahead; or the end: the
+ * worker closes its port and its thread ends by itself.
+ */
+type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly options: ExtractAllOptions } | { readonly close: true }
 type FromWorker = { readonly id: number; readonly results: Extracted[] }
+
+/** What a session gives the thread it uses: where chunks come from, and where their results and a failed thread's chunks go. */
+export interface Link {
+  readonly take: () => Chunk | undefined
+  readonly done: (chunk: Chunk, results: Extracted[]) => void
+  readonly lost: (chunks: Chunk[]) => void
+}
 
 /** One worker thread: at most two chunks in flight, so it never waits for the next one. */
 export class Helper {
@@ -26,21 +37,18 @@ export class Helper {
   readonly inFlight = new Map<number, Chunk>()
   failed = false
   exited = false
+  /** The session using the thread; undefined while a thread started ahead waits for one. */
+  private link: Link | undefined
 
-  constructor(
-    script: string,
-    options: ExtractAllOptions,
-    preload: boolean,
-    private readonly take: () => Chunk | undefined,
-    private readonly done: (chunk: Chunk, results: Extracted[]) => void,
-    private readonly lost: (chunks: Chunk[]) => void
-  ) {
+  /** `options` undefined: started ahead of its session, which `adopt`s it. */
+  constructor(script: string, options: ExtractAllOptions | undefined, preload: boolean, link?: Link) {
+    this.link = link
     this.worker = new Worker(script, { workerData: { specbundleExtract: { options, preload } satisfies Job } })
     this.worker.on("message", (m: FromWorker) => {
       const chunk = this.inFlight.get(m.id)
-      if (chunk === undefined) return
+      if (chunk === undefined || this.link === undefined) return
       this.inFlight.delete(m.id)
-      this.done(chunk, m.results)
+      this.link.done(chunk, m.results)
       this.feed()
     })
     const fail = () => this.giveUp()
@@ -54,20 +62,26 @@ export class Helper {
     this.worker.unref()
   }
 
+  /** A thread started ahead becomes this session's: its options go first, before any chunk. */
+  adopt(options: ExtractAllOptions, link: Link): void {
+    this.link = link
+    if (!this.failed) this.worker.postMessage({ options } satisfies ToWorker)
+  }
+
   /** Whatever it held is parsed on the main thread instead: a worker fault loses nothing. */
   giveUp(): void {
     if (this.failed) return
     this.failed = true
     const held = [...this.inFlight.values()]
     this.inFlight.clear()
-    this.lost(held)
+    if (held.length > 0) this.link?.lost(held)
   }
 
   private nextId = 0
   /** Sends chunks until two are in flight or the queue is empty. */
   feed(): void {
-    while (!this.failed && this.inFlight.size < 2) {
-      const chunk = this.take()
+    while (!this.failed && this.link !== undefined && this.inFlight.size < 2) {
+      const chunk = this.link.take()
       if (chunk === undefined) return
       const id = this.nextId++
       this.inFlight.set(id, chunk)
@@ -104,11 +118,25 @@ export const runExtractWorker = (): boolean => {
   const job = (workerData as { specbundleExtract?: Job } | null)?.specbundleExtract
   if (parentPort === null || job === undefined) return false
   const port = parentPort
+  let options = job.options
   // The first chunk comes once the main thread has listed the corpus: load oxc-parser meanwhile.
-  if (job.preload && needsParser(job.options)) void loadParser()
+  // A thread started ahead loads its modules only: the ~6 GiB its parser reserves waits for a
+  // session (the changeset's old side forks git before that: issue 29, docs/decisions.md).
+  const preload = () => {
+    if (job.preload && options !== undefined && needsParser(options)) void loadParser()
+  }
+  if (options === undefined && job.preload) void loadParserModules()
+  preload()
   port.on("message", (m: ToWorker) => {
     if ("close" in m) return port.close()
-    void extractInThread(m.files, job.options).then((results) => port.postMessage({ id: m.id, results } satisfies FromWorker))
+    if ("options" in m) {
+      options = m.options
+      return preload()
+    }
+    // Messages arrive in order: a thread started ahead has its options before its first chunk
+    // (else the thread fails, and the main thread parses what it held).
+    if (options === undefined) throw new Error("specbundle worker: a chunk came before its session's options")
+    void extractInThread(m.files, options).then((results) => port.postMessage({ id: m.id, results } satisfies FromWorker))
   })
   return true
 }

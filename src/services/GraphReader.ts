@@ -12,7 +12,8 @@ import type { SourceFile } from "../core/discover.js"
 import { classifyPath, unreadableFile } from "../core/discover.js"
 import { walk } from "../node/walk.js"
 import type { Extracted } from "../node/extractInThread.js"
-import { ExtractSession, extractAll } from "../node/extractAll.js"
+import { UNHASHED } from "../node/extractInThread.js"
+import { ExtractSession, extractAll, startAhead } from "../node/extractAll.js"
 import { Git } from "../node/git.js"
 import type { GitSideAnswers, GitView } from "../node/gitWorkTree.js"
 import { askGit, convertsNothing } from "../node/gitWorkTree.js"
@@ -40,9 +41,15 @@ export interface ReadResult {
   readonly graph: Graph
   /**
    * Every file the reader used (carriers and anchor candidates), root-relative, sorted, with
-   * SHA-256: listed when first asked (a bundle's manifest; an impact report never asks).
+   * SHA-256: listed when first asked (a bundle's manifest; an impact report never asks). A read
+   * asked with `hashes: false` has none to list: asking is a defect.
    */
   readonly files: () => ReadonlyArray<FileHash>
+}
+
+/** Whether a read's files are hashed: false when nothing will ask for `files` (no manifest); a parse cache hashes them anyway. */
+export interface HashOption {
+  readonly hashes?: boolean
 }
 
 /** A file of the index: root-relative path and the object id its entry names. */
@@ -51,7 +58,7 @@ export interface IndexedFile {
   readonly object: string
 }
 
-export interface TreeOptions {
+export interface TreeOptions extends HashOption {
   readonly root: string
   readonly exclude: ReadonlyArray<string>
   /** Files absent from the disk but part of the tree (a sparse checkout's, from the index): read with the rest. */
@@ -125,7 +132,10 @@ const make = Effect.gen(function* () {
     const list = () => {
       if (files !== undefined) return files
       files = kept.entries().map((e) => ({ path: e[0], hash: e[2] }))
-      for (const e of extracted) if (e.hash !== null) files.push({ path: e.path, hash: e.hash })
+      for (const e of extracted) {
+        if (e.hash === UNHASHED) throw new Error(`GraphReader: the files of a read without hashes were asked for (${e.path})`)
+        if (e.hash !== null) files.push({ path: e.path, hash: e.hash })
+      }
       return files.sort((a, b) => byCodeUnits(a.path, b.path))
     }
     // A cache kept in memory gives back the graph it built last when nothing was read again.
@@ -134,7 +144,7 @@ const make = Effect.gen(function* () {
   }
 
   /** Turns files held in memory into the graph: the one place parsing happens. */
-  const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean }, extra: ReadonlyArray<CarrierRead> = []) =>
+  const readFiles = (files: ReadonlyArray<SourceFile>, options: { readonly selfHosting: boolean } & HashOption, extra: ReadonlyArray<CarrierRead> = []) =>
     Effect.promise(async () => assemble(await extractAll(files, options, pool), extra))
 
   /** Reads the working tree under `root`. */
@@ -145,11 +155,12 @@ const make = Effect.gen(function* () {
       if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
       const selfHosting = yield* isSelfHosting(root)
       const since = Date.now()
+      const hashes = options.hashes
       const cache = openParseCache(root, selfHosting, "tree")
       // git lists its files while the walk runs (the two meet below); worker threads (a large
       // corpus) start loading while the walk is still counting. A warm cache needs no workers:
       // its session starts once the listing has told which shards are whole.
-      let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since }, pool)
+      let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since, hashes }, pool)
       const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing, options.gitSides))
       const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
       const view = yield* Fiber.join(askedGit)
@@ -188,7 +199,7 @@ const make = Effect.gen(function* () {
       const all = [...code, ...carriers]
       // The listing holds each path's shard, in this order: no path is hashed again.
       const ordered = wholeShards.length === 0 || cache === undefined || treeListing === undefined ? all : notWhole(all, treeListing.shards, cache.whole)
-      session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since }, pool)
+      session ??= new ExtractSession(ordered.length, { selfHosting, known: cache?.known, since, hashes }, pool)
       // With worker threads, every file is queued unread, code files first: the workers read and
       // parse from the front, this thread from the back (the Specs, whose results are the costly
       // ones to send between threads), and both read as they go (extractAll.ts). With a parse
@@ -242,31 +253,37 @@ const make = Effect.gen(function* () {
       readonly selfHosting: boolean
       /** The cache to use: the index's (default), or an old side's (a changeset's old blobs). */
       readonly cache?: "index" | "old-index" | "old-tree"
-    },
+    } & HashOption,
     fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
   ) =>
     Effect.gen(function* () {
       const root = nodePath.resolve(options.root)
-      const { selfHosting } = options
+      const { selfHosting, hashes } = options
       // Each shard of the cache saved from a listing with the same paths and object ids is whole:
       // its files are what they were, and none of them is looked up, read or parsed.
       const cache = openParseCache(root, selfHosting, options.cache ?? "index")
-      const listing = (cache?.listingOf ?? shardListing)(options.entries)
+      // Only a cache asks for the listing's digests (~15 ms on 30,000 files).
+      const listing = cache === undefined ? undefined : (cache.listingOf ?? shardListing)(options.entries)
       cache?.settle(listing)
       const wholeShards = cache === undefined ? [] : cache.whole.flatMap((reads, shard) => (reads === undefined ? [] : [shard]))
-      const entries = wholeShards.length === 0 || cache === undefined ? options.entries : notWhole(options.entries, listing.shards, cache.whole)
-      const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now() }, pool)
+      const entries =
+        wholeShards.length === 0 || cache === undefined || listing === undefined ? options.entries : notWhole(options.entries, listing.shards, cache.whole)
+      const session = new ExtractSession(entries.length, { selfHosting, known: cache?.known, since: Date.now(), hashes }, pool)
       const prefix = root.endsWith(nodePath.sep) ? root : root + nodePath.sep
-      const code = entries.filter((e) => classifyPath(e.path) === "anchor-candidate")
-      const carriers = entries.filter((e) => classifyPath(e.path) !== "anchor-candidate")
-      for (const e of [...code, ...carriers]) session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
+      // Code files first, then the carriers (see readTree), each classified once.
+      const carriers: IndexedFile[] = []
+      for (const e of entries) {
+        if (classifyPath(e.path) === "anchor-candidate") session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
+        else carriers.push(e)
+      }
+      for (const e of carriers) session.add({ path: e.path, absolute: prefix + e.path, object: e.object })
       const extracted = yield* Effect.promise(() => session.finish())
       const stale = new Map<string, number>()
       extracted.forEach((e, i) => e.stale === true && stale.set(e.path, i))
       if (stale.size > 0) {
         const wanted = options.entries.filter((e) => stale.has(e.path))
         const files = yield* fetch(wanted)
-        const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known }, pool))
+        const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known, hashes }, pool))
         // A blob's bytes are its object id's by definition: kept under that id, so the next run
         // trusts the entry without fetching it again (a work tree whose bytes never match the
         // index's, as with core.autocrlf, would otherwise fetch every blob on every run).
@@ -303,7 +320,19 @@ const make = Effect.gen(function* () {
       return missing.length === 0 ? held : [...held, ...(yield* fetch(missing))]
     })
 
-  return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting } as const
+  /**
+   * Starts the worker threads a read of about `files` files under `root` will use, before it,
+   * when no earlier read left a cache to give (extractAll.ts startAhead); `releaseThreadsAhead`
+   * ends the ones no read adopted.
+   */
+  const startThreadsAhead = (root: string, source: "tree" | "index", files: number) =>
+    Effect.sync(() => {
+      if (pool.ahead !== undefined && files > 0) startAhead(pool, files, !caches.cold(nodePath.resolve(root), source))
+    })
+  // Not awaited: a thread ends between its tasks, and nothing waits on it (it is unreferenced).
+  const releaseThreadsAhead = Effect.sync(() => void pool.ahead?.release())
+
+  return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting, startThreadsAhead, releaseThreadsAhead } as const
 })
 
 export class GraphReader extends Context.Service<GraphReader, Effect.Success<typeof make>>()("specbundle/GraphReader") {

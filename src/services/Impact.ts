@@ -25,6 +25,8 @@ export interface ImpactOptions {
   readonly exclude: ReadonlyArray<string>
   /** The changeset as the user typed it; defaults to changesetText(changeset). */
   readonly label?: string
+  /** false: nothing will ask for the result's `files` (no manifest), so the files are not hashed (GraphReader's HashOption). */
+  readonly hashes?: boolean
 }
 
 export interface ImpactResult {
@@ -80,20 +82,20 @@ const make = Effect.gen(function* () {
     return selfHostingOf(pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale)))
   })
 
-  const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, known: boolean | null) {
+  const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, known: boolean | null, hashes: boolean | undefined) {
     const source = diff.newSource
     if (source._tag === "WorkingTree") {
       // A sparse checkout's paths outside its cone are part of the tree at their index version.
       const sparse = new Set(source.sparse ?? [])
       const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
-      const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing, gitSides: source.sides })
+      const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing, gitSides: source.sides, hashes })
       return { read, selfHosting: known ?? (yield* reader.isSelfHosting(diff.location.root)) }
     }
     if (source._tag === "Index") {
       // The index's files are read from the working tree where they hold the same bytes (most of them).
       const entries = yield* git.listSource(diff.location, source, (p) => p !== "package.json" && shouldRead(p, exclude) !== null)
       const selfHosting = known ?? (yield* selfHostingFirst(diff)) ?? false
-      const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting }, (stale) => git.readObjects(diff.location, stale))
+      const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, hashes }, (stale) => git.readObjects(diff.location, stale))
       return { read, selfHosting }
     }
     // package.json rides along only to tell whether the corpus is the protocol package itself.
@@ -101,7 +103,7 @@ const make = Effect.gen(function* () {
     const selfHosting = selfHostingOf(files)
     const read = yield* reader.readFiles(
       files.filter((f) => shouldRead(f.path, exclude) !== null),
-      { selfHosting }
+      { selfHosting, hashes }
     )
     return { read, selfHosting }
   })
@@ -119,19 +121,43 @@ const make = Effect.gen(function* () {
     if (selfHosting === null) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
     const entries = yield* git.listOld(diff.location, diff.oldCommit, paths, diff.oldObjects)
     const cache = diff.newSource._tag === "Index" ? "old-index" : "old-tree"
-    const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache }, (stale) => git.readObjects(diff.location, stale))
+    const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache, hashes: false }, (stale) =>
+      git.readObjects(diff.location, stale)
+    )
     return { reads: carrierReadsOf(read.graph) } as OldSide
   })
 
+  /**
+   * How many files the new side's read will parse, when git's listing already tells (the index's
+   * entries under the root, the work tree's listing); 0 when not known yet.
+   */
+  const newSideSize = (diff: DiffResult): number => {
+    const source = diff.newSource
+    if (source._tag === "WorkingTree") return source.listing?.length ?? 0
+    if (source._tag !== "Index" || source.listed === undefined) return 0
+    const prefix = diff.location.prefix
+    if (prefix === "") return source.listed.length
+    let n = 0
+    for (const e of source.listed) if (e.path.startsWith(prefix)) n++
+    return n
+  }
+
   const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
     const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
+    // The new side's worker threads start loading now, while its old side is read (git's work).
+    yield* reader.startThreadsAhead(diff.location.root, diff.newSource._tag === "Index" ? "index" : "tree", newSideSize(diff))
+    return yield* sides(diff, options).pipe(Effect.ensuring(reader.releaseThreadsAhead))
+  })
+
+  const sides = Effect.fnUntraced(function* (diff: DiffResult, options: ImpactOptions) {
     const known = yield* selfHostingFirst(diff)
     // The old side's git first: once the new side's worker threads load oxc-parser (a large corpus,
     // SPECBUNDLE_WORKERS), each reserves ~6 GiB of address space and Linux may refuse to fork git
     // (spawn ENOMEM: issue 29, docs/decisions.md).
     const old = yield* oldSide(diff, options.exclude, known)
-    const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude, known)
-    const oldReads = "reads" in old ? old.reads : old.files.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old.files, { selfHosting })).graph)
+    const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude, known, options.hashes)
+    const oldReads =
+      "reads" in old ? old.reads : old.files.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old.files, { selfHosting, hashes: false })).graph)
     const report = impactReport({
       changeset: options.label ?? changesetText(options.changeset),
       root: rootLabel(diff.location),

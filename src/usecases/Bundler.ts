@@ -20,7 +20,7 @@ import { Changes } from "./Changes.js"
 import { Composer } from "../services/Composer.js"
 import { settledExcludes, requestExcludes } from "./excludes.js"
 import { GitDiff } from "../services/GitDiff.js"
-import type { FileHash } from "../services/GraphReader.js"
+import type { FileHash, HashOption } from "../services/GraphReader.js"
 import { GraphReader } from "../services/GraphReader.js"
 import type { BundleRequest, Diagnostic } from "./requests.js"
 import { type ParameterProblems, problems } from "./requests.js"
@@ -112,8 +112,11 @@ const make = Effect.gen(function* () {
   const composer = yield* Composer
   const git = yield* GitDiff
 
-  /** Checks the request, reads the configuration and the graph, settles the composer's parameters. */
-  const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest) {
+  /**
+   * Checks the request, reads the configuration and the graph, settles the composer's parameters.
+   * `read.hashes: false` when no manifest will be asked for (the files are then not hashed).
+   */
+  const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest, read: HashOption = {}) {
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const settings = yield* settingsOf(loaded, request.profile, {
       exclude: requestExcludes(request.exclude ?? []).paths,
@@ -145,7 +148,7 @@ const make = Effect.gen(function* () {
     const root = nodePath.resolve(request.root)
     const common = { root, exclude, configPath: loaded.path }
     if (request.changeset !== undefined || request.staged === true) {
-      const s = yield* changes.scope(request.root, request, exclude)
+      const s = yield* changes.scope(request.root, request, exclude, read)
       const scope = settings.perspective === undefined ? { specs: s.specs, changeset: s.label } : yield* chosen(s.graph, settings.perspective, s.specs, s.label)
       const params: BundleParams = { ...base, ...scope }
       return {
@@ -158,7 +161,7 @@ const make = Effect.gen(function* () {
         dangling: s.dangling
       } satisfies PreparedBundle
     }
-    const { graph, files } = yield* reader.readTree({ root: request.root, exclude })
+    const { graph, files } = yield* reader.readTree({ root: request.root, exclude, ...read })
     if (settings.perspective !== undefined) {
       const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
       return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle

@@ -11,7 +11,7 @@ import type { ImpactReport } from "../core/impact.js"
 import type { Graph } from "../core/model.js"
 import { decodeChangeset } from "../services/GitDiff.js"
 import type { DiffResult } from "../services/GitDiff.js"
-import type { FileHash } from "../services/GraphReader.js"
+import type { FileHash, HashOption } from "../services/GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "../services/Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
@@ -62,30 +62,33 @@ const make = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
 
   /** The changeset's impact under settled excludes (no configuration read here). */
-  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
+  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
     const changeset = yield* decode(request)
     const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
     const result = yield* impact
-      .run({ root, changeset, exclude, label })
+      .run({ root, changeset, exclude, label, ...read })
       // A malformed revision is a wrong parameter; git's own failures keep their tags.
       .pipe(Effect.catchTag("InvalidRevisionError", (e) => Effect.fail(problems([{ scope: "changeset", problem: e.message }]))))
     return { ...result, label } satisfies ChangesetImpact
   })
 
-  /** The impact report use case: checks the request, reads the configuration's excludes, runs. */
-  const report = Effect.fn("Changes.report")(function* (request: ImpactRequest) {
+  /**
+   * The impact report use case: checks the request, reads the configuration's excludes, runs.
+   * `read.hashes: false` when the caller will not list the files (the CLI's report).
+   */
+  const report = Effect.fn("Changes.report")(function* (request: ImpactRequest, read: HashOption = {}) {
     const found = impactProblems(request)
     if (found.length > 0) return yield* problems(found)
     const flags = requestExcludes(request.exclude ?? [])
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
     const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-    return { ...(yield* run(request.root, request, exclude)), exclude }
+    return { ...(yield* run(request.root, request, exclude, read)), exclude }
   })
 
   /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */
-  const scope = Effect.fn("Changes.scope")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>) {
-    const { report, graph, files, label, diff } = yield* run(root, request, exclude)
+  const scope = Effect.fn("Changes.scope")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
+    const { report, graph, files, label, diff } = yield* run(root, request, exclude, read)
     const ids = report.impactedSpecs.map((r) => r.id)
     return {
       graph,

@@ -4,11 +4,12 @@
 // (built by `npm test` before vitest runs).
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import { availableParallelism } from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { SourceFile } from "../../src/core/discover.js"
-import { ExtractSession, IN_THREAD, type Pool, SILENT_MS } from "../../src/node/extractAll.js"
-import { extractInThread } from "../../src/node/extractInThread.js"
+import { ExtractSession, IN_THREAD, type Pool, SILENT_MS, ThreadsAhead, startAhead } from "../../src/node/extractAll.js"
+import { extractInThread, loadParser } from "../../src/node/extractInThread.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { run as inProcess } from "../support/run.js"
 import { listFiles, tempDir, writeFiles } from "../support/tmp.js"
@@ -122,6 +123,82 @@ describe("ExtractSession", () => {
     expect(remote).toBe(0)
     expect(results).toEqual(expected)
   }, 60_000)
+})
+
+/** The process's address space (VmSize, KiB): oxc's raw transfer reserves ~6 GiB of it per thread that loads a parser. */
+const addressSpace = (): number => Number(/^VmSize:\s+(\d+)/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN)
+const GIB = 1024 * 1024
+
+describe("threads started ahead of their session", () => {
+  const ahead = (workers: number): Pool => ({ ...pool(WORKER_BUNDLE, workers), ahead: new ThreadsAhead() })
+
+  it("are adopted by the next session that starts threads: the in-thread results, parsed there", async () => {
+    const expected = await extractInThread(files, OPTIONS)
+    const on = ahead(1)
+    startAhead(on, files.length, false)
+    const taken = on.ahead!.take(1)
+    expect(taken).toHaveLength(1)
+    // Given back as the session would find it: started, not yet adopted.
+    ;(on.ahead as unknown as { waiting: unknown[] }).waiting.push(...taken)
+    const session = new ExtractSession(files.length, OPTIONS, on)
+    for (const f of files) session.add(f)
+    const results = await session.finish()
+    expect(session.remoteChunks).toBeGreaterThan(0)
+    expect(results).toEqual(expected)
+    // Adopted: none left waiting.
+    expect(on.ahead!.take(1)).toEqual([])
+  }, 60_000)
+
+  it("are started as the corpus's size decides, not for a read with an earlier run's results at hand, nor without a worker script", async () => {
+    const decides: Pool = { ...ahead(0), forced: null }
+    startAhead(decides, 10_000, true)
+    expect(decides.ahead!.take(4)).toEqual([])
+    startAhead(decides, 100, false)
+    expect(decides.ahead!.take(4)).toEqual([])
+    startAhead(decides, 10_000, false)
+    const started = decides.ahead!.take(4)
+    expect(started).toHaveLength(Math.min(availableParallelism(), 4) - 1)
+    await Promise.all(started.map((h) => h.close()))
+    const none: Pool = { ...IN_THREAD, ahead: new ThreadsAhead() }
+    startAhead(none, 100_000, false)
+    expect(none.ahead!.take(4)).toEqual([])
+  }, 60_000)
+
+  it("end when released unadopted", async () => {
+    const on = ahead(2)
+    startAhead(on, files.length, false)
+    // Resolves only once both threads have exited.
+    await on.ahead!.release()
+    expect(on.ahead!.take(2)).toEqual([])
+  }, 60_000)
+
+  it.runIf(process.platform === "linux")(
+    "reserve no parser memory until a session adopts them (issue 29: git still forks meanwhile)",
+    async () => {
+      // This thread's own parser first, so only the workers' reservations move the figure.
+      await loadParser()
+      const before = addressSpace()
+      const on = ahead(1)
+      startAhead(on, files.length, false)
+      // A waiting thread loads its bundle and oxc-parser's modules, never the raw transfer's buffer.
+      let waiting = before
+      for (let i = 0; i < 30; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        waiting = Math.max(waiting, addressSpace())
+      }
+      expect(waiting - before).toBeLessThan(2 * GIB)
+      // Adopted, the thread reserves its buffer for the code files it parses: the figure sees it.
+      let adopted = before
+      const sample = setInterval(() => (adopted = Math.max(adopted, addressSpace())), 5)
+      const session = new ExtractSession(files.length, OPTIONS, on)
+      for (const f of files) session.add(f)
+      await session.finish()
+      clearInterval(sample)
+      expect(session.remoteChunks).toBeGreaterThan(0)
+      expect(adopted - before).toBeGreaterThan(4 * GIB)
+    },
+    60_000
+  )
 })
 
 describe("the CLI with workers", () => {

@@ -35,8 +35,12 @@ describe("Settings", () => {
           WorkerPool.layer("/w.cjs", { silentMs: 5 }).pipe(Layer.provide(Settings.layer), Layer.provide(withEnv(env)))
         )
       )
-    expect(await pool({ SPECBUNDLE_WORKERS: "2" })).toEqual({ script: "/w.cjs", silentMs: 5, forced: 2 })
-    expect(await pool({})).toEqual({ script: "/w.cjs", silentMs: 5, forced: null })
+    expect(await pool({ SPECBUNDLE_WORKERS: "2" })).toMatchObject({ script: "/w.cjs", silentMs: 5, forced: 2 })
+    expect(await pool({})).toMatchObject({ script: "/w.cjs", silentMs: 5, forced: null })
+    // Each pool its own threads started ahead (a CLI run's, an MCP server's).
+    const [a, b] = [await pool({}), await pool({})]
+    expect(a.ahead).toBeDefined()
+    expect(a.ahead).not.toBe(b.ahead)
     const inThread = await Effect.runPromise(
       Effect.provide(
         Effect.map(WorkerPool, (p) => p),

@@ -10,7 +10,8 @@ export const memoryStore = () => {
       return data === undefined ? undefined : { size: data.length, read: () => data }
     },
     write: (name: string, data: Uint8Array) => void files.set(name, data),
-    remove: (name: string) => void files.delete(name)
+    remove: (name: string) => void files.delete(name),
+    has: (name: string) => files.has(name)
   }
   return { files, store }
 }

@@ -34,7 +34,8 @@ export const prepareBundle = (args: BundleArgs) =>
     const bundler = yield* Bundler
     const request = yield* located(requestOf(BundleRequest, args))
     const changeset = request.changeset !== undefined || request.staged === true
-    const prepare = bundler.prepare(request)
+    // Only a manifest (--out) lists the files with their hashes.
+    const prepare = bundler.prepare(request, { hashes: args.out !== undefined })
     const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))
     if (prepared.dangling.length > 0 && !args.quiet) {
       yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${prepared.dangling.join(", ")}`)

@@ -14,7 +14,7 @@ export const runPreCommit = (root: string) =>
   Effect.gen(function* () {
     // The impact use case over the index, with the configuration's excludes.
     const changes = yield* Changes
-    const { report, graph } = yield* renderProblems(changes.report(yield* located({ root, staged: true })))
+    const { report, graph } = yield* renderProblems(changes.report(yield* located({ root, staged: true }), { hashes: false }))
     const staged = new Set(report.changedFiles.filter((f) => f.status !== "deleted").map((f) => f.path))
     const refusals = graph.findings.filter((f) => f.severity === "error")
     const ours = refusals.filter((f) => staged.has(f.file))
