@@ -56,11 +56,13 @@ export class ThreadsAhead {
 /**
  * Starts the worker threads a large read of about `files` files will use, before that read (a
  * changeset's impact knows the count from git's listing while its old side is still to read).
- * `warm`: an earlier run's results are at hand, so the read needs none.
+ * `warm`: whether an earlier run's results are at hand, so the read needs none (asked only of a
+ * corpus large enough for threads).
  */
-export const startAhead = (pool: Pool, files: number, warm: boolean): void => {
+export const startAhead = (pool: Pool, files: number, warm: () => boolean): void => {
   if (pool.ahead === undefined || pool.script === undefined) return
-  const count = workerCount(pool, files, warm)
+  if (workerCount(pool, files, false) === 0) return
+  const count = workerCount(pool, files, warm())
   if (count > 0) pool.ahead.start(pool.script, count)
 }
 

@@ -327,7 +327,7 @@ const make = Effect.gen(function* () {
    */
   const startThreadsAhead = (root: string, source: "tree" | "index", files: number) =>
     Effect.sync(() => {
-      if (pool.ahead !== undefined && files > 0) startAhead(pool, files, !caches.cold(nodePath.resolve(root), source))
+      startAhead(pool, files, () => !caches.cold(nodePath.resolve(root), source))
     })
   // Not awaited: a thread ends between its tasks, and nothing waits on it (it is unreferenced).
   const releaseThreadsAhead = Effect.sync(() => void pool.ahead?.release())

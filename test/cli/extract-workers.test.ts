@@ -135,7 +135,7 @@ describe("threads started ahead of their session", () => {
   it("are adopted by the next session that starts threads: the in-thread results, parsed there", async () => {
     const expected = await extractInThread(files, OPTIONS)
     const on = ahead(1)
-    startAhead(on, files.length, false)
+    startAhead(on, files.length, () => false)
     const taken = on.ahead!.take(1)
     expect(taken).toHaveLength(1)
     // Given back as the session would find it: started, not yet adopted.
@@ -151,22 +151,26 @@ describe("threads started ahead of their session", () => {
 
   it("are started as the corpus's size decides, not for a read with an earlier run's results at hand, nor without a worker script", async () => {
     const decides: Pool = { ...ahead(0), forced: null }
-    startAhead(decides, 10_000, true)
+    startAhead(decides, 10_000, () => true)
     expect(decides.ahead!.take(4)).toEqual([])
-    startAhead(decides, 100, false)
+    startAhead(decides, 100, () => false)
     expect(decides.ahead!.take(4)).toEqual([])
-    startAhead(decides, 10_000, false)
+    // A corpus too small for threads does not even ask whether a cache is at hand (a lookup on every small hook).
+    startAhead(decides, 100, () => {
+      throw new Error("asked")
+    })
+    startAhead(decides, 10_000, () => false)
     const started = decides.ahead!.take(4)
     expect(started).toHaveLength(Math.min(availableParallelism(), 4) - 1)
     await Promise.all(started.map((h) => h.close()))
     const none: Pool = { ...IN_THREAD, ahead: new ThreadsAhead() }
-    startAhead(none, 100_000, false)
+    startAhead(none, 100_000, () => false)
     expect(none.ahead!.take(4)).toEqual([])
   }, 60_000)
 
   it("end when released unadopted", async () => {
     const on = ahead(2)
-    startAhead(on, files.length, false)
+    startAhead(on, files.length, () => false)
     // Resolves only once both threads have exited.
     await on.ahead!.release()
     expect(on.ahead!.take(2)).toEqual([])
@@ -179,7 +183,7 @@ describe("threads started ahead of their session", () => {
       await loadParser()
       const before = addressSpace()
       const on = ahead(1)
-      startAhead(on, files.length, false)
+      startAhead(on, files.length, () => false)
       // A waiting thread loads its bundle and oxc-parser's modules, never the raw transfer's buffer.
       let waiting = before
       for (let i = 0; i < 30; i++) {
