@@ -13,7 +13,6 @@ import { Output, stopOutput, whenOutputIdle } from "./entrances/cli/output.js"
 import { program } from "./entrances/cli/program.js"
 import type { CacheStore } from "./node/parseCache.js"
 import { ParseCache, WorkerPool } from "./node/runtime.js"
-import { runExtractWorker } from "./node/workerThread.js"
 
 /** The process's own stdout, stderr, folder, environment and stdin. */
 const Live = Layer.mergeAll(Output.live, Invocation.live)
@@ -65,19 +64,18 @@ const exitWhenFlushed = () => {
   if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit()
 }
 
-if (!runExtractWorker()) {
-  watchSignals()
-  NodeRuntime.runMain(program(process.argv.slice(2), RuntimeLive).pipe(Effect.provide(Live)), {
-    disableErrorReporting: true,
-    teardown: (exit, onExit) => {
-      // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
-      // After a signal runMain exits at once, with the signal's code.
-      process.exitCode = signalled ?? exitCodeOf(exit)
-      // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
-      if (signalled === undefined) {
-        onExit(0)
-        whenOutputIdle(exitWhenFlushed)
-      } else whenOutputIdle(() => onExit(signalled ?? 0))
-    }
-  })
-}
+// Worker threads run their own bundle (src/worker.ts): this one is always the main thread.
+watchSignals()
+NodeRuntime.runMain(program(process.argv.slice(2), RuntimeLive).pipe(Effect.provide(Live)), {
+  disableErrorReporting: true,
+  teardown: (exit, onExit) => {
+    // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
+    // After a signal runMain exits at once, with the signal's code.
+    process.exitCode = signalled ?? exitCodeOf(exit)
+    // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
+    if (signalled === undefined) {
+      onExit(0)
+      whenOutputIdle(exitWhenFlushed)
+    } else whenOutputIdle(() => onExit(signalled ?? 0))
+  }
+})

@@ -1,8 +1,7 @@
 // The work tree's listing for a read (GraphReader): the root walked with discovery's skip rules,
 // the folders of one level listed at once, the files sorted by code units.
 import * as Effect from "effect/Effect"
-import type { Dirent } from "node:fs"
-import { readdir } from "node:fs/promises"
+import { type Dirent, promises } from "node:fs"
 import * as nodePath from "node:path"
 import { classifyPath, fileFinding, isExcluded, isSkippedDirectory } from "../core/discover.js"
 import type { CarrierRead } from "../core/model.js"
@@ -27,7 +26,8 @@ export const walk = (root: string, exclude: ReadonlyArray<string>, found: (count
     const visit = async (rel: string): Promise<void> => {
       let entries: Dirent[]
       try {
-        entries = await readdir(rel === "" ? root : nodePath.join(root, rel), { withFileTypes: true })
+        // fs.promises loads on first use: a run that never walks (the staged hook) never loads it.
+        entries = await promises.readdir(rel === "" ? root : nodePath.join(root, rel), { withFileTypes: true })
       } catch (e) {
         problems.push(fileFinding(rel, "read/unreadable-folder", `folder could not be listed (${(e as NodeJS.ErrnoException).code ?? "error"})`))
         return

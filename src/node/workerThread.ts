@@ -1,7 +1,7 @@
 // One worker thread of the pool and the worker side of it: the main thread's Helper keeps at most
 // two chunks in flight to its thread; the thread parses each chunk it is sent (extractInThread)
 // and answers with the results, until it is asked to close.
-import { Worker, parentPort, workerData } from "node:worker_threads"
+import type { Worker } from "node:worker_threads"
 import type { ExtractAllOptions, Extracted, Input } from "./extractInThread.js"
 import { extractInThread, loadParser, loadParserModules, needsParser } from "./extractInThread.js"
 
@@ -24,6 +24,9 @@ export interface Job {
 type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly options: ExtractAllOptions } | { readonly close: true }
 type FromWorker = { readonly id: number; readonly results: Extracted[] }
 
+/** node:worker_threads, loaded by the first thread started: a run without threads (every small corpus's) never loads it. */
+const workerThreads = () => process.getBuiltinModule("node:worker_threads")
+
 /** What a session gives the thread it uses: where chunks come from, and where their results and a failed thread's chunks go. */
 export interface Link {
   readonly take: () => Chunk | undefined
@@ -43,7 +46,7 @@ export class Helper {
   /** `options` undefined: started ahead of its session, which `adopt`s it. */
   constructor(script: string, options: ExtractAllOptions | undefined, preload: boolean, link?: Link) {
     this.link = link
-    this.worker = new Worker(script, { workerData: { specbundleExtract: { options, preload } satisfies Job } })
+    this.worker = new (workerThreads().Worker)(script, { workerData: { specbundleExtract: { options, preload } satisfies Job } })
     this.worker.on("message", (m: FromWorker) => {
       const chunk = this.inFlight.get(m.id)
       if (chunk === undefined || this.link === undefined) return
@@ -115,6 +118,7 @@ export class Helper {
 
 /** The worker side: true when this thread was started to parse (then it answers until terminated). */
 export const runExtractWorker = (): boolean => {
+  const { parentPort, workerData } = workerThreads()
   const job = (workerData as { specbundleExtract?: Job } | null)?.specbundleExtract
   if (parentPort === null || job === undefined) return false
   const port = parentPort

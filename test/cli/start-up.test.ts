@@ -141,3 +141,30 @@ describe("a changeset's git processes (the PR bundle)", () => {
     for (const file of ["specs/a.sdp.md", "specs/b.sdp.md"]) expect(entries.get(file)?.oid, file).toBe(git(dir, "rev-parse", `HEAD:${file}`).trim())
   })
 })
+
+describe("what the hook's process loads", () => {
+  /** Node's built-in modules the built CLI loaded (a preload lists them at exit), without any cache. */
+  const builtins = (dir: string, args: ReadonlyArray<string>): string[] => {
+    const list = path.join(dir, ".git", "specbundle-builtins.txt")
+    const probe = path.join(dir, ".git", "specbundle-probe.cjs")
+    fs.writeFileSync(
+      probe,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13)).join("\\n")))\n`
+    )
+    const r = spawnSync(process.execPath, ["--require", probe, CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...env(), SPECBUNDLE_CODE_CACHE: "0" } })
+    expect(r.status, r.stderr).toBe(0)
+    return fs.readFileSync(list, "utf8").split("\n")
+  }
+
+  it("a small corpus's staged hook starts no worker thread and walks no folder: neither node:worker_threads nor fs.promises", () => {
+    const dir = repo()
+    fs.writeFileSync(path.join(dir, "specs", "a.sdp.md"), spec("spec:a", "Alpha, staged"))
+    git(dir, "add", "-A")
+    const loaded = builtins(dir, ["impact", "--staged", "--strict", "--quiet"])
+    expect(loaded).toContain("child_process")
+    expect(loaded).not.toContain("worker_threads")
+    expect(loaded).not.toContain("internal/fs/promises")
+    // A read of the work tree walks its folders: the same probe sees fs.promises load then.
+    expect(builtins(dir, ["check", "--quiet"])).toContain("internal/fs/promises")
+  })
+})
