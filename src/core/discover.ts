@@ -49,24 +49,22 @@ const globMatcher = (glob: string): Matcher => {
   return m
 }
 
-/** Excludes that have matched some path in this process: the rest are reported as matching nothing. */
-const matched = new Set<string>()
-
-export const isExcluded = (path: string, excludes: ReadonlyArray<string>): boolean => {
+/**
+ * Whether an exclude leaves the path out; `matched`, when given, collects the exclude that did (a
+ * read's caller tells from it which excludes matched nothing).
+ */
+export const isExcluded = (path: string, excludes: ReadonlyArray<string>, matched?: Set<string>): boolean => {
   for (const e of excludes) {
     if (isGlob(e) ? globMatcher(e)(path) : path === e || path.startsWith(e + "/")) {
-      matched.add(e)
+      matched?.add(e)
       return true
     }
   }
   return false
 }
 
-/** A new run starts with no exclude matched (the CLI's program, when runs share a process: tests in process). */
-export const forgetExcludeMatches = (): void => matched.clear()
-
-/** The excludes no path has matched so far (in the order given). */
-export const unmatchedExcludes = (excludes: ReadonlyArray<string>): string[] => excludes.filter((e) => !matched.has(e))
+/** The excludes that left nothing out (in the order given): `matched` is what the reads collected. */
+export const unmatchedExcludes = (excludes: ReadonlyArray<string>, matched: ReadonlySet<string>): string[] => excludes.filter((e) => !matched.has(e))
 
 /**
  * An exclude as matching uses it, or why it is refused: the one home of exclude validation (flags,
@@ -92,13 +90,13 @@ export const excludeProblem = (value: string): string | null => {
 }
 
 /** The role a whole root-relative path would be read in, or null when discovery skips it. */
-export const shouldRead = (path: string, excludes: ReadonlyArray<string>): FileRole | null => {
+export const shouldRead = (path: string, excludes: ReadonlyArray<string>, matched?: Set<string>): FileRole | null => {
   // Each folder segment (indexOf, not split: called for every path of the index, 30,000 in a large repository).
   // No substring for a segment that cannot be skipped: not a dot-folder, not as long as a SKIPPED name.
   for (let start = 0, end = path.indexOf("/"); end >= 0; start = end + 1, end = path.indexOf("/", start)) {
     if (path.charCodeAt(start) === 46 || (SKIPPED_LENGTHS.has(end - start) && SKIPPED.has(path.slice(start, end)))) return null
   }
-  if (isExcluded(path, excludes)) return null
+  if (isExcluded(path, excludes, matched)) return null
   return classifyPath(path)
 }
 

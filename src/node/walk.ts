@@ -12,6 +12,8 @@ export interface Listing {
   readonly problems: CarrierRead[]
   /** Every `.gitattributes` met (root-relative), excluded ones too: they still rule git's view. */
   readonly attributes: string[]
+  /** The excludes that left some path out. */
+  readonly excluded: ReadonlySet<string>
 }
 
 /**
@@ -23,6 +25,7 @@ export const walk = (root: string, exclude: ReadonlyArray<string>, found: (count
     const files: string[] = []
     const problems: CarrierRead[] = []
     const attributes: string[] = []
+    const excluded = new Set<string>()
     const visit = async (rel: string): Promise<void> => {
       let entries: Dirent[]
       try {
@@ -39,7 +42,7 @@ export const walk = (root: string, exclude: ReadonlyArray<string>, found: (count
       for (const entry of entries) {
         const path = rel === "" ? entry.name : `${rel}/${entry.name}`
         if (entry.name === ".gitattributes") attributes.push(path)
-        if (isExcluded(path, exclude)) continue
+        if (isExcluded(path, exclude, excluded)) continue
         if (entry.isDirectory()) {
           if (!isSkippedDirectory(entry.name)) dirs.push(path)
         } else if (entry.isSymbolicLink()) {
@@ -59,5 +62,5 @@ export const walk = (root: string, exclude: ReadonlyArray<string>, found: (count
     }
     await visit("")
     files.sort(byCodeUnits)
-    return { files, problems, attributes }
+    return { files, problems, attributes, excluded }
   })

@@ -45,7 +45,11 @@ export interface ReadResult {
    * asked with `hashes: false` has none to list: asking is a defect.
    */
   readonly files: () => ReadonlyArray<FileHash>
+  /** The excludes that left some path of the walk out (none for files the caller listed and filtered). */
+  readonly excluded: ReadonlySet<string>
 }
+
+const NONE_EXCLUDED: ReadonlySet<string> = new Set()
 
 /** Whether a read's files are hashed: false when nothing will ask for `files` (no manifest); a parse cache hashes them anyway. */
 export interface HashOption {
@@ -124,7 +128,8 @@ const make = Effect.gen(function* () {
     extracted: ReadonlyArray<Extracted>,
     extra: ReadonlyArray<CarrierRead>,
     kept: { readonly reads: ReadonlyArray<CarrierRead>; readonly entries: () => ReadonlyArray<SavedEntry> } = NOTHING_KEPT,
-    cache?: OpenCache
+    cache?: OpenCache,
+    excluded: ReadonlySet<string> = NONE_EXCLUDED
   ): ReadResult => {
     const reads: CarrierRead[] = [...extra, ...kept.reads]
     for (const e of extracted) if (e.read !== null) reads.push(e.read)
@@ -140,7 +145,7 @@ const make = Effect.gen(function* () {
     }
     // A cache kept in memory gives back the graph it built last when nothing was read again.
     const graph = cache?.graphOf === undefined ? buildGraph(reads) : cache.graphOf(reads, () => buildGraph(reads))
-    return { graph, files: list }
+    return { graph, files: list, excluded }
   }
 
   /** Turns files held in memory into the graph: the one place parsing happens. */
@@ -237,7 +242,7 @@ const make = Effect.gen(function* () {
       const started = session
       const extracted = yield* Effect.promise(() => started.finish())
       cache?.save(reusable(extracted), treeListing)
-      return assemble(extracted, problems, keptOf(cache, wholeShards), cache)
+      return assemble(extracted, problems, keptOf(cache, wholeShards), cache, listing.excluded)
     })
 
   /**

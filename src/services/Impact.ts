@@ -36,6 +36,8 @@ export interface ImpactResult {
   /** Every file the reader used for the new graph (root-relative path, SHA-256), listed when first called. */
   readonly files: () => ReadonlyArray<FileHash>
   readonly diff: DiffResult
+  /** The excludes that left out some path of either side. */
+  readonly excluded: ReadonlySet<string>
 }
 
 const selfHostingOf = (files: ReadonlyArray<SourceFile>): boolean => {
@@ -51,7 +53,7 @@ export const rootLabel = (location: RepoLocation): string => (location.prefix ==
  * changed shows as removed) and modified code files (the bindings they lost). Only paths the
  * reader would read at all.
  */
-export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>): string[] =>
+export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>, matched?: Set<string>): string[] =>
   diff.files
     .flatMap((f) => {
       if (f.status === "deleted") return [f.path]
@@ -59,7 +61,7 @@ export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>): 
       if (f.status === "modified" && classifyPath(f.path) !== null) return [f.path]
       return []
     })
-    .filter((p) => shouldRead(p, exclude) !== null)
+    .filter((p) => shouldRead(p, exclude, matched) !== null)
 
 /** The old side: what its files gave, or its files still to parse (the new side's options unknown yet). */
 type OldSide = { readonly reads: ReadonlyArray<CarrierRead> } | { readonly files: ReadonlyArray<SourceFile> }
@@ -82,27 +84,34 @@ const make = Effect.gen(function* () {
     return selfHostingOf(pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale)))
   })
 
-  const newSide = Effect.fn("Impact.newSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, known: boolean | null, hashes: boolean | undefined) {
+  const newSide = Effect.fn("Impact.newSide")(function* (
+    diff: DiffResult,
+    exclude: ReadonlyArray<string>,
+    known: boolean | null,
+    hashes: boolean | undefined,
+    matched: Set<string>
+  ) {
     const source = diff.newSource
     if (source._tag === "WorkingTree") {
       // A sparse checkout's paths outside its cone are part of the tree at their index version.
       const sparse = new Set(source.sparse ?? [])
-      const extra = sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude) !== null)
+      const extra =
+        sparse.size === 0 ? [] : yield* git.readSource(diff.location, { _tag: "Index" }, (p) => sparse.has(p) && shouldRead(p, exclude, matched) !== null)
       const read = yield* reader.readTree({ root: diff.location.root, exclude, extra, gitListing: source.listing, gitSides: source.sides, hashes })
       return { read, selfHosting: known ?? (yield* reader.isSelfHosting(diff.location.root)) }
     }
     if (source._tag === "Index") {
       // The index's files are read from the working tree where they hold the same bytes (most of them).
-      const entries = yield* git.listSource(diff.location, source, (p) => p !== "package.json" && shouldRead(p, exclude) !== null)
+      const entries = yield* git.listSource(diff.location, source, (p) => p !== "package.json" && shouldRead(p, exclude, matched) !== null)
       const selfHosting = known ?? (yield* selfHostingFirst(diff)) ?? false
       const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, hashes }, (stale) => git.readObjects(diff.location, stale))
       return { read, selfHosting }
     }
     // package.json rides along only to tell whether the corpus is the protocol package itself.
-    const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude) !== null)
+    const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude, matched) !== null)
     const selfHosting = selfHostingOf(files)
     const read = yield* reader.readFiles(
-      files.filter((f) => shouldRead(f.path, exclude) !== null),
+      files.filter((f) => shouldRead(f.path, exclude, matched) !== null),
       { selfHosting, hashes }
     )
     return { read, selfHosting }
@@ -115,8 +124,8 @@ const make = Effect.gen(function* () {
    * now and parsed once the new side tells its options. Git's work is done before the new side is
    * read (see run).
    */
-  const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean | null) {
-    const paths = oldSidePaths(diff, exclude)
+  const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean | null, matched: Set<string>) {
+    const paths = oldSidePaths(diff, exclude, matched)
     if (diff.oldCommit === null || paths.length === 0) return { reads: [] } as OldSide
     if (selfHosting === null) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
     const entries = yield* git.listOld(diff.location, diff.oldCommit, paths, diff.oldObjects)
@@ -154,8 +163,11 @@ const make = Effect.gen(function* () {
     // The old side's git first: once the new side's worker threads load oxc-parser (a large corpus,
     // SPECBUNDLE_WORKERS), each reserves ~6 GiB of address space and Linux may refuse to fork git
     // (spawn ENOMEM: issue 29, docs/decisions.md).
-    const old = yield* oldSide(diff, options.exclude, known)
-    const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude, known, options.hashes)
+    // The excludes that left out some path of either side (the new side's walk tells its own).
+    const matched = new Set<string>()
+    const old = yield* oldSide(diff, options.exclude, known, matched)
+    const { read: fresh, selfHosting } = yield* newSide(diff, options.exclude, known, options.hashes, matched)
+    for (const e of fresh.excluded) matched.add(e)
     const oldReads =
       "reads" in old ? old.reads : old.files.length === 0 ? [] : carrierReadsOf((yield* reader.readFiles(old.files, { selfHosting, hashes: false })).graph)
     const report = impactReport({
@@ -166,7 +178,7 @@ const make = Effect.gen(function* () {
       oldReads,
       outsideRoot: diff.outsideRoot
     })
-    return { report, graph: fresh.graph, files: fresh.files, diff } satisfies ImpactResult
+    return { report, graph: fresh.graph, files: fresh.files, diff, excluded: matched } satisfies ImpactResult
   })
 
   return { run } as const

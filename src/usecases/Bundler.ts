@@ -39,6 +39,8 @@ export interface PreparedBundle {
   readonly scope: unknown
   /** The excludes used: the request's and the configuration's. */
   readonly exclude: ReadonlyArray<string>
+  /** Those that left some path out (the rest match nothing: worth a warning). */
+  readonly excluded: ReadonlySet<string>
   readonly configPath: string | null
   /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
   readonly builtFromCommit: string | null
@@ -155,16 +157,17 @@ const make = Effect.gen(function* () {
         ...common,
         graph: s.graph,
         files: s.files,
+        excluded: s.excluded,
         params,
         scope: scopeOf(params),
         builtFromCommit: s.builtFromCommit,
         dangling: s.dangling
       } satisfies PreparedBundle
     }
-    const { graph, files } = yield* reader.readTree({ root: request.root, exclude, ...read })
+    const { graph, files, excluded } = yield* reader.readTree({ root: request.root, exclude, ...read })
     if (settings.perspective !== undefined) {
       const params: BundleParams = { ...base, ...(yield* chosen(graph, settings.perspective)) }
-      return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
+      return { ...common, graph, files, excluded, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
     }
     const params: BundleParams = {
       ...base,
@@ -172,7 +175,7 @@ const make = Effect.gen(function* () {
       ...(request.members !== undefined ? { members: request.members } : {}),
       ...(request.specs !== undefined ? { specs: request.specs } : {})
     }
-    return { ...common, graph, files, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
+    return { ...common, graph, files, excluded, params, scope: scopeOf(params), builtFromCommit: null, dangling: [] } satisfies PreparedBundle
   })
 
   /** One value (the bundle, or the part the request named); diagnostics fail. */

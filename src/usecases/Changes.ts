@@ -27,6 +27,8 @@ export interface ChangesetImpact {
   /** The changeset as the caller gave it ("--staged" for the staged changes). */
   readonly label: string
   readonly diff: DiffResult
+  /** The excludes that left some path out (the rest match nothing: worth a warning). */
+  readonly excluded: ReadonlySet<string>
 }
 
 export interface ChangesetScope {
@@ -40,6 +42,8 @@ export interface ChangesetScope {
   readonly label: string
   /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
   readonly builtFromCommit: string | null
+  /** The excludes that left some path out. */
+  readonly excluded: ReadonlySet<string>
 }
 
 const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterProblems> =>
@@ -88,7 +92,7 @@ const make = Effect.gen(function* () {
 
   /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */
   const scope = Effect.fn("Changes.scope")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
-    const { report, graph, files, label, diff } = yield* run(root, request, exclude, read)
+    const { report, graph, files, label, diff, excluded } = yield* run(root, request, exclude, read)
     const ids = report.impactedSpecs.map((r) => r.id)
     return {
       graph,
@@ -96,7 +100,8 @@ const make = Effect.gen(function* () {
       specs: ids.filter((id) => graph.specs.has(id)),
       dangling: ids.filter((id) => !graph.specs.has(id)),
       label,
-      builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null
+      builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null,
+      excluded
     } satisfies ChangesetScope
   })
 

@@ -19,6 +19,8 @@ export interface CorpusRead {
   readonly files: () => ReadonlyArray<FileHash>
   /** The excludes used, normalized: the request's and the configuration's. */
   readonly exclude: ReadonlyArray<string>
+  /** Those that left some path out (the rest match nothing: worth a warning). */
+  readonly excluded: ReadonlySet<string>
 }
 
 /** What an agent needs to pick a scope: Packs with their members, Specs with kind and title, in id order. */
@@ -46,8 +48,8 @@ const make = Effect.gen(function* () {
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
     const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-    const { graph, files } = yield* reader.readTree({ root: request.root, exclude })
-    return { graph, files, exclude } satisfies CorpusRead
+    const { graph, files, excluded } = yield* reader.readTree({ root: request.root, exclude })
+    return { graph, files, exclude, excluded } satisfies CorpusRead
   })
 
   const list = (request: CorpusRequest) => Effect.map(read(request), ({ graph }) => listingOf(graph))

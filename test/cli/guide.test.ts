@@ -162,6 +162,27 @@ describe("--exclude", () => {
     expect(nonEmptyLines((await runCli(["check", "--exclude", "drafts", "--quiet"], root)).stderr)).toEqual([])
   })
 
+  it("an exclude is judged by the run's own read: staged (git's listing, no walk) and one run after another in the same process", async () => {
+    const dir = history()
+    fs.appendFileSync(path.join(dir, "specs/rides/unlock-bike.sdp.md"), "\nStaged prose.\n")
+    spawnSync("git", ["add", "-A"], { cwd: dir })
+    const staged = (exclude: string) => runCli(["impact", "--staged", "--exclude", exclude], dir)
+    // The index's files are listed by git, not walked: an exclude that leaves one out matched.
+    const matching = await staged("specs/decisions")
+    expect(matching.status).toBe(0)
+    expect(nonEmptyLines(matching.stderr).filter((l) => l.includes("matches nothing"))).toEqual([])
+    // The next run in this process, the same exclude on a corpus without that folder (gone in a
+    // commit, so neither side of the staged change holds it): it matched nothing there.
+    fs.rmSync(path.join(dir, "specs/decisions"), { recursive: true })
+    spawnSync("git", ["add", "-A"], { cwd: dir })
+    spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "decisions gone"], { cwd: dir })
+    fs.appendFileSync(path.join(dir, "specs/rides/unlock-bike.sdp.md"), "\nStaged again.\n")
+    spawnSync("git", ["add", "-A"], { cwd: dir })
+    expect(nonEmptyLines((await staged("specs/decisions")).stderr).filter((l) => l.includes("matches nothing"))).toEqual([
+      `specbundle: warning: exclude "specs/decisions" matches nothing under .`
+    ])
+  })
+
   it("what cannot be an exclude is refused on one line with exit 2", async () => {
     for (const bad of ["!specs/**", "../x", "/etc", "."])
       expect(problemOf(await runCli(["bundle", "--pack", "pack:rides-v1", "--exclude", bad], root))).toContain(bad)

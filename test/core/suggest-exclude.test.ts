@@ -1,6 +1,6 @@
 // The pure halves of two CLI guides: did-you-mean (edit distance) and the one exclude rule.
 import { describe, expect, it } from "vitest"
-import { isExcluded, normalizeExclude } from "../../src/core/discover.js"
+import { isExcluded, normalizeExclude, unmatchedExcludes } from "../../src/core/discover.js"
 import { didYouMean, editDistance, suggest } from "../../src/core/suggest.js"
 
 describe("suggest", () => {
@@ -36,5 +36,17 @@ describe("normalizeExclude", () => {
     expect(isExcluded("specs/.hidden/a.sdp.md", ["specs/*"])).toBe(true)
     expect(isExcluded("draftsman/a.sdp.md", ["drafts"])).toBe(false)
     expect(isExcluded("draftsman/a.sdp.md", ["drafts/**"])).toBe(false)
+  })
+
+  it("keeps no state: the excludes that matched are the caller's to collect", () => {
+    const excludes = ["drafts", "explorations/**", "specs/old"]
+    const matched = new Set<string>()
+    expect(isExcluded("drafts/a.sdp.md", excludes, matched)).toBe(true)
+    expect(isExcluded("specs/new/a.sdp.md", excludes, matched)).toBe(false)
+    expect(unmatchedExcludes(excludes, matched)).toEqual(["explorations/**", "specs/old"])
+    // A check without a collector changes nothing anyone sees.
+    expect(isExcluded("specs/old/a.sdp.md", excludes)).toBe(true)
+    expect(unmatchedExcludes(excludes, matched)).toEqual(["explorations/**", "specs/old"])
+    expect(unmatchedExcludes(excludes, new Set())).toEqual(excludes)
   })
 })

@@ -41,7 +41,7 @@ export const prepareBundle = (args: BundleArgs) =>
       yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${prepared.dangling.join(", ")}`)
     }
     yield* writeFindings(prepared.graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
-    yield* warnUnmatched(prepared.exclude, args.root, args.quiet)
+    yield* warnUnmatched(prepared.exclude, prepared.excluded, args.root, args.quiet)
     return prepared
   })
 

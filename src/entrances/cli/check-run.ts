@@ -20,11 +20,11 @@ export const runCheck = (args: CheckArgs) =>
     const corpus = yield* Corpus
     const { cwd } = yield* Invocation
     const read = corpus.read(yield* located(requestOf(CorpusRequest, args)))
-    const { graph, exclude } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
+    const { graph, exclude, excluded } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
     // check is where every finding is listed: no cap. The machine formats are the result (stdout).
     if (args.format === "text") yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })
     else yield* writeOut(checkOutput(graph, args.format, findingsPrefix(args.root, cwd)))
-    yield* warnUnmatched(exclude, args.root, args.quiet)
+    yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
     const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     if (!args.quiet) yield* writeErr(summaryOf(graph))

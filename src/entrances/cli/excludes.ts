@@ -4,8 +4,18 @@ import * as Effect from "effect/Effect"
 import { unmatchedExcludes } from "../../core/discover.js"
 import { type Output, writeErr } from "./output.js"
 
-/** One warning line per exclude that left nothing out: never ignore an exclude silently. */
-export const warnUnmatched = (excludes: ReadonlyArray<string>, root: string, quiet: boolean): Effect.Effect<void, never, Output> =>
+/**
+ * One warning line per exclude that left nothing out (`excluded`: those the read says did): never
+ * ignore an exclude silently.
+ */
+export const warnUnmatched = (
+  excludes: ReadonlyArray<string>,
+  excluded: ReadonlySet<string>,
+  root: string,
+  quiet: boolean
+): Effect.Effect<void, never, Output> =>
   quiet
     ? Effect.void
-    : Effect.forEach(unmatchedExcludes(excludes), (e) => writeErr(`specbundle: warning: exclude "${e}" matches nothing under ${root}`), { discard: true })
+    : Effect.forEach(unmatchedExcludes(excludes, excluded), (e) => writeErr(`specbundle: warning: exclude "${e}" matches nothing under ${root}`), {
+        discard: true
+      })

@@ -25,9 +25,9 @@ export const runImpactCommand = (args: ImpactArgs) =>
     if (args.noDiagram && args.format !== "markdown") {
       return yield* failWithDiagnostics([...impactProblems(request), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
-    const { report, graph, exclude } = yield* renderProblems(changes.report(yield* located(request), { hashes: false }))
+    const { report, graph, exclude, excluded } = yield* renderProblems(changes.report(yield* located(request), { hashes: false }))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
-    yield* warnUnmatched(exclude, args.root, args.quiet)
+    yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
     yield* writeOut(impactOutput(report, graph, args.format, args.linkBase ?? (args.format === "markdown" ? gitlabLinkBase(env) : ""), !args.noDiagram))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
   }).pipe(Effect.withSpan("impact"), Effect.provide(ServicesLive))

@@ -20,9 +20,9 @@ export const runList = (args: ListArgs) =>
     const corpus = yield* Corpus
     const { cwd } = yield* Invocation
     const read = corpus.read(yield* located(requestOf(CorpusRequest, args)))
-    const { graph, exclude } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
+    const { graph, exclude, excluded } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
-    yield* warnUnmatched(exclude, args.root, args.quiet)
+    yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
     const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     yield* writeOut(listOutput(graph, args.what, args.format))

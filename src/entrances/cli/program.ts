@@ -15,7 +15,6 @@ import * as Command from "effect/cli/Command"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { forgetExcludeMatches } from "../../core/discover.js"
 import { GitEnvironment } from "../../node/git.js"
 import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
 import { type ParseCache, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
@@ -101,7 +100,6 @@ export const program = (argv: ReadonlyArray<string>, runtime: Runtime) =>
   Effect.gen(function* () {
     const output = yield* Output
     const invocation = yield* Invocation
-    forgetExcludeMatches()
     const settings = Settings.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: invocation.env as Record<string, string> }))))
     return yield* answer(argv, output, invocation).pipe(
       Effect.provide(runtime.pipe(Layer.provide(settings))),
