@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs"
 import * as nodePath from "node:path"
 import type { GitError, GitOutput } from "./git.js"
-import { type Git, classify } from "./git.js"
+import { type Git, GitEnvironment, classify } from "./git.js"
 
 export interface GitView {
   /** Every path under the root git does not ignore: tracked, or untracked and let through by its exclude rules. */
@@ -79,12 +79,12 @@ const falseLike = new Set(["false", "no", "off", "0"])
  * git's answer out (core.autocrlf converts every text file; attr.tree and GIT_ATTR_SOURCE read
  * attributes from elsewhere).
  */
-const outerAttributeFiles = (root: string, places: ReadonlyArray<string>, settings: ReadonlyArray<string>): string[] | null => {
+const outerAttributeFiles = (root: string, places: ReadonlyArray<string>, settings: ReadonlyArray<string>, env: NodeJS.ProcessEnv): string[] | null => {
   const config = new Map<string, string | null>()
   for (const s of settings) if (s !== "") config.set(s.split("\n")[0], s.includes("\n") ? s.slice(s.indexOf("\n") + 1) : null)
   const autocrlf = config.get("core.autocrlf")
   if ((autocrlf !== undefined && (autocrlf === null || !falseLike.has(autocrlf.toLowerCase()))) || config.has("attr.tree")) return null
-  if (process.env.GIT_ATTR_SOURCE !== undefined) return null
+  if (env.GIT_ATTR_SOURCE !== undefined) return null
   const [index, common, top] = places
   const realRoot = realpathSync(root)
   const inside = nodePath.relative(top, realRoot)
@@ -97,19 +97,19 @@ const outerAttributeFiles = (root: string, places: ReadonlyArray<string>, settin
     files.push(nodePath.join(dir, ".gitattributes"))
     if (dir === top) break
   }
-  const home = process.env.HOME ?? ""
+  const home = env.HOME ?? ""
   const global = config.get("core.attributesfile")
   if (global === null) return null
   if (global !== undefined) files.push(global.startsWith("~/") ? nodePath.join(home, global.slice(2)) : nodePath.resolve(root, global))
-  else files.push(nodePath.join(process.env.XDG_CONFIG_HOME || nodePath.join(home, ".config"), "git", "attributes"))
-  if (!["1", "true", "yes", "on"].includes((process.env.GIT_ATTR_NOSYSTEM ?? "").toLowerCase())) files.push(...systemAttributes())
+  else files.push(nodePath.join(env.XDG_CONFIG_HOME || nodePath.join(home, ".config"), "git", "attributes"))
+  if (!["1", "true", "yes", "on"].includes((env.GIT_ATTR_NOSYSTEM ?? "").toLowerCase())) files.push(...systemAttributes(env))
   return files
 }
 
 /** git's system attributes: <prefix>/etc/gitattributes (/etc for a git under /usr), the prefix the one of the git on PATH. */
-const systemAttributes = (): string[] => {
+const systemAttributes = (env: NodeJS.ProcessEnv): string[] => {
   const found = ["/etc/gitattributes"]
-  for (const dir of (process.env.PATH ?? "").split(nodePath.delimiter)) {
+  for (const dir of (env.PATH ?? "").split(nodePath.delimiter)) {
     try {
       const git = realpathSync(nodePath.join(dir, "git"))
       const prefix = nodePath.dirname(nodePath.dirname(git))
@@ -164,8 +164,8 @@ const POINTING = ["GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE"
  * the environment naming one. Where none is, git's answer is known without asking it: four
  * processes fewer (~45 ms of CPU, each spawn forks this process) for a corpus in a plain folder.
  */
-export const mayBeInRepository = (root: string): boolean => {
-  if (POINTING.some((name) => (process.env[name] ?? "") !== "")) return true
+export const mayBeInRepository = (root: string, env: NodeJS.ProcessEnv): boolean => {
+  if (POINTING.some((name) => (env[name] ?? "") !== "")) return true
   const exists = (path: string) => {
     try {
       lstatSync(path)
@@ -210,8 +210,19 @@ export const askGit = (
   vouch: boolean,
   given?: ReadonlyArray<string>,
   asked?: Effect.Effect<GitSideAnswers>
+): Effect.Effect<GitView | null, GitError> =>
+  // The run's environment, as git gets it (an in-process run's may not be the process's).
+  GitEnvironment.use((env) => viewOf(git, root, vouch, env, given, asked))
+
+const viewOf = (
+  git: Git["Service"],
+  root: string,
+  vouch: boolean,
+  env: NodeJS.ProcessEnv,
+  given?: ReadonlyArray<string>,
+  asked?: Effect.Effect<GitSideAnswers>
 ): Effect.Effect<GitView | null, GitError> => {
-  if (given === undefined && !mayBeInRepository(root)) return Effect.succeed(null)
+  if (given === undefined && !mayBeInRepository(root, env)) return Effect.succeed(null)
   // `given`: LIST_STAGED's records, when the changeset's diff already asked for them (GitDiff).
   const listing: Effect.Effect<ReadonlyArray<string> | null, GitError> =
     given !== undefined
@@ -238,7 +249,7 @@ export const askGit = (
       const set = settings === null ? null : settings.code === 1 ? [] : lines(settings)
       let attributeFiles: string[] | null = null
       try {
-        if (changed !== null && where !== null && where.length >= 3 && set !== null) attributeFiles = outerAttributeFiles(root, where, set)
+        if (changed !== null && where !== null && where.length >= 3 && set !== null) attributeFiles = outerAttributeFiles(root, where, set, env)
       } catch {
         attributeFiles = null
       }

@@ -139,28 +139,25 @@ describe("mayBeInRepository", () => {
   it("is false in a plain folder, true under a .git folder or file, in a bare repository, or with GIT_DIR set", () => {
     const plain = tempDir()
     fs.mkdirSync(path.join(plain, "a", "b"), { recursive: true })
-    expect(mayBeInRepository(path.join(plain, "a", "b"))).toBe(false)
+    expect(mayBeInRepository(path.join(plain, "a", "b"), {})).toBe(false)
 
     const repo = makeRepo()
     fs.mkdirSync(path.join(repo.dir, "deep", "er"), { recursive: true })
-    expect(mayBeInRepository(path.join(repo.dir, "deep", "er"))).toBe(true)
-    expect(mayBeInRepository(path.join(repo.dir, ".git", "refs"))).toBe(true)
+    expect(mayBeInRepository(path.join(repo.dir, "deep", "er"), {})).toBe(true)
+    expect(mayBeInRepository(path.join(repo.dir, ".git", "refs"), {})).toBe(true)
 
     // A linked work tree holds a .git file, not a folder.
     const linked = tempDir()
     fs.writeFileSync(path.join(linked, ".git"), `gitdir: ${path.join(repo.dir, ".git")}\n`)
-    expect(mayBeInRepository(linked)).toBe(true)
+    expect(mayBeInRepository(linked, {})).toBe(true)
 
     const bare = tempDir()
     runGitIn(bare, ["init", "-q", "--bare"])
-    expect(mayBeInRepository(bare)).toBe(true)
+    expect(mayBeInRepository(bare, {})).toBe(true)
 
-    process.env.GIT_DIR = path.join(repo.dir, ".git")
-    try {
-      expect(mayBeInRepository(path.join(plain, "a", "b"))).toBe(true)
-    } finally {
-      delete process.env.GIT_DIR
-    }
+    // The run's environment decides, not the process's.
+    expect(mayBeInRepository(path.join(plain, "a", "b"), { GIT_DIR: path.join(repo.dir, ".git") })).toBe(true)
+    expect(process.env.GIT_DIR).toBeUndefined()
   })
 })
 
