@@ -27,7 +27,9 @@ const OLD = path.resolve(clis[0])
 const NEW = path.resolve(clis[1] ?? path.join(REPO, "bin", "specbundle.js"))
 const NODE = process.execPath
 
-const example = gitHosted(path.join(REPO, "examples", "bike-dock"), path.join(mkdtempSync(path.join(os.tmpdir(), "specbundle-compare-")), "bike-dock"))
+const exampleDir = mkdtempSync(path.join(os.tmpdir(), "specbundle-compare-"))
+process.on("exit", () => rmSync(exampleDir, { recursive: true, force: true }))
+const example = gitHosted(path.join(REPO, "examples", "bike-dock"), path.join(exampleDir, "bike-dock"))
 const c200 = await corpus({ shape: "scale", seed: 1, anchorEvery: 5, specs: 200, packs: 2, tsFiles: 400 })
 const small = gitHosted(c200.dir)
 const large = argv.includes("--large")
