@@ -28,6 +28,16 @@ const RUN_FAILURES: Readonly<Record<Exclude<UseCaseError, ParameterProblems>["_t
 }
 
 /**
+ * A failure's one line (without the `specbundle: ` prefix): the request's problems as
+ * `scope: problem` joined by "; ", else its line or message. What the exit below says, and what the
+ * git hooks that never fail a push or a prompt say instead (hook-push.ts, hook-agent-run.ts).
+ */
+export const lineOf = (failure: unknown): string => {
+  const e = failure as { diagnostics?: ReadonlyArray<{ scope: string; problem: string }>; line?: string; message?: string }
+  return e.diagnostics?.map((d) => `${d.scope}: ${d.problem}`).join("; ") ?? e.line ?? e.message ?? String(failure)
+}
+
+/**
  * The exit code of the program's end; writes its stderr line when nothing has said it yet (to
  * `stderr`: the process's, or a test's collector).
  */
@@ -50,12 +60,8 @@ export const exitCodeOf = (exit: Exit.Exit<unknown, unknown>, stderr: (text: str
       say(error.line ?? "")
       return 2
     default:
-      if (error._tag !== undefined && Object.hasOwn(RUN_FAILURES, error._tag)) {
-        say(error.message ?? "")
-        return 1
-      }
-      // The CLI's own failures (CliFailure and the like): their line.
-      say(error.line ?? error.message ?? String(error))
+      // The use cases' failures (their message) and the CLI's own (CliFailure and the like: their line).
+      say(error._tag !== undefined && Object.hasOwn(RUN_FAILURES, error._tag) ? (error.message ?? "") : lineOf(error))
       return 1
   }
 }

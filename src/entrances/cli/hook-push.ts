@@ -18,6 +18,7 @@ import type { HookManager } from "./hook-print.js"
 import { ServicesLive } from "./live.js"
 import { Invocation, type Stdin } from "./invocation.js"
 import { writeErr } from "./output.js"
+import { lineOf } from "./exit.js"
 
 const ZERO = /^0+$/
 const say = (line: string) => writeErr(`specbundle pre-push: ${line}`)
@@ -95,9 +96,7 @@ const compose = (root: string, range: string, out: string) =>
 /** The one line of a compose that failed: its own line or message, never a stack. */
 export const reasonOf = (cause: Cause.Cause<unknown>): string => {
   const failure = Cause.findErrorOption(cause)
-  if (Option.isNone(failure)) return "internal error"
-  const e = failure.value as { line?: string; message?: string; diagnostics?: ReadonlyArray<{ scope: string; problem: string }> }
-  return e.diagnostics?.map((d) => `${d.scope}: ${d.problem}`).join("; ") ?? e.line ?? e.message ?? String(e)
+  return Option.isNone(failure) ? "internal error" : lineOf(failure.value)
 }
 
 /** Composes the bundle for each pushed range into `<git dir>/specbundle/<remote>/`; always exit 0. */
