@@ -38,7 +38,7 @@ export class ThreadsAhead {
   private waiting: Helper[] = []
 
   start(script: string, count: number): void {
-    const preloading = Math.max(1, availableParallelism() - 1)
+    const preloading = preloadingThreads()
     for (let i = this.waiting.length; i < count; i++) this.waiting.push(new Helper(script, undefined, i < preloading))
   }
 
@@ -65,6 +65,12 @@ export const startAhead = (pool: Pool, files: number, warm: () => boolean): void
   const count = workerCount(pool, files, warm())
   if (count > 0) pool.ahead.start(pool.script, count)
 }
+
+/**
+ * How many threads load oxc-parser before their first chunk: those on the cores to spare; the
+ * rest when a chunk first holds an anchor marker (docs/decisions.md).
+ */
+const preloadingThreads = (): number => Math.max(1, availableParallelism() - 1)
 
 /** How long a silent worker is waited for by default. */
 export const SILENT_MS = 20_000
@@ -167,7 +173,7 @@ export class ExtractSession {
     // a chunk of theirs holds an anchor marker: loading it costs a thread ~0.3 s of CPU (Node's
     // module loader set up again, the native binding), which 16 forced threads paid on 2 cores
     // even when few of them ever got a code file.
-    const preloading = Math.max(1, availableParallelism() - 1)
+    const preloading = preloadingThreads()
     const link: Link = { take: () => this.takeFront(), done: (c, r) => this.store(c, r, true), lost: (cs) => this.requeue(cs) }
     for (const h of this.pool.ahead?.take(count) ?? []) {
       h.adopt(workerOptions, link)

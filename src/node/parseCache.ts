@@ -256,14 +256,19 @@ const shardName = (current: CacheStore, realRoot: string, selfHosting: boolean, 
   return (shard) => `${base}-${shard.toString(16).padStart(2, "0")}`
 }
 
+/** The root's real path (caches are keyed by it), or undefined when it cannot be had. */
+const realRootOf = (root: string): string | undefined => {
+  try {
+    return realpathSync(root)
+  } catch {
+    return undefined
+  }
+}
+
 /** Whether the store holds no shard of this corpus's cache, under either option (by name only). */
 const storeCold = (current: CacheStore, root: string, source: CacheSource): boolean => {
-  let realRoot: string
-  try {
-    realRoot = realpathSync(root)
-  } catch {
-    return true
-  }
+  const realRoot = realRootOf(root)
+  if (realRoot === undefined) return true
   for (const selfHosting of [false, true]) {
     const nameOf = shardName(current, realRoot, selfHosting, source)
     for (let shard = 0; shard < SHARDS; shard++) if (current.has(nameOf(shard))) return false
@@ -272,12 +277,8 @@ const storeCold = (current: CacheStore, root: string, source: CacheSource): bool
 }
 
 export const openParseCache = (current: CacheStore, root: string, selfHosting: boolean, source: CacheSource): ParseCache | undefined => {
-  let realRoot: string
-  try {
-    realRoot = realpathSync(root)
-  } catch {
-    return undefined
-  }
+  const realRoot = realRootOf(root)
+  if (realRoot === undefined) return undefined
   const nameOf = shardName(current, realRoot, selfHosting, source)
   const proseName = (shard: number, name: string) => `${nameOf(shard)}-${name}`
   const known = new Map<string, CacheEntry>()
@@ -404,14 +405,12 @@ const sameReads = (a: ReadonlyArray<CarrierRead>, b: ReadonlyArray<CarrierRead>)
  */
 export const warmCaches = (store?: CacheStore): ParseCaches => {
   const kept = new Map<string, Warm>()
+  /** One corpus's caches in memory: its real root, options and source. */
+  const keyOf = (realRoot: string, selfHosting: boolean, source: CacheSource) => JSON.stringify([realRoot, selfHosting, source])
   const open = (root: string, selfHosting: boolean, source: CacheSource): ParseCache | undefined => {
-    let realRoot: string
-    try {
-      realRoot = realpathSync(root)
-    } catch {
-      return undefined
-    }
-    const key = JSON.stringify([realRoot, selfHosting, source])
+    const realRoot = realRootOf(root)
+    if (realRoot === undefined) return undefined
+    const key = keyOf(realRoot, selfHosting, source)
     const first = !kept.has(key)
     const warm: Warm = kept.get(key) ?? { shards: new Array<WarmShard | undefined>(SHARDS).fill(undefined), built: undefined, listed: undefined }
     const graphOf = (reads: ReadonlyArray<CarrierRead>, build: () => Graph): Graph => {
@@ -480,13 +479,9 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
     }
   }
   const cold = (root: string, source: CacheSource): boolean => {
-    let realRoot: string
-    try {
-      realRoot = realpathSync(root)
-    } catch {
-      return true
-    }
-    if ([false, true].some((selfHosting) => kept.has(JSON.stringify([realRoot, selfHosting, source])))) return false
+    const realRoot = realRootOf(root)
+    if (realRoot === undefined) return true
+    if ([false, true].some((selfHosting) => kept.has(keyOf(realRoot, selfHosting, source)))) return false
     return store === undefined || storeCold(store, root, source)
   }
   return { store, open, offered: true, cold }
