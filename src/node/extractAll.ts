@@ -47,6 +47,11 @@ export class ThreadsAhead {
     return this.waiting.splice(0, count).filter((h) => !h.failed)
   }
 
+  /** Resolves once every waiting thread has loaded what it loads before a session adopts it (or has ended). */
+  loaded(): Promise<void> {
+    return Promise.all(this.waiting.map((h) => h.loaded)).then(() => undefined)
+  }
+
   /** Ends the threads nobody adopted: resolves once they are gone. */
   release(): Promise<void> {
     return Promise.all(this.waiting.splice(0).map((h) => h.close())).then(() => undefined)

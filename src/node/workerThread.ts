@@ -22,7 +22,8 @@ export interface Job {
  * worker closes its port and its thread ends by itself.
  */
 type ToWorker = { readonly id: number; readonly files: ReadonlyArray<Input> } | { readonly options: ExtractAllOptions } | { readonly close: true }
-type FromWorker = { readonly id: number; readonly results: Extracted[] }
+/** A chunk's results; or, from a thread started ahead, that it has loaded what it loads before a session adopts it. */
+type FromWorker = { readonly id: number; readonly results: Extracted[] } | { readonly loaded: true }
 
 /** node:worker_threads, loaded by the first thread started: a run without threads (every small corpus's) never loads it. */
 const workerThreads = () => process.getBuiltinModule("node:worker_threads")
@@ -42,12 +43,20 @@ export class Helper {
   exited = false
   /** The session using the thread; undefined while a thread started ahead waits for one. */
   private link: Link | undefined
+  /**
+   * A thread started ahead: settled once it has loaded its bundle and oxc-parser's modules and waits
+   * for a session (or once it has ended); a thread started by its session never settles it.
+   */
+  readonly loaded: Promise<void>
+  private settleLoaded: () => void = () => {}
 
   /** `options` undefined: started ahead of its session, which `adopt`s it. */
   constructor(script: string, options: ExtractAllOptions | undefined, preload: boolean, link?: Link) {
     this.link = link
+    this.loaded = new Promise<void>((resolve) => (this.settleLoaded = resolve))
     this.worker = new (workerThreads().Worker)(script, { workerData: { specbundleExtract: { options, preload } satisfies Job } })
     this.worker.on("message", (m: FromWorker) => {
+      if ("loaded" in m) return this.settleLoaded()
       const chunk = this.inFlight.get(m.id)
       if (chunk === undefined || this.link === undefined) return
       this.inFlight.delete(m.id)
@@ -58,6 +67,7 @@ export class Helper {
     this.worker.once("error", fail)
     this.worker.once("exit", () => {
       this.exited = true
+      this.settleLoaded()
       fail()
     })
     // After the listeners: adding a "message" listener refs the worker's port again, and a pool
@@ -129,7 +139,11 @@ export const runExtractWorker = (): boolean => {
   const preload = () => {
     if (job.preload && options !== undefined && needsParser(options)) void loadParser()
   }
-  if (options === undefined && job.preload) void loadParserModules()
+  if (options === undefined) {
+    const loaded = () => port.postMessage({ loaded: true } satisfies FromWorker)
+    if (job.preload) void loadParserModules().then(loaded)
+    else loaded()
+  }
   preload()
   port.on("message", (m: ToWorker) => {
     if ("close" in m) return port.close()

@@ -136,16 +136,13 @@ describe("threads started ahead of their session", () => {
     const expected = await extractInThread(files, OPTIONS)
     const on = ahead(1)
     startAhead(on, files.length, () => false)
-    const taken = on.ahead!.take(1)
-    expect(taken).toHaveLength(1)
-    // Given back as the session would find it: started, not yet adopted.
-    ;(on.ahead as unknown as { waiting: unknown[] }).waiting.push(...taken)
+    await on.ahead!.loaded()
     const session = new ExtractSession(files.length, OPTIONS, on)
     for (const f of files) session.add(f)
     const results = await session.finish()
     expect(session.remoteChunks).toBeGreaterThan(0)
     expect(results).toEqual(expected)
-    // Adopted: none left waiting.
+    // Adopted, not started anew beside it: none is left waiting.
     expect(on.ahead!.take(1)).toEqual([])
   }, 60_000)
 
@@ -184,13 +181,9 @@ describe("threads started ahead of their session", () => {
       const before = addressSpace()
       const on = ahead(1)
       startAhead(on, files.length, () => false)
-      // A waiting thread loads its bundle and oxc-parser's modules, never the raw transfer's buffer.
-      let waiting = before
-      for (let i = 0; i < 30; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50))
-        waiting = Math.max(waiting, addressSpace())
-      }
-      expect(waiting - before).toBeLessThan(2 * GIB)
+      // A waiting thread loads its bundle and oxc-parser's modules (it says when), never the raw transfer's buffer.
+      await on.ahead!.loaded()
+      expect(addressSpace() - before).toBeLessThan(2 * GIB)
       // Adopted, the thread reserves its buffer for the code files it parses: the figure sees it.
       let adopted = before
       const sample = setInterval(() => (adopted = Math.max(adopted, addressSpace())), 5)
