@@ -46,7 +46,19 @@ const options = {
   metafile: true,
   logLevel: "warning"
 }
-const result = await build({ ...options, entryPoints: ["src/bin.ts"], outfile: PAYLOAD })
+// The command tree as data, read from the CLI's own definitions (src/entrances/cli/help-data.ts,
+// bundled to a temp file and evaluated once): inlined as JSON text into the CLI's bundle (its
+// argument pre-checks) and the front's (the help pages).
+const scratch = mkdtempSync(join(tmpdir(), "specbundle-build-"))
+let helpData
+try {
+  const dataFile = join(scratch, "help-data.cjs")
+  await build({ ...options, minify: false, entryPoints: ["src/entrances/cli/help-data.ts"], outfile: dataFile })
+  helpData = createRequire(import.meta.url)(dataFile).helpData()
+} finally {
+  rmSync(scratch, { recursive: true, force: true })
+}
+const result = await build({ ...options, entryPoints: ["src/bin.ts"], outfile: PAYLOAD, define: { SPECBUNDLE_MODEL_JSON: JSON.stringify(JSON.stringify(helpData.root)) } })
 await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 // The MCP server (src/entrances/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
 // bundle and `--help` carry none of effect/ai and effect/rpc.
@@ -91,18 +103,9 @@ await build({
   banner: { js: 'import { createRequire as __specbundleRequire } from "node:module"\nconst require = __specbundleRequire(import.meta.url)' }
 })
 
-// The front (src/front.ts): help pages and the version without the CLI's bundle. The command tree
-// it renders is the CLI's own, read here from src/entrances/cli/help-data.ts (bundled to a temp file and
-// evaluated once) and inlined as JSON text, parsed when a page is asked for.
-const scratch = mkdtempSync(join(tmpdir(), "specbundle-build-"))
-try {
-  const dataFile = join(scratch, "help-data.cjs")
-  await build({ ...options, minify: false, entryPoints: ["src/entrances/cli/help-data.ts"], outfile: dataFile })
-  const helpData = createRequire(import.meta.url)(dataFile).helpData()
-  await build({ ...options, entryPoints: ["src/front.ts"], outfile: FRONT, define: { SPECBUNDLE_HELP_JSON: JSON.stringify(JSON.stringify(helpData)) } })
-} finally {
-  rmSync(scratch, { recursive: true, force: true })
-}
+// The front (src/front.ts): help pages and the version without the CLI's bundle, from the command
+// tree read above, inlined as JSON text and parsed when a page is asked for.
+await build({ ...options, entryPoints: ["src/front.ts"], outfile: FRONT, define: { SPECBUNDLE_HELP_JSON: JSON.stringify(JSON.stringify(helpData)) } })
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
 const dynamic = Object.values(result.metafile.outputs)

@@ -8,10 +8,12 @@
 // CLI's output, stderr and exit code are the same with or without it.
 //   - Where: a per-user cache folder, created 0700 (never a shared one: a planted cache is code).
 //     SPECBUNDLE_CODE_CACHE_DIR overrides it; SPECBUNDLE_CODE_CACHE=0 turns the cache off.
-//   - Key: SHA-256 of the bundle's bytes (and of this loader's wrapper and Node's command-line
+//   - Key: the bundle's SHA-1 (then SHA-256 of that, this loader's wrapper and Node's command-line
 //     options) plus Node's version and architecture, in the file name. V8 itself only checks the
 //     source's length, so the key must cover the content (npm gives every packed file the same
-//     mtime: size+mtime would not do).
+//     mtime: size+mtime would not do). SHA-1 over the ~0.9 MB bundle, as git names its objects:
+//     it tells builds apart (no one gains by forging one: the bundle is code already), in half
+//     SHA-256's time (~0.5 ms of every run).
 //   - Trust (POSIX): the file must be a regular file (no symlink), owned by this user, not
 //     group/other-writable, and end with the CRC-32 of its data (V8 release builds do not verify
 //     a code cache's checksum); anything else is ignored, then replaced. The seal catches torn and
@@ -275,7 +277,7 @@ function loadCli() {
   let cachedData
   let build
   if (dir !== undefined) {
-    build = createHash("sha256").update(bytes).digest("hex")
+    build = createHash("sha1").update(bytes).digest("hex")
     // Some Node options change V8's flags, and V8 rejects a cache made under other flags: each set of
     // options gets its own file, so runs that alternate them do not rewrite one file every time.
     // Each command gets its own file too: a cache holds the functions the run that wrote it compiled,
@@ -328,6 +330,17 @@ function loadCli() {
     }
   }
   module.exports = payload.exports
-  script.runInThisContext().call(payload.exports, payload.exports, Module.createRequire(PAYLOAD), payload, PAYLOAD, path.dirname(PAYLOAD))
+  // Two of Effect's modules probe V8's stack format when they load (effect/Utils, internal/effect):
+  // each creates an Error and reads its stack, and the first read makes V8 recompute source
+  // positions inside this ~1 MB script (~1.2 ms of a ~80 ms hook). With no stack frames asked for,
+  // both take their documented fallback, which only shapes Effect's own stack traces; nothing
+  // here prints one. The limit is restored once the bundle's modules are set up.
+  const stackTraceLimit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    script.runInThisContext().call(payload.exports, payload.exports, Module.createRequire(PAYLOAD), payload, PAYLOAD, path.dirname(PAYLOAD))
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit
+  }
   payload.loaded = true
 }

@@ -21,7 +21,7 @@ export type { SavedEntry }
 
 /** The loader's store: files in its cache folder, read only when trusted and whole. */
 export interface CacheStore {
-  /** SHA-256 of the bundle: results of another build are never read. */
+  /** The bundle's SHA-1 (the loader's): results of another build are never read. */
   readonly build: string
   readonly read: (name: string) => Uint8Array | undefined
   /** Opens the file now, to read when called (src/loader.cjs openCache): the size of its data; undefined when missing or not ours. */

@@ -10,7 +10,7 @@ import { impactCommand, impactExamples } from "./impact.js"
 import { listCommand, listExamples } from "./list.js"
 import { VERSION } from "../../core/version.js"
 import { mcpCommand, mcpExamples } from "./mcp.js"
-import { modelOf } from "./model.js"
+import { type CommandModel, modelOf } from "./model.js"
 import { perspectiveCommand, perspectiveExamples } from "./perspective.js"
 import { staleCommand, staleExamples } from "./stale.js"
 import { watchCommand, watchExamples } from "./watch.js"
@@ -36,8 +36,17 @@ export const root = Command.make(PROGRAM).pipe(
   ])
 )
 
+/**
+ * The command tree as JSON text, inlined by the build (scripts/build.mjs) from this file's own
+ * `modelOf(root)`, as the front bundle's help pages are: parsing it costs ~0.1 ms where walking
+ * effect/cli's tree costs ~0.7 ms of every run (the argument pre-checks need it). Unbundled (tests,
+ * the build's own evaluation) there is none, and the tree is walked.
+ */
+declare const SPECBUNDLE_MODEL_JSON: string | undefined
+
 /** The tree the parser runs, as data. */
-export const model = () => modelOf(root)
+export const model = (): CommandModel =>
+  typeof SPECBUNDLE_MODEL_JSON === "string" ? (JSON.parse(SPECBUNDLE_MODEL_JSON) as CommandModel) : modelOf(root)
 
 /** Each example runs as written in a copy of examples/bike-dock with its history (test/cli/help.test.ts). */
 export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
