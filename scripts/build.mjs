@@ -58,7 +58,12 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }
-const result = await build({ ...options, entryPoints: ["src/bin.ts"], outfile: PAYLOAD, define: { SPECBUNDLE_MODEL_JSON: JSON.stringify(JSON.stringify(helpData.root)) } })
+const result = await build({
+  ...options,
+  entryPoints: ["src/bin.ts"],
+  outfile: PAYLOAD,
+  define: { SPECBUNDLE_MODEL_JSON: JSON.stringify(JSON.stringify(helpData.root)) }
+})
 await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 // The MCP server (src/entrances/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
 // bundle and `--help` carry none of effect/ai and effect/rpc.
