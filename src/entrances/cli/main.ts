@@ -45,8 +45,7 @@ export const root = Command.make(PROGRAM).pipe(
 declare const SPECBUNDLE_MODEL_JSON: string | undefined
 
 /** The tree the parser runs, as data. */
-export const model = (): CommandModel =>
-  typeof SPECBUNDLE_MODEL_JSON === "string" ? (JSON.parse(SPECBUNDLE_MODEL_JSON) as CommandModel) : modelOf(root)
+export const model = (): CommandModel => (typeof SPECBUNDLE_MODEL_JSON === "string" ? (JSON.parse(SPECBUNDLE_MODEL_JSON) as CommandModel) : modelOf(root))
 
 /** Each example runs as written in a copy of examples/bike-dock with its history (test/cli/help.test.ts). */
 export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
