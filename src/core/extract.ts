@@ -74,6 +74,8 @@ export const openText = (file: string, bytes: Uint8Array, maxBytes: number): Res
 export interface ExtractOptions extends AnchorOptions {
   /** oxc-parser; required only when some candidate passes the anchor pre-check. */
   readonly parser?: AnchorParser
+  /** Markdown Specs parse their prose again when it is read instead of keeping it (read/markdown.ts). */
+  readonly proseOnDemand?: boolean
 }
 
 /** Text of an anchor candidate that passes the pre-check, or null (the cheap filter before parsing). */
@@ -93,5 +95,5 @@ export const extractFile = (file: SourceFile, options: ExtractOptions): CarrierR
   }
   const text = openText(file.path, file.bytes, MAX_CARRIER_BYTES)
   if (Result.isFailure(text)) return text.failure
-  return role === "markdown" ? parseMarkdownCarrier(file.path, text.success) : parseGherkinCarrier(file.path, text.success)
+  return role === "markdown" ? parseMarkdownCarrier(file.path, text.success, options.proseOnDemand === true) : parseGherkinCarrier(file.path, text.success)
 }

@@ -215,6 +215,16 @@ export interface Graph {
 /** Plain code-unit comparison: never localeCompare (deterministic on every machine). */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/**
+ * A Spec as plain data, its keys in the reader's order: what a Spec whose prose is read on demand
+ * (getters on a class: the parse cache's, the Markdown reader's) prints as, so it prints the same
+ * bytes as one read whole.
+ */
+export const plainSpec = (spec: SpecNode): SpecNode => {
+  const { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations } = spec
+  return { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Derived facts (computed by src/core/facts.ts from a Graph; never stored on nodes)
 

@@ -10,6 +10,7 @@
 import { isAscii } from "node:buffer"
 import { createHash } from "node:crypto"
 import type { AuthoredRelation, CarrierRead, Sections, SpecNode } from "../core/model.js"
+import { plainSpec } from "../core/model.js"
 
 /** One saved entry: [path, stat, hash, oid, read]. */
 export type SavedEntry = readonly [string, string | null, string, string | null, CarrierRead | null]
@@ -80,8 +81,7 @@ class StoredSpec implements SpecNode {
   }
 
   toJSON(): SpecNode {
-    const { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations } = this
-    return { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations }
+    return plainSpec(this)
   }
 }
 

@@ -8,7 +8,7 @@
 import { availableParallelism } from "node:os"
 import type { SourceFile } from "../core/discover.js"
 import type { ExtractAllOptions, Extracted, Input } from "./extractInThread.js"
-import { extractInThread, loadParser, needsParser } from "./extractInThread.js"
+import { extractInThread, keptByNothing, loadParser, needsParser } from "./extractInThread.js"
 import { type Chunk, Helper, type Link } from "./workerThread.js"
 
 /** Which worker threads a session may start. */
@@ -272,7 +272,7 @@ export class ExtractSession {
       for (;;) {
         const chunk = this.takeBack()
         if (chunk !== undefined) {
-          this.store(chunk, await extractInThread(chunk.files, this.options), false)
+          this.store(chunk, await extractInThread(chunk.files, this.options, keptByNothing(this.options)), false)
           // Let worker messages in between chunks: they may want more work or bring results.
           if (this.helpers.length > 0) await new Promise<void>((resolve) => setImmediate(resolve))
           continue

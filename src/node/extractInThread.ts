@@ -27,6 +27,13 @@ export interface ExtractAllOptions {
   readonly hashes?: boolean
 }
 
+/**
+ * Whether nothing keeps this read whole: no parse cache (`known` unset) and no manifest
+ * (`hashes: false`). Its files are then not hashed, and the calling thread's Specs keep their prose
+ * for when it is read (`proseOnDemand`).
+ */
+export const keptByNothing = (options: ExtractAllOptions): boolean => options.known === undefined && options.hashes === false
+
 /** The `hash` of a readable file whose bytes were not hashed (`hashes: false`). */
 export const UNHASHED = ""
 
@@ -76,11 +83,13 @@ const loadExtract = () => import("../core/extract.js")
 
 /**
  * Parses files in this thread, in order, each as soon as it is read (straight from the scratch
- * buffer); a parser exception becomes a finding for its file.
+ * buffer); a parser exception becomes a finding for its file. `proseOnDemand`: Markdown Specs parse
+ * their prose again when it is read (read/markdown.ts), for results that stay in this thread (a
+ * worker's are copied whole to the main thread: they keep theirs).
  */
-export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions): Promise<Extracted[]> => {
+export const extractInThread = async (inputs: ReadonlyArray<Input>, options: ExtractAllOptions, proseOnDemand = false): Promise<Extracted[]> => {
   const { extractFile, mayHoldAnchorBytes } = await loadExtract()
-  let extractOptions: ExtractOptions = options
+  let extractOptions: ExtractOptions = proseOnDemand ? { ...options, proseOnDemand } : options
   const results: Extracted[] = []
   const known = options.known
   const safeBefore = known === undefined ? undefined : (options.since ?? 0) - RACY_MS
@@ -145,7 +154,7 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       oid = vouched
     }
     // Hashes and object ids are for a cache to keep and a manifest to list: without either, none.
-    const kept = known !== undefined || options.hashes !== false
+    const kept = !keptByNothing(options)
     const hash = kept ? sha256(file.bytes) : UNHASHED
     // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).
     if (oid === undefined && entry !== undefined && entry.oid !== null && entry.hash === hash) oid = entry.oid
@@ -164,7 +173,7 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
     // scratch buffer while this one waits, so the bytes are copied first.
     if (code && extractOptions.parser === undefined) {
       file = { path: file.path, bytes: Buffer.from(file.bytes) }
-      extractOptions = { ...options, parser: await loadParser() }
+      extractOptions = { ...extractOptions, parser: await loadParser() }
     }
     let read: CarrierRead | null
     try {

@@ -4,7 +4,7 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { extractFile } from "../../src/core/extract.js"
 import { parseMarkdownCarrier } from "../../src/core/read/markdown.js"
-import { onlyPack, onlySpec, parse, refused, specText, where, withKind } from "../support/read-markdown.js"
+import { FILE, onlyPack, onlySpec, parse, refused, specText, where, withKind } from "../support/read-markdown.js"
 import { CHECKOUT_CORPUS, withoutCheckout } from "../support/paths.js"
 import { tempDir } from "../support/tmp.js"
 
@@ -477,5 +477,48 @@ describe("[L] constructs", () => {
       modelRefs: []
     })
     expect(parse(["---", "specs: []", "id: pack:t", "---", "# T"].join("\n")).packs[0].line).toBe(3)
+  })
+})
+
+// A read nothing keeps whole (the CLI's impact without a parse cache) keeps each Spec's graph fields
+// and parses its prose again when it is read: the same Spec, the same bytes, whatever is asked.
+describe("Specs whose prose is parsed on demand", () => {
+  const EXAMPLE = path.join(path.dirname(path.dirname(import.meta.dirname)), "examples", "bike-dock")
+  const carriers = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? carriers(path.join(dir, e.name)) : e.name.endsWith(".sdp.md") ? [path.join(dir, e.name)] : []))
+  const files = carriers(path.join(EXAMPLE, "specs")).map((f) => ({
+    rel: path.relative(EXAMPLE, f).split(path.sep).join("/"),
+    text: fs.readFileSync(f, "utf8")
+  }))
+
+  it("reads every example carrier to the same value and the same JSON bytes", () => {
+    expect(files.length).toBeGreaterThan(20)
+    let specs = 0
+    for (const { rel, text } of files) {
+      const whole = parseMarkdownCarrier(rel, text)
+      const onDemand = parseMarkdownCarrier(rel, text, true)
+      expect(JSON.stringify(onDemand)).toBe(JSON.stringify(whole))
+      expect(onDemand.findings).toEqual(whole.findings)
+      onDemand.specs.forEach((spec, i) => {
+        specs++
+        // Nothing of the prose is held until it is read; then it is parsed once.
+        expect(Object.keys(spec)).not.toContain("sections")
+        expect(spec.sections).toEqual(whole.specs[i].sections)
+        expect(spec.sections).toBe(spec.sections)
+        expect(spec.locations).toEqual(whole.specs[i].locations)
+        expect(spec.narrative).toBe(whole.specs[i].narrative)
+        expect({ ...spec, narrative: spec.narrative, sections: spec.sections, locations: spec.locations }).toEqual(whole.specs[i])
+      })
+    }
+    expect(specs).toBeGreaterThan(20)
+  })
+
+  it("refuses what a whole read refuses, with the same findings", () => {
+    const broken = specText(["", "## Intent", "- outcome: borrowed", "", "## Intent", "- outcome: twice"])
+    const whole = parse(broken)
+    expect(whole.findings.length).toBeGreaterThan(0)
+    expect(parseMarkdownCarrier(FILE, broken, true)).toEqual(whole)
   })
 })

@@ -1,8 +1,8 @@
 // The Markdown carrier reader (`*.sdp.md`, sdp-format.md sections 2 to 5): splits the frontmatter
 // from the body, reads the Spec or Pack envelope, then the body. Pure: text in, CarrierRead out.
 // A carrier breaking any structural rule is refused whole: no nodes, every finding collected.
-import type { CarrierRead, PackNode, SpecKind, SpecNode } from "../model.js"
-import { SPEC_KINDS } from "../model.js"
+import type { AuthoredRelation, CarrierRead, PackNode, Sections, SpecKind, SpecNode } from "../model.js"
+import { SPEC_KINDS, plainSpec } from "../model.js"
 import { isPackRoot, readPackEnvelope, readSpecEnvelope } from "./markdown-envelope.js"
 import { CODES, Sink, utf8Length } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
@@ -42,7 +42,64 @@ const readPackFraming = (blocks: ReadonlyArray<Block>, sink: Sink): string => {
   return normalizeProse(blocks)
 }
 
-export const parseMarkdownCarrier = (file: string, text: string): CarrierRead => {
+type Prose = Pick<SpecNode, "narrative" | "sections" | "locations">
+
+/**
+ * A Spec whose prose (narrative, sections, locations) is parsed again from its carrier's text the
+ * first time any of it is read, instead of kept from the read that checked it. A read that nothing
+ * keeps whole (no parse cache, no manifest: the CLI's impact, its staged check, a bundle on stdout)
+ * then holds the graph's fields and the text only: on 10,000 Specs the prose is ~16 MB of objects
+ * that every young-generation collection copied while the corpus was read (docs/decisions.md). The
+ * prose is the same as a whole read's (the same parse of the same text); getters on the class, as
+ * the parse cache's Specs have, and the same bytes when printed (`toJSON`).
+ */
+class SpecProseOnDemand implements SpecNode {
+  readonly #text: string
+  #prose: Prose | undefined
+
+  constructor(
+    readonly id: string,
+    readonly kind: SpecKind,
+    readonly altitude: SpecNode["altitude"],
+    readonly readiness: SpecNode["readiness"],
+    readonly title: string,
+    readonly file: string,
+    readonly line: number,
+    readonly relations: ReadonlyArray<AuthoredRelation>,
+    text: string
+  ) {
+    this.#text = text
+  }
+
+  #read(): Prose {
+    if (this.#prose === undefined) {
+      const again = parseMarkdownCarrier(this.file, this.#text).specs[0]
+      if (again === undefined) throw new Error(`markdown: ${this.file} read differently the second time`)
+      this.#prose = again
+    }
+    return this.#prose
+  }
+
+  get narrative(): string | null {
+    return this.#read().narrative
+  }
+  get sections(): Sections {
+    return this.#read().sections
+  }
+  get locations(): Readonly<Record<string, number>> {
+    return this.#read().locations
+  }
+
+  toJSON(): SpecNode {
+    return plainSpec(this)
+  }
+}
+
+/**
+ * What a `*.sdp.md` file contributes. `proseOnDemand`: a Spec keeps only what the graph needs and
+ * parses its prose again when it is read (SpecProseOnDemand); findings and refusals are the same.
+ */
+export const parseMarkdownCarrier = (file: string, text: string, proseOnDemand = false): CarrierRead => {
   const sink = new Sink(file)
   const lines = text.split("\n")
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop()
@@ -111,18 +168,20 @@ export const parseMarkdownCarrier = (file: string, text: string): CarrierRead =>
   const envelope = yamlOk && root !== null && root.t === "map" ? readSpecEnvelope(root, sink) : null
   const spec = readSpecBody(body.blocks, envelope?.kind ?? kindHint(root), sink)
   if (sink.failed || envelope === null || body.title === null) return refused(file, sink)
-  const node: SpecNode = {
-    id: envelope.id,
-    kind: envelope.kind,
-    altitude: envelope.altitude,
-    readiness: envelope.readiness,
-    title: body.title,
-    narrative: spec.narrative,
-    file,
-    line: envelope.idLine,
-    sections: spec.sections,
-    relations: envelope.relations,
-    locations: spec.locations
-  }
+  const node: SpecNode = proseOnDemand
+    ? new SpecProseOnDemand(envelope.id, envelope.kind, envelope.altitude, envelope.readiness, body.title, file, envelope.idLine, envelope.relations, text)
+    : {
+        id: envelope.id,
+        kind: envelope.kind,
+        altitude: envelope.altitude,
+        readiness: envelope.readiness,
+        title: body.title,
+        narrative: spec.narrative,
+        file,
+        line: envelope.idLine,
+        sections: spec.sections,
+        relations: envelope.relations,
+        locations: spec.locations
+      }
   return { file, specs: [node], packs: [], anchors: [], findings: [] }
 }
