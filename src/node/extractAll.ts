@@ -94,6 +94,8 @@ const MAX_CHUNK_BYTES = 2 * 1024 * 1024
  */
 const MAX_OWN_CHUNK_BYTES = 128 * 1024
 const UNREAD_BYTES = 4 * 1024
+/** Queued files after which the workers get their first chunks, before `finish`. */
+const EARLY_FEED_FILES = 2048
 
 /** Most worker threads SPECBUNDLE_WORKERS may ask for. */
 export const MAX_WORKERS = 16
@@ -205,6 +207,9 @@ export class ExtractSession {
     this.results.push(undefined)
     this.back = this.inputs.length
     this.remaining += weight
+    // Workers start on the first files while the rest are queued (~20 ms for 30,000 files), as the
+    // code files come first: they would otherwise wait for `finish`.
+    if (this.inputs.length === EARLY_FEED_FILES) for (const h of this.helpers) h.feed()
   }
 
   private chunkBytes(max = MAX_CHUNK_BYTES): number {
