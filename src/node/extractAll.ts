@@ -265,7 +265,32 @@ export class ExtractSession {
     this.wake?.()
   }
 
-  /** Parses what the workers have not taken, waits for theirs, and returns the results in `add` order. */
+  private closing: Promise<void> | undefined
+
+  /**
+   * Each thread that loaded oxc-parser reserves ~6 GiB of address space, which Linux counts again
+   * when the main thread forks git (issue 29): `ended` resolves once every thread is gone, and a
+   * read awaits it before it asks git anything more or returns, while it builds the graph (the
+   * threads end meanwhile, ~12 ms on the 10,000-Spec hook). A thread that does not end when asked
+   * is waited for as long as a silent worker, then cut off.
+   */
+  ended(): Promise<void> {
+    return this.closing ?? Promise.resolve()
+  }
+
+  private async end(): Promise<void> {
+    const ends = Promise.all(this.helpers.map((h) => h.close()))
+    await new Promise<unknown>((resolve) => {
+      const bound = setTimeout(resolve, this.pool.silentMs)
+      void ends.then(() => resolve(clearTimeout(bound)))
+    })
+    for (const h of this.helpers) h.kill()
+  }
+
+  /**
+   * Parses what the workers have not taken, waits for theirs, and returns the results in `add`
+   * order; the threads are asked to end (`ended`).
+   */
   async finish(): Promise<Extracted[]> {
     // Unreferenced until now, so a read that fails before finish cannot leave the process waiting on them.
     this.heard = Date.now()
@@ -293,15 +318,7 @@ export class ExtractSession {
         if (Date.now() - this.heard >= silentMs) for (const h of this.helpers) if (h.inFlight.size > 0) h.giveUp()
       }
     } finally {
-      // Each thread that loaded oxc-parser reserves ~6 GiB of address space, which Linux counts
-      // again when the main thread forks git: waited for, so the next git call can start.
-      // A thread that does not end when asked is waited for as long as a silent worker, then cut off.
-      const ends = Promise.all(this.helpers.map((h) => h.close()))
-      await new Promise<unknown>((resolve) => {
-        const bound = setTimeout(resolve, this.pool.silentMs)
-        void ends.then(() => resolve(clearTimeout(bound)))
-      })
-      for (const h of this.helpers) h.kill()
+      this.closing = this.end()
     }
     return this.results.map((r, slot) => {
       if (r === undefined) throw new Error(`extract: no result for file ${slot}`)
@@ -311,8 +328,10 @@ export class ExtractSession {
 }
 
 /** Parses files held in memory (in slot order) with the pool's worker policy. */
-export const extractAll = (files: ReadonlyArray<SourceFile>, options: ExtractAllOptions, pool: Pool = IN_THREAD): Promise<Extracted[]> => {
+export const extractAll = async (files: ReadonlyArray<SourceFile>, options: ExtractAllOptions, pool: Pool = IN_THREAD): Promise<Extracted[]> => {
   const session = new ExtractSession(files.length, options, pool)
   for (const f of files) session.add(f)
-  return session.finish()
+  const results = await session.finish()
+  await session.ended()
+  return results
 }

@@ -242,7 +242,10 @@ const make = Effect.gen(function* () {
       const started = session
       const extracted = yield* Effect.promise(() => started.finish())
       cache?.save(reusable(extracted), treeListing)
-      return assemble(extracted, problems, keptOf(cache, wholeShards), cache, listing.excluded)
+      const read = assemble(extracted, problems, keptOf(cache, wholeShards), cache, listing.excluded)
+      // The threads ended while the graph was built: none holds its parser's memory when git is asked again.
+      yield* Effect.promise(() => started.ended())
+      return read
     })
 
   /**
@@ -286,6 +289,8 @@ const make = Effect.gen(function* () {
       const stale = new Map<string, number>()
       extracted.forEach((e, i) => e.stale === true && stale.set(e.path, i))
       if (stale.size > 0) {
+        // git is asked for the blobs: the threads first end (extractAll.ts, `ended`).
+        yield* Effect.promise(() => session.ended())
         const wanted = options.entries.filter((e) => stale.has(e.path))
         const files = yield* fetch(wanted)
         const fromIndex = yield* Effect.promise(() => extractAll(files, { selfHosting, known: cache?.known, hashes }, pool))
@@ -299,7 +304,9 @@ const make = Effect.gen(function* () {
         for (const [path, i] of stale) if (!given.has(path)) extracted[i] = { path, read: null, hash: null }
       }
       cache?.save(reusable(extracted), listing)
-      return assemble(extracted, [], keptOf(cache, wholeShards), cache)
+      const read = assemble(extracted, [], keptOf(cache, wholeShards), cache)
+      yield* Effect.promise(() => session.ended())
+      return read
     })
 
   /**

@@ -174,7 +174,7 @@ describe("threads started ahead of their session", () => {
   }, 60_000)
 
   it.runIf(process.platform === "linux")(
-    "reserve no parser memory until a session adopts them (issue 29: git still forks meanwhile)",
+    "reserve no parser memory until a session adopts them, and none once it has ended (issue 29: git still forks meanwhile)",
     async () => {
       // This thread's own parser first, so only the workers' reservations move the figure.
       await loadParser()
@@ -193,6 +193,9 @@ describe("threads started ahead of their session", () => {
       clearInterval(sample)
       expect(session.remoteChunks).toBeGreaterThan(0)
       expect(adopted - before).toBeGreaterThan(4 * GIB)
+      // Once `ended` resolves the thread is gone and its buffer with it: git may be forked again.
+      await session.ended()
+      expect(addressSpace() - before).toBeLessThan(2 * GIB)
     },
     60_000
   )
