@@ -278,6 +278,16 @@ export class ExtractSession {
     return this.closing ?? Promise.resolve()
   }
 
+  /**
+   * Ends the threads of a session that will not finish (its read failed or was interrupted before
+   * `finish`): a long-lived entrance reads again, and its next git call must find no thread holding
+   * a parser's memory. Resolves once they are gone.
+   */
+  abandon(): Promise<void> {
+    this.closing ??= this.end()
+    return this.closing
+  }
+
   private async end(): Promise<void> {
     const ends = Promise.all(this.helpers.map((h) => h.close()))
     await new Promise<unknown>((resolve) => {
@@ -318,7 +328,7 @@ export class ExtractSession {
         if (Date.now() - this.heard >= silentMs) for (const h of this.helpers) if (h.inFlight.size > 0) h.giveUp()
       }
     } finally {
-      this.closing = this.end()
+      this.closing ??= this.end()
     }
     return this.results.map((r, slot) => {
       if (r === undefined) throw new Error(`extract: no result for file ${slot}`)

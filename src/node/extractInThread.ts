@@ -93,6 +93,8 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
   const results: Extracted[] = []
   const known = options.known
   const safeBefore = known === undefined ? undefined : (options.since ?? 0) - RACY_MS
+  // Hashes and object ids are for a cache to keep and a manifest to list: without either, none.
+  const kept = !keptByNothing(options)
   for (const input of inputs) {
     const onDisk = "absolute" in input
     const code = classifyPath(input.path) === "anchor-candidate"
@@ -153,8 +155,6 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       // (390 ms on the bench corpus); its entries take the id by stat data the next run.
       oid = vouched
     }
-    // Hashes and object ids are for a cache to keep and a manifest to list: without either, none.
-    const kept = !keptByNothing(options)
     const hash = kept ? sha256(file.bytes) : UNHASHED
     // The object id checked in an earlier run stays with the same bytes (the work tree's read keeps it for the index's).
     if (oid === undefined && entry !== undefined && entry.oid !== null && entry.hash === hash) oid = entry.oid

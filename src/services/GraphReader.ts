@@ -4,6 +4,7 @@
 import * as Data from "effect/Data"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Fiber from "effect/Fiber"
@@ -166,9 +167,13 @@ const make = Effect.gen(function* () {
       // corpus) start loading while the walk is still counting. A warm cache needs no workers:
       // its session starts once the listing has told which shards are whole.
       let session = cache?.warm === true ? undefined : new ExtractSession(0, { selfHosting, known: cache?.known, since, hashes }, pool)
+      // Threads may start during the walk: a read that fails or is interrupted before its session
+      // finishes (git refused, Ctrl-C in `watch`) ends them.
+      const abandonOnFailure = <A, E2>(step: Effect.Effect<A, E2>) =>
+        step.pipe(Effect.onExit((exit) => (Exit.isFailure(exit) && session !== undefined ? Effect.promise(() => session!.abandon()) : Effect.void)))
       const askedGit = yield* Effect.forkChild(askGit(git, root, cache !== undefined, options.gitListing, options.gitSides))
-      const listing = yield* walk(root, options.exclude, (count) => session?.expect(count))
-      const view = yield* Fiber.join(askedGit)
+      const listing = yield* abandonOnFailure(walk(root, options.exclude, (count) => session?.expect(count)))
+      const view = yield* abandonOnFailure(Fiber.join(askedGit))
       const listed = view?.listed ?? null
       // Code files first, then the carriers (see below), each group in path order; one pass.
       const code: string[] = []

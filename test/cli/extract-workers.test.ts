@@ -125,6 +125,25 @@ describe("ExtractSession", () => {
   }, 60_000)
 })
 
+describe("a session that never finishes", () => {
+  // A read that fails before `finish` (git refused, Ctrl-C in `watch`): a long-lived entrance reads
+  // again, and its next git call must find none of these threads holding a parser's memory.
+  it.runIf(process.platform === "linux")(
+    "ends its threads when abandoned",
+    async () => {
+      const threads = () => fs.readdirSync("/proc/self/task").length
+      const before = threads()
+      const session = new ExtractSession(files.length, OPTIONS, pool(WORKER_BUNDLE, 2))
+      for (const f of files) session.add(f)
+      const during = threads()
+      expect(during).toBeGreaterThanOrEqual(before + 2)
+      await session.abandon()
+      expect(threads()).toBe(during - 2)
+    },
+    60_000
+  )
+})
+
 /** The process's address space (VmSize, KiB): oxc's raw transfer reserves ~6 GiB of it per thread that loads a parser. */
 const addressSpace = (): number => Number(/^VmSize:\s+(\d+)/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN)
 const GIB = 1024 * 1024
