@@ -307,13 +307,17 @@ function loadCli() {
   // The parse cache (src/node/parseCache.ts) keeps its files in the same folder, with the same
   // trust rules; `build` ties them to this bundle's bytes, so another build never reads them.
   if (dir !== undefined) {
+    // Concatenated, not path.join: the names are ours (no separator, nothing to normalize), and a
+    // warm hook names ~100 of them, which join's normalizing cost ~2 ms of its ~80.
+    const base = dir.endsWith(path.sep) ? dir : dir + path.sep
+    const parseFile = (file) => `${base}${PARSE_PREFIX}${file}${PARSE_SUFFIX}`
     payload.specbundleCache = {
       build,
-      read: (file) => readCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
-      open: (file) => openCache(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`)),
+      read: (file) => readCache(parseFile(file)),
+      open: (file) => openCache(parseFile(file)),
       has: (file) => {
         try {
-          return fs.lstatSync(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`), { throwIfNoEntry: false })?.isFile() === true
+          return fs.lstatSync(parseFile(file), { throwIfNoEntry: false })?.isFile() === true
         } catch {
           // a file where a folder would be (ENOTDIR), or none we may look at: nothing of ours there
           return false
@@ -321,7 +325,7 @@ function loadCli() {
       },
       remove: (file) => {
         try {
-          fs.unlinkSync(path.join(dir, `${PARSE_PREFIX}${file}${PARSE_SUFFIX}`))
+          fs.unlinkSync(parseFile(file))
         } catch {
           // gone already, or held open where that forbids removing it (Windows): pruned later
         }
