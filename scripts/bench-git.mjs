@@ -52,7 +52,18 @@ const corpusRows = ({ cliRow, readAll, dir, where, log, check, coldTarget, runs 
     const cold = limit === null ? ["info", null] : coldTarget
     // Twice the runs where a target is set: on two cores the host's load moves a single run of
     // these by 10-20% (docs/bench.md), and five of them left the median as unsteady.
-    rows.push(cliRow("the same without any cache (SPECBUNDLE_CODE_CACHE=0)", args, readAll(dir), cold[0], cold[1], undefined, limit === null ? undefined : runs * 2, NO_CACHE))
+    rows.push(
+      cliRow(
+        "the same without any cache (SPECBUNDLE_CODE_CACHE=0)",
+        args,
+        readAll(dir),
+        cold[0],
+        cold[1],
+        undefined,
+        limit === null ? undefined : runs * 2,
+        NO_CACHE
+      )
+    )
   }
   return rows
 }

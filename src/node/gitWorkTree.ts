@@ -182,27 +182,6 @@ export const mayBeInRepository = (root: string, env: NodeJS.ProcessEnv): boolean
   }
 }
 
-/** Index bytes an entry takes at least in a usual repository (~90-100 with its path; git's fixed part is 62). */
-const INDEX_ENTRY_BYTES = 128
-
-/**
- * About how many entries the index holds of the repository whose top is `root` (a `.git` folder
- * in it), from the index file's size: no git process. A hint for starting worker threads while git
- * answers a changeset's diff (Impact); 0 where `root` is not such a top or the file cannot be had.
- */
-export const indexEntriesHint = (root: string, env: NodeJS.ProcessEnv): number => {
-  try {
-    if (!lstatSync(nodePath.join(root, ".git")).isDirectory()) return 0
-    // A hook's git names the index it uses (a partial commit's is a temporary one).
-    const named = env.GIT_INDEX_FILE ?? ""
-    const index =
-      named !== "" ? nodePath.resolve(root, named) : nodePath.join(env.GIT_DIR ? nodePath.resolve(root, env.GIT_DIR) : nodePath.join(root, ".git"), "index")
-    return Math.floor(statSync(index).size / INDEX_ENTRY_BYTES)
-  } catch {
-    return 0
-  }
-}
-
 /** git's answers beside the listing: diff-files (the tracked files that changed), the places (rev-parse) and the settings (config); null where one failed. */
 export type GitSideAnswers = readonly [diff: GitOutput | null, places: GitOutput | null, settings: GitOutput | null]
 

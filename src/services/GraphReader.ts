@@ -15,9 +15,9 @@ import { walk } from "../node/walk.js"
 import type { Extracted } from "../node/extractInThread.js"
 import { UNHASHED } from "../node/extractInThread.js"
 import { ExtractSession, extractAll, startAhead } from "../node/extractAll.js"
-import { Git, GitEnvironment } from "../node/git.js"
+import { Git } from "../node/git.js"
 import type { GitSideAnswers, GitView } from "../node/gitWorkTree.js"
-import { askGit, convertsNothing, indexEntriesHint } from "../node/gitWorkTree.js"
+import { askGit, convertsNothing } from "../node/gitWorkTree.js"
 import { asIndexObject, load } from "../node/diskRead.js"
 import type { ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
 import { shardListing } from "../node/parseCache.js"
@@ -346,30 +346,10 @@ const make = Effect.gen(function* () {
     Effect.sync(() => {
       startAhead(pool, files, () => !caches.cold(nodePath.resolve(root), source))
     })
-  /**
-   * The same before git has listed the files: when `root` is the top of a repository whose index
-   * is large (gitWorkTree.ts indexEntriesHint, from the index file's size), the threads load while
-   * git answers the changeset's diff instead of after it.
-   */
-  const startThreadsBeforeListing = (root: string, source: "tree" | "index") =>
-    GitEnvironment.use((env) => startThreadsAhead(root, source, indexEntriesHint(nodePath.resolve(root), env)))
   // Not awaited: a thread ends between its tasks, and nothing waits on it (it is unreferenced).
   const releaseThreadsAhead = Effect.sync(() => void pool.ahead?.release())
 
-  /** Whether reads keep what they parsed for later ones (a parse cache is in context): without one, every read parses all it reads. */
-  const keepsParses = caches.offered
-
-  return {
-    readTree,
-    readFiles,
-    readIndexed,
-    readIndexedFiles,
-    isSelfHosting,
-    startThreadsAhead,
-    startThreadsBeforeListing,
-    releaseThreadsAhead,
-    keepsParses
-  } as const
+  return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting, startThreadsAhead, releaseThreadsAhead } as const
 })
 
 export class GraphReader extends Context.Service<GraphReader, Effect.Success<typeof make>>()("specbundle/GraphReader") {

@@ -63,7 +63,7 @@ export const oldSidePaths = (diff: DiffResult, exclude: ReadonlyArray<string>, m
     })
     .filter((p) => shouldRead(p, exclude, matched) !== null)
 
-/** The old side: what its files gave, or its files still to parse once the new side is read (its options unknown yet, or no parse cache). */
+/** The old side: what its files gave, or its files still to parse (the new side's options unknown yet). */
 type OldSide = { readonly reads: ReadonlyArray<CarrierRead> } | { readonly files: ReadonlyArray<SourceFile> }
 
 /** The service as built from its dependencies. */
@@ -119,18 +119,15 @@ const make = Effect.gen(function* () {
 
   /**
    * The old side: the old commit's objects of the paths a change removed or modified. With the
-   * new side's options known and a parse cache at hand, their results come from the old side's
-   * cache by object id (the diff names them: no tree listed, no blob read for a cached one); else
-   * the blobs are read now and parsed once the new side is read. Git's work is done before the new
-   * side is read (see sides).
+   * new side's options known, their results come from the old side's parse cache by object id
+   * (the diff names them: no tree listed, no blob read for a cached one); else the blobs are read
+   * now and parsed once the new side tells its options. Git's work is done before the new side is
+   * read (see run).
    */
   const oldSide = Effect.fn("Impact.oldSide")(function* (diff: DiffResult, exclude: ReadonlyArray<string>, selfHosting: boolean | null, matched: Set<string>) {
     const paths = oldSidePaths(diff, exclude, matched)
     if (diff.oldCommit === null || paths.length === 0) return { reads: [] } as OldSide
-    // Without a parse cache to give the old objects' results by id, their blobs come from git at
-    // once (a changed path's work tree file is never its old object: looking there first only cost
-    // a read and a hash), and are parsed after the new side, whose threads then start sooner.
-    if (selfHosting === null || !reader.keepsParses) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
+    if (selfHosting === null) return { files: yield* git.readOld(diff.location, diff.oldCommit, paths, diff.oldObjects) } as OldSide
     const entries = yield* git.listOld(diff.location, diff.oldCommit, paths, diff.oldObjects)
     const cache = diff.newSource._tag === "Index" ? "old-index" : "old-tree"
     const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, cache, hashes: false }, (stale) =>
@@ -155,16 +152,10 @@ const make = Effect.gen(function* () {
   }
 
   const run = Effect.fn("Impact.run")(function* (options: ImpactOptions) {
-    const root = nodePath.resolve(options.root)
-    const changeset = options.changeset
-    return yield* Effect.gen(function* () {
-      // A large repository whose top is the root: the new side's threads load while git answers the diff.
-      if (changeset._tag === "Staged" || changeset._tag === "Rev") yield* reader.startThreadsBeforeListing(root, changeset._tag === "Staged" ? "index" : "tree")
-      const diff = yield* git.diff(root, changeset)
-      // Else they start now, when git's listing tells the new side is large, while its old side is read (git's work).
-      yield* reader.startThreadsAhead(diff.location.root, diff.newSource._tag === "Index" ? "index" : "tree", newSideSize(diff))
-      return yield* sides(diff, options)
-    }).pipe(Effect.ensuring(reader.releaseThreadsAhead))
+    const diff = yield* git.diff(nodePath.resolve(options.root), options.changeset)
+    // The new side's worker threads start loading now, while its old side is read (git's work).
+    yield* reader.startThreadsAhead(diff.location.root, diff.newSource._tag === "Index" ? "index" : "tree", newSideSize(diff))
+    return yield* sides(diff, options).pipe(Effect.ensuring(reader.releaseThreadsAhead))
   })
 
   const sides = Effect.fnUntraced(function* (diff: DiffResult, options: ImpactOptions) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import type { CarrierRead } from "../../src/core/model.js"
 import { extractInThread } from "../../src/node/extractInThread.js"
 import { Git } from "../../src/node/git.js"
-import { askGit, askSides, convertsNothing, indexEntriesHint, mayBeInRepository } from "../../src/node/gitWorkTree.js"
+import { askGit, askSides, convertsNothing, mayBeInRepository } from "../../src/node/gitWorkTree.js"
 import type { CacheEntry } from "../../src/node/parseCache.js"
 import type { Repo } from "../support/git.js"
 import { makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
@@ -237,43 +237,5 @@ describe("the work tree read's trust in a vouched object id", () => {
     const [first] = await extractInThread([{ ...input, unchanged: oidOf(SPEC) }], { selfHosting: false, known: new Map(), since: since() })
     expect(first.read?.specs.map((s) => s.id)).toEqual(["spec:w.one"])
     expect(first.oid).toBeUndefined()
-  })
-})
-
-describe("indexEntriesHint", () => {
-  // 3,000 tracked files with bench-like paths: the hint, from the index file's size alone, is of their order and never above.
-  const large = (() => {
-    let repo: Repo | undefined
-    return () => {
-      if (repo !== undefined) return repo
-      repo = makeRepo()
-      for (let folder = 0; folder < 30; folder++) {
-        fs.mkdirSync(path.join(repo.dir, "src", `mod-${folder}`), { recursive: true })
-        for (let file = 0; file < 100; file++)
-          fs.writeFileSync(path.join(repo.dir, "src", `mod-${folder}`, `file-${file}.ts`), `export const f${file} = ${folder}\n`)
-      }
-      repo.git("add", "-A")
-      return repo
-    }
-  })()
-
-  it("tells about how many entries the index of a repository whose top is the root holds, never more", () => {
-    const hint = indexEntriesHint(large().dir, {})
-    expect(hint).toBeGreaterThan(1500)
-    expect(hint).toBeLessThanOrEqual(3000)
-  })
-
-  it("is 0 below the top, outside a repository, and where the environment names an index that is not there", () => {
-    expect(indexEntriesHint(path.join(large().dir, "src"), {})).toBe(0)
-    expect(indexEntriesHint(tempDir(), {})).toBe(0)
-    expect(indexEntriesHint(large().dir, { GIT_INDEX_FILE: path.join(tempDir(), "index") })).toBe(0)
-  })
-
-  it("reads the index the environment names (a hook's git names the one it commits from)", () => {
-    const named = path.join(tempDir(), "index")
-    fs.copyFileSync(path.join(large().dir, ".git", "index"), named)
-    const empty = makeRepo()
-    expect(indexEntriesHint(empty.dir, {})).toBe(0)
-    expect(indexEntriesHint(empty.dir, { GIT_INDEX_FILE: named })).toBe(indexEntriesHint(large().dir, {}))
   })
 })
