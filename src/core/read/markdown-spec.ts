@@ -93,10 +93,15 @@ export interface SpecBody {
   readonly locations: Readonly<Record<string, number>>
 }
 
-export const readSpecBody = (blocks: ReadonlyArray<Block>, kind: SpecKind | null, sink: Sink): SpecBody => {
+/**
+ * Checks a Spec's body into `sink` and gives its prose (narrative, sections, locations), or
+ * undefined when `keepProse` is false: the same checks and findings, nothing built to keep (a read
+ * that parses the prose again when it is read: read/markdown.ts SpecProseOnDemand).
+ */
+export const readSpecBody = (blocks: ReadonlyArray<Block>, kind: SpecKind | null, sink: Sink, keepProse = true): SpecBody | undefined => {
   const { narrative, sections } = segment(blocks, sink)
   checkUnowned(narrative, sink)
-  const d = new SpecDraft(sink, kind)
+  const d = new SpecDraft(sink, kind, keepProse)
   for (const s of sections) {
     switch (s.owner) {
       case null:
@@ -133,6 +138,7 @@ export const readSpecBody = (blocks: ReadonlyArray<Block>, kind: SpecKind | null
         readVerification(d, s.owner.slice("Verification — ".length), s.blocks)
     }
   }
+  if (!keepProse) return undefined
   const text = normalizeProse(narrative)
   return { narrative: text === "" ? null : text, sections: buildSections(d), locations: d.locations }
 }

@@ -166,22 +166,23 @@ export const parseMarkdownCarrier = (file: string, text: string, proseOnDemand =
   }
 
   const envelope = yamlOk && root !== null && root.t === "map" ? readSpecEnvelope(root, sink) : null
-  const spec = readSpecBody(body.blocks, envelope?.kind ?? kindHint(root), sink)
+  const spec = readSpecBody(body.blocks, envelope?.kind ?? kindHint(root), sink, !proseOnDemand)
   if (sink.failed || envelope === null || body.title === null) return refused(file, sink)
-  const node: SpecNode = proseOnDemand
-    ? new SpecProseOnDemand(envelope.id, envelope.kind, envelope.altitude, envelope.readiness, body.title, file, envelope.idLine, envelope.relations, text)
-    : {
-        id: envelope.id,
-        kind: envelope.kind,
-        altitude: envelope.altitude,
-        readiness: envelope.readiness,
-        title: body.title,
-        narrative: spec.narrative,
-        file,
-        line: envelope.idLine,
-        sections: spec.sections,
-        relations: envelope.relations,
-        locations: spec.locations
-      }
+  const node: SpecNode =
+    spec === undefined
+      ? new SpecProseOnDemand(envelope.id, envelope.kind, envelope.altitude, envelope.readiness, body.title, file, envelope.idLine, envelope.relations, text)
+      : {
+          id: envelope.id,
+          kind: envelope.kind,
+          altitude: envelope.altitude,
+          readiness: envelope.readiness,
+          title: body.title,
+          narrative: spec.narrative,
+          file,
+          line: envelope.idLine,
+          sections: spec.sections,
+          relations: envelope.relations,
+          locations: spec.locations
+        }
   return { file, specs: [node], packs: [], anchors: [], findings: [] }
 }
