@@ -15,7 +15,16 @@ export const carrier = (front: ReadonlyArray<string>, body: ReadonlyArray<string
 /** A behavior Spec whose body is `# Borrow` followed by `body` (first body line after H1 = file line 9). */
 export const specText = (body: ReadonlyArray<string>, front: ReadonlyArray<string> = SPEC_FRONT): string => carrier(front, ["# Borrow", ...body])
 
-export const parse = (text: string): CarrierRead => parseMarkdownCarrier(FILE, text)
+/**
+ * The carrier read whole. Every case also reads it as a read that keeps no prose does (checked,
+ * its prose parsed again when read: SpecProseOnDemand), which must print the same bytes: the same
+ * findings and refusals from a first parse that builds no sections and records no locations.
+ */
+export const parse = (text: string): CarrierRead => {
+  const whole = parseMarkdownCarrier(FILE, text)
+  expect(JSON.stringify(parseMarkdownCarrier(FILE, text, true))).toBe(JSON.stringify(whole))
+  return whole
+}
 
 export const onlySpec = (text: string): SpecNode => {
   const read = parse(text)
