@@ -250,6 +250,18 @@ describe("inputs the fuzzing found (fixed in src/core/read)", () => {
     expect(read.findings[0].message).toMatch(/nests deeper than 1000 levels/)
   })
 
+  it("a short file nesting past the bound is refused too (its nesting characters are counted, not its length)", () => {
+    // Under 20,000 characters the depth is measured only when the file holds more than 1,000
+    // characters that may nest: 1,500 levels pass that count, and the measure refuses them.
+    for (const body of [`const x = ${"(".repeat(1_500)}1${")".repeat(1_500)}\n`, "a:".repeat(1_500) + "x\n", "@".repeat(1_500) + "x\n"]) {
+      const read = parseAnchors("src/deep.ts", header + body, options, PARSER)
+      expect(read.findings.map((f) => [f.line, f.code])).toEqual([[1, "extract/parse-error"]])
+      expect(read.findings[0].message).toMatch(/nests deeper than 1000 levels/)
+    }
+    // Under the bound it is parsed as usual.
+    expect(parseAnchors("src/shallow.ts", `${header}const x = ${"(".repeat(900)}1${")".repeat(900)}\n`, options, PARSER).findings).toEqual([])
+  })
+
   it("50,000 stray backslash escapes are refused at once instead of exhausting the heap", () => {
     // On short lines: on one long line their code frames trip the frame bound first (below).
     const read = parseAnchors("src/escapes.ts", header + "\\0\n".repeat(50_000), options, PARSER)
