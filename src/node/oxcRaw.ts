@@ -140,29 +140,34 @@ export const rawParser = (m: OxcRawModules, reserve = m.constants.BLOCK_SIZE + m
   if (buffer === null) return null
   const encoder = new TextEncoder()
   const bytes = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+  // Read once: the bundle reaches oxc's modules through namespace objects whose every property is
+  // a getter, which two parses a file would otherwise call on each use.
+  const { ACTIVE_SIZE, DATA_POINTER_POS_32 } = c
+  const { parseRawSync } = m.bindings
+  const { deserialize } = m.deserialize
 
   /** Writes the text at the end of the active area and parses it; null when it does not fit. */
   const parse = (file: string, text: string): { readonly start: number; readonly length: number } | null => {
     // Room for the worst case of UTF-8 (3 bytes a UTF-16 unit), capped at 1 GiB as oxc caps it.
     const room = text.length * 3
     if (room > 2 ** 30) return null
-    const start = c.ACTIVE_SIZE - room
+    const start = ACTIVE_SIZE - room
     const { read, written } = encoder.encodeInto(text, new Uint8Array(buffer.buffer, buffer.byteOffset + start, room))
     if (read !== text.length) return null
-    m.bindings.parseRawSync(file, buffer.block, start, written, {})
+    parseRawSync(file, buffer.block, start, written, {})
     return { start, length: written }
   }
 
   const outline = (file: string, original: string): Outline | null => {
     const text = wellFormed(original)
-    return parse(file, text) === null ? null : readOutline(buffer, bytes, text, c.DATA_POINTER_POS_32)
+    return parse(file, text) === null ? null : readOutline(buffer, bytes, text, DATA_POINTER_POS_32)
   }
 
   const parseKept = (file: string, original: string) => {
     const text = wellFormed(original)
     const at = parse(file, text)
     if (at === null) throw new Error("the kept statements do not fit the parser's buffer")
-    return m.deserialize.deserialize(buffer, text, at.start, at.length)
+    return deserialize(buffer, text, at.start, at.length)
   }
 
   return { outline, parseKept }
