@@ -96,9 +96,9 @@ const refusedLine = (line: string): string | null => {
   return null
 }
 
-/** The line without trailing spaces and tabs (a loop: the regular expression tried every position). */
 const isBlank = (code: number): boolean => code === 32 || code === 9
 
+/** The line without trailing spaces and tabs (a loop: the regular expression tried every position). */
 const trimEndBlank = (line: string): string => {
   let end = line.length
   while (end > 0 && isBlank(line.charCodeAt(end - 1))) end--
