@@ -215,14 +215,51 @@ export interface Graph {
 /** Plain code-unit comparison: never localeCompare (deterministic on every machine). */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/** A Spec's prose: what a Spec that holds only the graph's fields gets when it is first read. */
+export type SpecProse = Pick<SpecNode, "narrative" | "sections" | "locations">
+
 /**
- * A Spec as plain data, its keys in the reader's order: what a Spec whose prose is read on demand
- * (getters on a class: the parse cache's, the Markdown reader's) prints as, so it prints the same
- * bytes as one read whole.
+ * A Spec holding the graph's fields, its prose got the first time any of it is read
+ * (`loadProse`, once): the parse cache's Specs (node/cacheFormat.ts) and those of a Markdown read
+ * that keeps no prose (read/markdown.ts). Plain data to every reader (getters on the class, so
+ * creating one costs what a plain object does); `toJSON` gives the key order the reader's own
+ * objects have, so printing one prints the same bytes as a Spec read whole.
  */
-export const plainSpec = (spec: SpecNode): SpecNode => {
-  const { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations } = spec
-  return { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations }
+export abstract class SpecWithProseLater implements SpecNode {
+  #prose: SpecProse | undefined
+
+  constructor(
+    readonly id: string,
+    readonly kind: SpecKind,
+    readonly altitude: SpecNode["altitude"],
+    readonly readiness: Rung,
+    readonly title: string,
+    readonly file: string,
+    readonly line: number,
+    readonly relations: ReadonlyArray<AuthoredRelation>
+  ) {}
+
+  protected abstract loadProse(): SpecProse
+
+  #read(): SpecProse {
+    this.#prose ??= this.loadProse()
+    return this.#prose
+  }
+
+  get narrative(): string | null {
+    return this.#read().narrative
+  }
+  get sections(): Sections {
+    return this.#read().sections
+  }
+  get locations(): Readonly<Record<string, number>> {
+    return this.#read().locations
+  }
+
+  toJSON(): SpecNode {
+    const { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations } = this
+    return { id, kind, altitude, readiness, title, narrative, file, line, sections, relations, locations }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

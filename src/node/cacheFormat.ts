@@ -9,8 +9,8 @@
 // as Latin-1 (a plain copy into a one-byte string, where UTF-8 decoding cost ~0.1 s).
 import { isAscii } from "node:buffer"
 import { createHash } from "node:crypto"
-import type { AuthoredRelation, CarrierRead, Sections, SpecNode } from "../core/model.js"
-import { plainSpec } from "../core/model.js"
+import type { AuthoredRelation, CarrierRead, Sections, SpecNode, SpecProse } from "../core/model.js"
+import { SpecWithProseLater } from "../core/model.js"
 
 /** One saved entry: [path, stat, hash, oid, read]. */
 export type SavedEntry = readonly [string, string | null, string, string | null, CarrierRead | null]
@@ -29,59 +29,25 @@ type StoredSpecFields = readonly [
   end: number
 ]
 
-type Prose = readonly [narrative: string | null, sections: Sections, locations: Readonly<Record<string, number>>]
+/** A Spec's prose as the shard's prose file keeps it. */
+type StoredProse = readonly [narrative: string | null, sections: Sections, locations: Readonly<Record<string, number>>]
 
-/**
- * A Spec read back from a shard: the graph's fields at once, its prose parsed from the shard's
- * bytes the first time any of it is read. Plain data to every reader (getters on the class, so
- * creating one costs what a plain object does); `toJSON` gives the key order the reader's own
- * objects have, so printing one prints the same bytes.
- */
-class StoredSpec implements SpecNode {
-  readonly id: string
-  readonly kind: SpecNode["kind"]
-  readonly altitude: SpecNode["altitude"]
-  readonly readiness: SpecNode["readiness"]
-  readonly title: string
-  readonly file: string
-  readonly line: number
-  readonly relations: ReadonlyArray<AuthoredRelation>
+/** A Spec read back from a shard: the graph's fields at once, its prose parsed from the shard's bytes when first read. */
+class StoredSpec extends SpecWithProseLater {
   readonly #source: ProseFile
   readonly #start: number
   readonly #end: number
-  #prose: Prose | undefined
 
   constructor(f: StoredSpecFields, source: ProseFile) {
-    this.id = f[0]
-    this.kind = f[1]
-    this.altitude = f[2]
-    this.readiness = f[3]
-    this.title = f[4]
-    this.file = f[5]
-    this.line = f[6]
-    this.relations = f[7]
+    super(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7])
     this.#start = f[8]
     this.#end = f[9]
     this.#source = source
   }
 
-  #read(): Prose {
-    this.#prose ??= JSON.parse(this.#source.bytes().toString("latin1", this.#start, this.#end)) as Prose
-    return this.#prose
-  }
-
-  get narrative(): string | null {
-    return this.#read()[0]
-  }
-  get sections(): Sections {
-    return this.#read()[1]
-  }
-  get locations(): Readonly<Record<string, number>> {
-    return this.#read()[2]
-  }
-
-  toJSON(): SpecNode {
-    return plainSpec(this)
+  protected loadProse(): SpecProse {
+    const [narrative, sections, locations] = JSON.parse(this.#source.bytes().toString("latin1", this.#start, this.#end)) as StoredProse
+    return { narrative, sections, locations }
   }
 }
 
@@ -144,7 +110,7 @@ export const encodeShard = (format: number, entries: ReadonlyArray<SavedEntry>, 
   const stored = entries.map(([path, stat, hash, oid, read]): StoredEntry => {
     if (read === null) return [path, stat, hash, oid, -1]
     const specs = read.specs.map((s): StoredSpecFields => {
-      const text = ascii([s.narrative, s.sections, s.locations] satisfies Prose)
+      const text = ascii([s.narrative, s.sections, s.locations] satisfies StoredProse)
       prose.push(text)
       offset += text.length
       return [s.id, s.kind, s.altitude, s.readiness, s.title, s.file, s.line, s.relations, offset - text.length, offset]

@@ -1,8 +1,8 @@
 // The Markdown carrier reader (`*.sdp.md`, sdp-format.md sections 2 to 5): splits the frontmatter
 // from the body, reads the Spec or Pack envelope, then the body. Pure: text in, CarrierRead out.
 // A carrier breaking any structural rule is refused whole: no nodes, every finding collected.
-import type { AuthoredRelation, CarrierRead, PackNode, Sections, SpecKind, SpecNode } from "../model.js"
-import { SPEC_KINDS, plainSpec } from "../model.js"
+import type { AuthoredRelation, CarrierRead, PackNode, SpecKind, SpecNode, SpecProse } from "../model.js"
+import { SPEC_KINDS, SpecWithProseLater } from "../model.js"
 import { isPackRoot, readPackEnvelope, readSpecEnvelope } from "./markdown-envelope.js"
 import { CODES, Sink, utf8Length } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
@@ -42,56 +42,36 @@ const readPackFraming = (blocks: ReadonlyArray<Block>, sink: Sink): string => {
   return normalizeProse(blocks)
 }
 
-type Prose = Pick<SpecNode, "narrative" | "sections" | "locations">
-
 /**
  * A Spec whose prose (narrative, sections, locations) is parsed again from its carrier's text the
  * first time any of it is read, instead of kept from the read that checked it. A read that nothing
  * keeps whole (no parse cache, no manifest: the CLI's impact, its staged check, a bundle on stdout)
  * then holds the graph's fields and the text only: on 10,000 Specs the prose is ~16 MB of objects
  * that every young-generation collection copied while the corpus was read (docs/decisions.md). The
- * prose is the same as a whole read's (the same parse of the same text); getters on the class, as
- * the parse cache's Specs have, and the same bytes when printed (`toJSON`).
+ * prose is the same as a whole read's (the same parse of the same text).
  */
-class SpecProseOnDemand implements SpecNode {
+class SpecProseOnDemand extends SpecWithProseLater {
   readonly #text: string
-  #prose: Prose | undefined
 
   constructor(
-    readonly id: string,
-    readonly kind: SpecKind,
-    readonly altitude: SpecNode["altitude"],
-    readonly readiness: SpecNode["readiness"],
-    readonly title: string,
-    readonly file: string,
-    readonly line: number,
-    readonly relations: ReadonlyArray<AuthoredRelation>,
+    id: string,
+    kind: SpecKind,
+    altitude: SpecNode["altitude"],
+    readiness: SpecNode["readiness"],
+    title: string,
+    file: string,
+    line: number,
+    relations: ReadonlyArray<AuthoredRelation>,
     text: string
   ) {
+    super(id, kind, altitude, readiness, title, file, line, relations)
     this.#text = text
   }
 
-  #read(): Prose {
-    if (this.#prose === undefined) {
-      const again = parseMarkdownCarrier(this.file, this.#text).specs[0]
-      if (again === undefined) throw new Error(`markdown: ${this.file} read differently the second time`)
-      this.#prose = again
-    }
-    return this.#prose
-  }
-
-  get narrative(): string | null {
-    return this.#read().narrative
-  }
-  get sections(): Sections {
-    return this.#read().sections
-  }
-  get locations(): Readonly<Record<string, number>> {
-    return this.#read().locations
-  }
-
-  toJSON(): SpecNode {
-    return plainSpec(this)
+  protected loadProse(): SpecProse {
+    const again = parseMarkdownCarrier(this.file, this.#text).specs[0]
+    if (again === undefined) throw new Error(`markdown: ${this.file} read differently the second time`)
+    return again
   }
 }
 
