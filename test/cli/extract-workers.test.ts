@@ -10,9 +10,14 @@ import { afterAll, describe, expect, it } from "vitest"
 import type { SourceFile } from "../../src/core/discover.js"
 import { ExtractSession, IN_THREAD, type Pool, SILENT_MS, ThreadsAhead, startAhead } from "../../src/node/extractAll.js"
 import { extractInThread, loadParser } from "../../src/node/extractInThread.js"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { ParseCache, WorkerPool } from "../../src/node/runtime.js"
+import { GraphReader } from "../../src/services/GraphReader.js"
+import { makeRepo, specCarrier } from "../support/git.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { run as inProcess } from "../support/run.js"
-import { listFiles, tempDir, writeFiles } from "../support/tmp.js"
+import { listFiles, readerOn, tempDir, writeFiles } from "../support/tmp.js"
 
 const root = tempDir("specbundle-workers-")
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -142,6 +147,26 @@ describe("a session that never finishes", () => {
       expect(during).toBeGreaterThanOrEqual(before + 2)
       await session.abandon()
       expect(threads()).toBe(during - 2)
+    },
+    60_000
+  )
+
+  it.runIf(process.platform === "linux")(
+    "a work-tree read git refuses ends the threads its session started (GraphReader, in process)",
+    async () => {
+      const threads = () => fs.readdirSync("/proc/self/task").length
+      await fs.promises.stat(root)
+      // git refuses the listing (a damaged index): the read fails after its session started two threads.
+      const repo = makeRepo()
+      repo.write("specs/one.sdp.md", specCarrier("spec:w.one", "One"))
+      repo.commit("first")
+      fs.writeFileSync(path.join(repo.dir, ".git", "index"), "damaged")
+      const reader = readerOn(Layer.mergeAll(Layer.succeed(WorkerPool, pool(WORKER_BUNDLE, 2)), ParseCache.none))
+      const before = threads()
+      const exit = await Effect.runPromiseExit(Effect.flatMap(GraphReader, (r) => r.readTree({ root: repo.dir, exclude: [] })).pipe(Effect.provide(reader)))
+      expect(exit._tag).toBe("Failure")
+      expect(String(exit)).toContain("ls-files")
+      expect(threads()).toBe(before)
     },
     60_000
   )
