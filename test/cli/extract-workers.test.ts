@@ -133,20 +133,25 @@ describe("ExtractSession", () => {
 describe("a session that never finishes", () => {
   // A read that fails before `finish` (git refused, Ctrl-C in `watch`): a long-lived entrance reads
   // again, and its next git call must find none of these threads holding a parser's memory.
+  /**
+   * The process's thread count. libuv's thread pool starts on its first task, all its threads at
+   * once: started before the first count, so the only threads that come and go are a session's.
+   */
+  const threads = async () => {
+    await fs.promises.stat(root)
+    return fs.readdirSync("/proc/self/task").length
+  }
+
   it.runIf(process.platform === "linux")(
     "ends its threads when abandoned",
     async () => {
-      const threads = () => fs.readdirSync("/proc/self/task").length
-      // libuv's thread pool starts on its first task, all its threads at once: started before counting,
-      // so the only threads that come and go below are the session's.
-      await fs.promises.stat(root)
-      const before = threads()
+      const before = await threads()
       const session = new ExtractSession(files.length, OPTIONS, pool(WORKER_BUNDLE, 2))
       for (const f of files) session.add(f)
-      const during = threads()
+      const during = await threads()
       expect(during).toBeGreaterThanOrEqual(before + 2)
       await session.abandon()
-      expect(threads()).toBe(during - 2)
+      expect(await threads()).toBe(during - 2)
     },
     60_000
   )
@@ -154,19 +159,17 @@ describe("a session that never finishes", () => {
   it.runIf(process.platform === "linux")(
     "a work-tree read git refuses ends the threads its session started (GraphReader, in process)",
     async () => {
-      const threads = () => fs.readdirSync("/proc/self/task").length
-      await fs.promises.stat(root)
       // git refuses the listing (a damaged index): the read fails after its session started two threads.
       const repo = makeRepo()
       repo.write("specs/one.sdp.md", specCarrier("spec:w.one", "One"))
       repo.commit("first")
       fs.writeFileSync(path.join(repo.dir, ".git", "index"), "damaged")
       const reader = readerOn(Layer.mergeAll(Layer.succeed(WorkerPool, pool(WORKER_BUNDLE, 2)), ParseCache.none))
-      const before = threads()
+      const before = await threads()
       const exit = await Effect.runPromiseExit(Effect.flatMap(GraphReader, (r) => r.readTree({ root: repo.dir, exclude: [] })).pipe(Effect.provide(reader)))
       expect(exit._tag).toBe("Failure")
       expect(String(exit)).toContain("ls-files")
-      expect(threads()).toBe(before)
+      expect(await threads()).toBe(before)
     },
     60_000
   )
