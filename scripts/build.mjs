@@ -33,6 +33,17 @@ const MCP = "bin/specbundle-mcp.cjs"
 const FRONT = "bin/specbundle-front.cjs"
 const LIBRARY = "dist/index.js"
 
+// debug (simple-git's logger) asks for supports-color inside a try and does without it. Nothing
+// installs it, so each run had Node look for it in every node_modules folder above bin/ (~0.25 ms),
+// and a copy found there (a stranger's) would have been loaded: it is an empty module here.
+const noSupportsColor = {
+  name: "no-supports-color",
+  setup(b) {
+    b.onResolve({ filter: /^supports-color$/ }, () => ({ path: "supports-color", namespace: "specbundle-empty" }))
+    b.onLoad({ filter: /.*/, namespace: "specbundle-empty" }, () => ({ contents: "module.exports = {}", loader: "js" }))
+  }
+}
+
 const options = {
   bundle: true,
   platform: "node",
@@ -44,7 +55,8 @@ const options = {
   external: ["oxc-parser", "@parcel/watcher"],
   supported: { "dynamic-import": false },
   metafile: true,
-  logLevel: "warning"
+  logLevel: "warning",
+  plugins: [noSupportsColor]
 }
 // The command tree as data, read from the CLI's own definitions (src/entrances/cli/help-data.ts,
 // bundled to a temp file and evaluated once): inlined as JSON text into the CLI's bundle (its

@@ -193,6 +193,35 @@ describe("--wizard", () => {
     expect((JSON.parse(r.stdout) as { diagnostics: unknown[] }).diagnostics).toHaveLength(1)
   })
 
+  // The terminal (node:readline) loads for --wizard alone (src/entrances/cli/program.ts): on one
+  // (util-linux script(1)), the first question is asked, and Ctrl-C ends the run.
+  const onTerminal = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0
+  it.skipIf(skipping(!onTerminal, "--wizard on a terminal", "script(1), which gives the run a terminal, is not installed"))(
+    "on a terminal asks which command, listing them; Ctrl-C ends the run",
+    async () => {
+      const child = spawn("script", ["-qfec", `NO_COLOR=1 '${process.execPath}' '${CLI}' --wizard`, "/dev/null"], {
+        cwd: tempDir("specbundle-help-"),
+        env: cleanEnv(),
+        stdio: ["pipe", "pipe", "pipe"]
+      })
+      const closed = new Promise<number | null>((resolve) => child.on("close", resolve))
+      let out = ""
+      const asked = new Promise<void>((resolve) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString("utf8")
+          if (COMMANDS.every((c) => out.includes(c))) resolve()
+        })
+        void closed.then(() => resolve())
+      })
+      await asked
+      expect(out).toContain("Command")
+      for (const command of COMMANDS) expect(out, command).toContain(command)
+      child.stdin.write("\u0003")
+      child.stdin.end()
+      expect(await closed).not.toBeNull()
+    }
+  )
+
   it("--completions bash prints a completion script naming the commands", async () => {
     const r = await runCli(["--completions", "bash"], tempDir("specbundle-help-"))
     expect(r.status).toBe(0)

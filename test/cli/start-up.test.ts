@@ -156,7 +156,7 @@ describe("what the hook's process loads", () => {
     return fs.readFileSync(list, "utf8").split("\n")
   }
 
-  it("a small corpus's staged hook starts no worker thread and walks no folder: neither node:worker_threads nor fs.promises", () => {
+  it("a small corpus's staged hook starts no worker thread, walks no folder and prompts for nothing: no node:worker_threads, fs.promises or node:readline", () => {
     const dir = repo()
     fs.writeFileSync(path.join(dir, "specs", "a.sdp.md"), spec("spec:a", "Alpha, staged"))
     git(dir, "add", "-A")
@@ -164,6 +164,8 @@ describe("what the hook's process loads", () => {
     expect(loaded).toContain("child_process")
     expect(loaded).not.toContain("worker_threads")
     expect(loaded).not.toContain("internal/fs/promises")
+    // node:readline is the terminal's, which only --wizard's prompts read.
+    expect(loaded).not.toContain("readline")
     // A read of the work tree walks its folders: the same probe sees fs.promises load then.
     expect(builtins(dir, ["check", "--quiet"])).toContain("internal/fs/promises")
   })

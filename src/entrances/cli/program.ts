@@ -8,13 +8,13 @@
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeStdio from "@effect/platform-node/NodeStdio"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as CliError from "effect/cli/CliError"
 import * as CliOutput from "effect/cli/CliOutput"
 import * as Command from "effect/cli/Command"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Terminal from "effect/Terminal"
 import { GitEnvironment } from "../../node/git.js"
 import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
 import { type ParseCache, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
@@ -50,11 +50,35 @@ const writeHelp = (output: Output["Service"], invocation: Invocation["Service"],
     )
     .pipe(Effect.ignore)
 
+/**
+ * The terminal effect/cli's prompts read, which only `--wizard` asks for: Node's (it opens stdin
+ * only when a prompt reads it), loaded for that run alone, so no other run loads node:readline
+ * (~0.5 ms). Any other run gets one that dies if ever asked: no prompt is reachable without the flag.
+ */
+const terminalFor = (argv: ReadonlyArray<string>): Layer.Layer<Terminal.Terminal> =>
+  argv.includes("--wizard")
+    ? Layer.unwrap(
+        Effect.map(
+          Effect.promise(() => import("@effect/platform-node/NodeTerminal")),
+          (m) => m.layer
+        )
+      )
+    : Layer.succeed(Terminal.Terminal, NO_TERMINAL)
+
+const noTerminal = Effect.die(new Error("specbundle: a prompt asked for a terminal outside --wizard"))
+const NO_TERMINAL = Terminal.make({
+  columns: noTerminal,
+  rows: noTerminal,
+  size: noTerminal,
+  readInput: noTerminal,
+  readLine: noTerminal,
+  display: () => noTerminal
+})
+
 // What effect/cli's commands may use: the file system (read synchronously: NodeFileSystemSync),
-// paths, a terminal for --wizard (it opens stdin only when a prompt reads it), stdio, processes.
-const Platform = NodeChildProcessSpawner.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, NodeTerminal.layer, NodeStdio.layer))
-)
+// paths, a terminal for --wizard, stdio, processes.
+const platformFor = (argv: ReadonlyArray<string>) =>
+  NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, terminalFor(argv), NodeStdio.layer)))
 
 /** A refusal of the parser's: the `{ diagnostics }` value on stdout, its line on stderr, exit 2. */
 const refused = (problem: string) => failWithDiagnostics([{ scope: "arguments", problem }], problem)
@@ -106,4 +130,4 @@ export const program = (argv: ReadonlyArray<string>, runtime: Runtime) =>
       Effect.catchTag("SettingsProblem", refuseSetting),
       Effect.provideService(GitEnvironment, invocation.env as NodeJS.ProcessEnv)
     )
-  }).pipe(Effect.provide(Platform))
+  }).pipe(Effect.provide(platformFor(argv)))
