@@ -50,6 +50,17 @@ const writeHelp = (output: Output["Service"], invocation: Invocation["Service"],
     )
     .pipe(Effect.ignore)
 
+/** The terminal of every run but `--wizard`'s: it dies if a prompt ever asks for it. */
+const noTerminal = Effect.die(new Error("specbundle: a prompt asked for a terminal outside --wizard"))
+const NO_TERMINAL = Terminal.make({
+  columns: noTerminal,
+  rows: noTerminal,
+  size: noTerminal,
+  readInput: noTerminal,
+  readLine: noTerminal,
+  display: () => noTerminal
+})
+
 /**
  * The terminal effect/cli's prompts read, which only `--wizard` asks for: Node's (it opens stdin
  * only when a prompt reads it), loaded for that run alone, so no other run loads node:readline
@@ -64,16 +75,6 @@ const terminalFor = (argv: ReadonlyArray<string>): Layer.Layer<Terminal.Terminal
         )
       )
     : Layer.succeed(Terminal.Terminal, NO_TERMINAL)
-
-const noTerminal = Effect.die(new Error("specbundle: a prompt asked for a terminal outside --wizard"))
-const NO_TERMINAL = Terminal.make({
-  columns: noTerminal,
-  rows: noTerminal,
-  size: noTerminal,
-  readInput: noTerminal,
-  readLine: noTerminal,
-  display: () => noTerminal
-})
 
 // What effect/cli's commands may use: the file system (read synchronously: NodeFileSystemSync),
 // paths, a terminal for --wizard, stdio, processes.
