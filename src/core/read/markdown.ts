@@ -1,9 +1,9 @@
 // The Markdown carrier reader (`*.sdp.md`, sdp-format.md sections 2 to 5): splits the frontmatter
 // from the body, reads the Spec or Pack envelope, then the body. Pure: text in, CarrierRead out.
 // A carrier breaking any structural rule is refused whole: no nodes, every finding collected.
-import type { AuthoredRelation, CarrierRead, PackNode, SpecKind, SpecNode, SpecProse } from "../model.js"
+import type { CarrierRead, PackNode, SpecKind, SpecNode, SpecProse } from "../model.js"
 import { SPEC_KINDS, SpecWithProseLater } from "../model.js"
-import { isPackRoot, readPackEnvelope, readSpecEnvelope } from "./markdown-envelope.js"
+import { type SpecEnvelope, isPackRoot, readPackEnvelope, readSpecEnvelope } from "./markdown-envelope.js"
 import { CODES, Sink, utf8Length } from "./markdown-findings.js"
 import type { Block } from "./markdown-lines.js"
 import { normalizeProse, tokenizeBody } from "./markdown-lines.js"
@@ -53,18 +53,9 @@ const readPackFraming = (blocks: ReadonlyArray<Block>, sink: Sink): string => {
 class SpecProseOnDemand extends SpecWithProseLater {
   readonly #text: string
 
-  constructor(
-    id: string,
-    kind: SpecKind,
-    altitude: SpecNode["altitude"],
-    readiness: SpecNode["readiness"],
-    title: string,
-    file: string,
-    line: number,
-    relations: ReadonlyArray<AuthoredRelation>,
-    text: string
-  ) {
-    super(id, kind, altitude, readiness, title, file, line, relations)
+  /** From the envelope the first parse read (no object of its own: one Spec each in a large read). */
+  constructor(envelope: SpecEnvelope, title: string, file: string, text: string) {
+    super(envelope.id, envelope.kind, envelope.altitude, envelope.readiness, title, file, envelope.idLine, envelope.relations)
     this.#text = text
   }
 
@@ -150,7 +141,7 @@ export const parseMarkdownCarrier = (file: string, text: string, proseOnDemand =
   if (sink.failed || envelope === null || body.title === null) return refused(file, sink)
   const node: SpecNode =
     spec === undefined
-      ? new SpecProseOnDemand(envelope.id, envelope.kind, envelope.altitude, envelope.readiness, body.title, file, envelope.idLine, envelope.relations, text)
+      ? new SpecProseOnDemand(envelope, body.title, file, text)
       : {
           id: envelope.id,
           kind: envelope.kind,
