@@ -1,6 +1,16 @@
 // How a changed Pack manifest changed its members' standing: which members it added, removed or
 // moved, so the impact report puts those at risk and not the whole Pack (issue 27). Pure.
-import type { AtRiskReason } from "./impact.js"
+import type { Claim, EdgeType } from "./model.js"
+
+/** Why a node is at risk: one hop from a changed node (`from`), over an edge of this type, to `to`. */
+export interface AtRiskReason {
+  readonly from: string
+  readonly edgeType: EdgeType
+  readonly to: string
+  readonly claim: Claim
+  /** Only on a belongsTo reason of a Pack whose manifest changed: how this member's standing changed. */
+  readonly member?: MemberChange
+}
 
 /** Why a member is listed: positions are 1-based in the old and the new manifest order. */
 export interface MemberChange {

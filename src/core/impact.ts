@@ -5,8 +5,10 @@ import type { ChangedFile, ChangeStatus } from "./changeset.js"
 import { classifyPath } from "./discover.js"
 import type { AnchorNode, CarrierRead, Claim, Edge, EdgeType, Graph, PackNode, SpecNode } from "./model.js"
 import { byCodeUnits } from "./model.js"
-import type { MemberChange } from "./impact-members.js"
+import type { AtRiskReason, MemberChange } from "./impact-members.js"
 import { memberChanges } from "./impact-members.js"
+
+export type { AtRiskReason } from "./impact-members.js"
 
 export interface ImpactVia {
   readonly id: string
@@ -40,15 +42,6 @@ export interface LostBinding {
   readonly anchor: string
   readonly claim: Claim
   readonly file: string
-}
-
-export interface AtRiskReason {
-  readonly from: string
-  readonly edgeType: EdgeType
-  readonly to: string
-  readonly claim: Claim
-  /** Only on a belongsTo reason of a Pack whose manifest changed: how this member's standing changed. */
-  readonly member?: MemberChange
 }
 
 export type NodeType = "Primitive" | "Pack" | "Anchor" | "CodeNode"

@@ -5,7 +5,32 @@ import { closeSync, constants, lstatSync, openSync, readFileSync, readSync } fro
 import type { SourceFile } from "../core/discover.js"
 import { unreadableFile } from "../core/discover.js"
 import { reasonOf } from "./errno.js"
-import type { Extracted, FileOnDisk } from "./extractInThread.js"
+import type { CarrierRead } from "../core/model.js"
+
+/** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable; UNHASHED: not asked for). */
+export interface Extracted {
+  readonly path: string
+  readonly read: CarrierRead | null
+  readonly hash: string | null
+  /** The stat data the parse cache may trust next time (null: too recent; absent: no cache). */
+  readonly stat?: string | null
+  /** The git object id of the bytes, when the file was checked against one. */
+  readonly oid?: string
+  /** The bytes on disk are not the object the caller expected (`FileOnDisk.object`): read it from there. */
+  readonly stale?: true
+  /** `read` is the known entry's (a worker thread knows entries without their reads: the main thread puts it back). */
+  readonly reused?: true
+}
+
+/** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
+export interface FileOnDisk {
+  readonly path: string
+  readonly absolute: string
+  /** The git object these bytes should be (the index read): other bytes give a `stale` result. */
+  readonly object?: string
+  /** The work tree read: the object git vouches these bytes are (gitWorkTree.ts), when it does. */
+  readonly unchanged?: string
+}
 
 const NOFOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
 

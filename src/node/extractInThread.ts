@@ -6,9 +6,11 @@ import { classifyPath, fileFinding, sha256 } from "../core/discover.js"
 import type { ExtractOptions } from "../core/extract.js"
 import type { CarrierRead } from "../core/model.js"
 import type { AnchorParser } from "../core/read/anchors.js"
-import { RACY_MS, asIndexObject, gitObjectId, load, statOf } from "./diskRead.js"
+import { type Extracted, type FileOnDisk, RACY_MS, asIndexObject, gitObjectId, load, statOf } from "./diskRead.js"
 import { type OxcRawModules, loadOxcRaw, rawParser } from "./oxcRaw.js"
 import type { KnownReads } from "./parseCache.js"
+
+export type { Extracted, FileOnDisk } from "./diskRead.js"
 
 export interface ExtractAllOptions {
   readonly selfHosting: boolean
@@ -36,31 +38,6 @@ export const keptByNothing = (options: ExtractAllOptions): boolean => options.kn
 
 /** The `hash` of a readable file whose bytes were not hashed (`hashes: false`). */
 export const UNHASHED = ""
-
-/** What one file gives: its contribution (null: nothing) and the SHA-256 of its bytes (null: unreadable; UNHASHED: not asked for). */
-export interface Extracted {
-  readonly path: string
-  readonly read: CarrierRead | null
-  readonly hash: string | null
-  /** The stat data the parse cache may trust next time (null: too recent; absent: no cache). */
-  readonly stat?: string | null
-  /** The git object id of the bytes, when the file was checked against one. */
-  readonly oid?: string
-  /** The bytes on disk are not the object the caller expected (`FileOnDisk.object`): read it from there. */
-  readonly stale?: true
-  /** `read` is the known entry's (a worker thread knows entries without their reads: the main thread puts it back). */
-  readonly reused?: true
-}
-
-/** A file still on disk: whichever thread parses it reads it (`absolute`), so workers share the reading too. */
-export interface FileOnDisk {
-  readonly path: string
-  readonly absolute: string
-  /** The git object these bytes should be (the index read): other bytes give a `stale` result. */
-  readonly object?: string
-  /** The work tree read: the object git vouches these bytes are (gitWorkTree.ts), when it does. */
-  readonly unchanged?: string
-}
 
 /** A file held in memory (read from git) or still on disk. */
 export type Input = SourceFile | FileOnDisk

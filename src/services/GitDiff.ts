@@ -38,15 +38,8 @@ export {
 } from "../node/git.js"
 export type { GitError } from "../node/git.js"
 
-/** Where the extraction root sits in its repository. */
-export interface RepoLocation {
-  /** The extraction root, absolute. */
-  readonly root: string
-  /** The repository's top folder, absolute. */
-  readonly top: string
-  /** The root relative to the top with a trailing "/", or "" when the root is the top. */
-  readonly prefix: string
-}
+import type { RepoLocation } from "./gitSides.js"
+export type { RepoLocation } from "./gitSides.js"
 
 /**
  * Where the new graph comes from. `sparse`: root-relative paths a sparse checkout left out of the

@@ -7,7 +7,16 @@ import type { BlobEntry } from "../core/changeset.js"
 import { parseLsFilesStageZ, parseLsTreeZ, splitZ, underRoot } from "../core/changeset.js"
 import type { GitError } from "../node/git.js"
 import { type Git, classify, parseBatch } from "../node/git.js"
-import type { RepoLocation } from "./GitDiff.js"
+
+/** Where the extraction root sits in its repository. */
+export interface RepoLocation {
+  /** The extraction root, absolute. */
+  readonly root: string
+  /** The repository's top folder, absolute. */
+  readonly top: string
+  /** The root relative to the top with a trailing "/", or "" when the root is the top. */
+  readonly prefix: string
+}
 
 /** The empty blob's object id, in SHA-1 and SHA-256 repositories. */
 const EMPTY_BLOB_SHA1 = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"

@@ -3,10 +3,25 @@
 // fields change at which stage (the text cache's forms) all derive from this table. Adding a cut is
 // one entry here and the function it names.
 import { boundaryCut, footingCut, narrativeCut } from "./cuts.js"
-import type { MemberBase } from "./member.js"
+import type { SpecNode } from "../model.js"
 import { declarationCut, exampleCut, cutUnaddressed, questionCut, sectionCut } from "./sections.js"
 import type { BoundaryValue, DeclarationMode, Json, MemberKey } from "./types.js"
 import { MEMBER_KEYS } from "./types.js"
+
+/** What a member row needs beyond the stage: computed once per member. */
+export interface MemberBase {
+  readonly spec: SpecNode
+  readonly pinned: ReadonlySet<string>
+  readonly examples: ReadonlyArray<ExampleBase>
+  /** A field's value before any cut. */
+  uncut(key: MemberKey): Json
+}
+
+export interface ExampleBase {
+  readonly id: string
+  /** The line the example's behavior.examples pointer names (its steps' pointer at the example cut). */
+  readonly stepsLine: number | undefined
+}
 
 /** A cut of one member field: the field's value after the cuts before it, to its value after this one. */
 export type MemberCut = (value: Json, member: MemberBase) => Json

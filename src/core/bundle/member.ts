@@ -1,25 +1,12 @@
 // Member rows (memberShape, exampleRow) and the boundary item, uncut and at a cut stage. Facts rows
 // are rebuilt field by field so the key order is the contract's whatever order the facts built them in.
 import type { Boundary, BoundaryRow, CodeUnitRow, Facts, SpecNode } from "../model.js"
-import { boundaryAtStage, fieldAt } from "./cut-table.js"
+import { type ExampleBase, type MemberBase, boundaryAtStage, fieldAt } from "./cut-table.js"
 import { questionsOf, sectionsOf } from "./sections.js"
 import type { BoundaryValue, Json, MemberKey, MemberRow } from "./types.js"
 import { MEMBER_KEYS } from "./types.js"
 
-/** What a member row needs beyond the stage: computed once per member. */
-export interface MemberBase {
-  readonly spec: SpecNode
-  readonly pinned: ReadonlySet<string>
-  readonly examples: ReadonlyArray<ExampleBase>
-  /** A field's value before any cut. */
-  uncut(key: MemberKey): Json
-}
-
-interface ExampleBase {
-  readonly id: string
-  /** The line the example's behavior.examples pointer names (its steps' pointer at the example cut). */
-  readonly stepsLine: number | undefined
-}
+export type { MemberBase } from "./cut-table.js"
 
 const codeUnitRow = (r: CodeUnitRow): Json => ({
   id: r.id,
