@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs"
 import * as nodePath from "node:path"
+import { normalizePrefix } from "../core/changeset.js"
 import type { GitError, GitOutput } from "./git.js"
 import { type Git, GitEnvironment, classify } from "./git.js"
 
@@ -181,6 +182,22 @@ export const mayBeInRepository = (root: string, env: NodeJS.ProcessEnv): boolean
     if (nodePath.dirname(dir) === dir) return false
   }
 }
+
+/**
+ * Where `root` sits in its repository: the path from git's top with a trailing "/", "" at the top
+ * and outside any repository (the root is then the top). Asked of git only where mayBeInRepository
+ * says one may be: git's own answer follows GIT_DIR, GIT_WORK_TREE, worktrees and symlinks. A root
+ * git does not take for a work tree (inside a .git folder, a bare repository) is the top too.
+ */
+export const repositoryPrefix = (git: Git["Service"], root: string): Effect.Effect<string, GitError> =>
+  GitEnvironment.use((env) =>
+    !mayBeInRepository(root, env)
+      ? Effect.succeed("")
+      : git.exec(root, ["rev-parse", "--show-prefix"]).pipe(
+          Effect.map((o) => (o.code === 0 ? normalizePrefix(o.stdout.toString("utf8").split("\n")[0] ?? "") : "")),
+          Effect.catchTag("NotARepositoryError", () => Effect.succeed(""))
+        )
+  )
 
 /** git's answers beside the listing: diff-files (the tracked files that changed), the places (rev-parse) and the settings (config); null where one failed. */
 export type GitSideAnswers = readonly [diff: GitOutput | null, places: GitOutput | null, settings: GitOutput | null]
