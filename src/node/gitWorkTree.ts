@@ -195,7 +195,8 @@ export const repositoryPrefix = (git: Git["Service"], root: string): Effect.Effe
       ? Effect.succeed("")
       : git.exec(root, ["rev-parse", "--show-prefix"]).pipe(
           Effect.map((o) => (o.code === 0 ? normalizePrefix(o.stdout.toString("utf8").split("\n")[0] ?? "") : "")),
-          Effect.catchTag("NotARepositoryError", () => Effect.succeed(""))
+          // No git: the read has already stopped inside a work tree (viewOf), so this is a plain folder.
+          Effect.catchTags({ NotARepositoryError: () => Effect.succeed(""), GitMissingError: () => Effect.succeed("") })
         )
   )
 
