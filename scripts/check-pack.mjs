@@ -33,6 +33,7 @@ const required = [
   "schema/specbundle.config.schema.json",
   "ci/gitlab/specbundle.gitlab-ci.yml",
   "ci/gitlab/mr-note.mjs",
+  "ci/gitlab/code-quality.mjs",
   // What `specbundle example DIR` copies and runs.
   "examples/make-history.mjs",
   "examples/bike-dock/specs/rides.pack.sdp.md"

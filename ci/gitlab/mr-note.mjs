@@ -7,9 +7,11 @@
 //
 // From the job: CI_API_V4_URL, CI_MERGE_REQUEST_IID, CI_MERGE_REQUEST_PROJECT_ID (the project the
 // merge request lives in; a fork's pipeline runs in the fork), CI_MERGE_REQUEST_SOURCE_PROJECT_ID.
-// Ours: SPECBUNDLE_GITLAB_TOKEN (a project, group or personal access token with the api scope; the
-// job token may read notes but not write them), SPECBUNDLE_ROOT (the corpus root, part of the
-// marker), SPECBUNDLE_GITLAB_TIMEOUT_MS (per request, default 30000).
+// CI_COMMIT_REF_PROTECTED ("true" on a protected branch: a protected variable reaches only those).
+// Ours: SPECBUNDLE_GITLAB_TOKEN (an access token with the api scope: a project or group access
+// token, which GitLab.com gives only to Premium and Ultimate, or a personal access token, of a bot
+// account on Free; the job token may read notes but not write them), SPECBUNDLE_ROOT (the corpus
+// root, part of the marker), SPECBUNDLE_GITLAB_TIMEOUT_MS (per request, default 30000).
 //
 // Like the GitHub action's comment: a note that cannot be posted (no token, a fork, a refused or
 // unanswered request) is one line on stderr and exit 0, since the report is in the job's artifacts
@@ -33,8 +35,12 @@ export class NoteError extends Error {
   }
 }
 
+/** What the token must be, where a line says to set it. */
+const TOKEN_KIND =
+  "an access token with the api scope whose user is a Reporter or more on the project: a project access token (GitLab.com: Premium or Ultimate), else a bot account's personal access token"
+
 const HINTS = {
-  401: `${TOKEN_VARIABLE} is not a valid token (expired, revoked or mistyped): set it to a project access token with the api scope`,
+  401: `${TOKEN_VARIABLE} is not a valid token (expired, revoked or mistyped): set it to ${TOKEN_KIND}`,
   403: `the token in ${TOKEN_VARIABLE} may not write notes here: give it the api scope and at least the Reporter role on the project`
 }
 
@@ -126,9 +132,12 @@ const main = async () => {
     const source = env.CI_MERGE_REQUEST_SOURCE_PROJECT_ID ?? ""
     if (source !== "" && project !== "" && source !== project) {
       say(`no note posted: this merge request comes from a fork, whose pipeline does not get ${TOKEN_VARIABLE}; the report is in the job's artifacts`)
+    } else if (env.CI_COMMIT_REF_PROTECTED === "true") {
+      say(`no note posted: set ${TOKEN_VARIABLE}, a masked CI/CD variable holding ${TOKEN_KIND} (the job token cannot write notes)`)
     } else {
+      // A protected variable is not given to a pipeline of an unprotected branch: "set it" would mislead whoever set it.
       say(
-        `no note posted: set ${TOKEN_VARIABLE} (a masked CI/CD variable holding a project access token with the api scope, role Reporter or higher; the job token cannot write notes)`
+        `no note posted: ${TOKEN_VARIABLE} is not in this pipeline: if it is set, it is protected and this branch is not (clear its "Protect variable" flag); else set it, a masked CI/CD variable holding ${TOKEN_KIND}`
       )
     }
     return 0

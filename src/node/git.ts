@@ -36,8 +36,15 @@ export class ShallowCloneError extends Data.TaggedError("ShallowCloneError")<{ r
   }
 }
 
-export class GitMissingError extends Data.TaggedError("GitMissingError")<{}> {
+/**
+ * No git to run. `root` and `repository`: a work tree's read (check, list, a Pack's bundle), whose
+ * root is inside a git work tree (`repository`: the folder holding its `.git`, or the variable
+ * naming one): without git the files it ignores cannot be left out, so nothing is read.
+ */
+export class GitMissingError extends Data.TaggedError("GitMissingError")<{ readonly root?: string; readonly repository?: string }> {
   override get message() {
+    if (this.root !== undefined && this.repository !== undefined)
+      return `git is not installed or not on PATH, and the root ${this.root} is inside a git work tree (${this.repository}): specbundle needs git to leave out the files git ignores; install git or put it on PATH`
     return "git is not installed or not on PATH; specbundle needs it to read changesets"
   }
 }
@@ -202,7 +209,7 @@ const raw = (cwd: string, args: ReadonlyArray<string>, base: NodeJS.ProcessEnv):
     catch: (e): GitError | ExitError => {
       if (isExitError(e)) {
         // spawn's own failure (no git on PATH) comes back as a negative exit with the error's stack.
-        if (e.exitCode < 0 && /ENOENT/.test(e.stderr)) return new GitMissingError()
+        if (e.exitCode < 0 && /ENOENT/.test(e.stderr)) return new GitMissingError({})
         return e
       }
       return new GitFailedError({ command: args[0] ?? "", detail: e instanceof Error ? e.message : String(e) })
@@ -240,7 +247,7 @@ const withInput = (cwd: string, args: ReadonlyArray<string>, input: string, base
     child.stderr.on("data", (c: Buffer) => err.push(c))
     child.on("error", (e: NodeJS.ErrnoException) => {
       if (signal.aborted) return
-      resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError() : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
+      resume(Effect.fail(e.code === "ENOENT" ? new GitMissingError({}) : new GitFailedError({ command: args[0] ?? "", detail: e.message })))
     })
     child.on("close", (code) => resume(Effect.succeed({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") })))
     child.stdin.on("error", () => undefined)

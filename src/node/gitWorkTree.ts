@@ -6,8 +6,9 @@
 import * as Effect from "effect/Effect"
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs"
 import * as nodePath from "node:path"
+import { normalizePrefix } from "../core/changeset.js"
 import type { GitError, GitOutput } from "./git.js"
-import { type Git, GitEnvironment, classify } from "./git.js"
+import { type Git, GitEnvironment, GitMissingError, classify } from "./git.js"
 
 export interface GitView {
   /** Every path under the root git does not ignore: tracked, or untracked and let through by its exclude rules. */
@@ -182,6 +183,50 @@ export const mayBeInRepository = (root: string, env: NodeJS.ProcessEnv): boolean
   }
 }
 
+/**
+ * Where `root` sits in its repository: the path from git's top with a trailing "/", "" at the top
+ * and outside any repository (the root is then the top). Asked of git only where mayBeInRepository
+ * says one may be: git's own answer follows GIT_DIR, GIT_WORK_TREE, worktrees and symlinks. A root
+ * git does not take for a work tree (inside a .git folder, a bare repository) is the top too.
+ */
+export const repositoryPrefix = (git: Git["Service"], root: string): Effect.Effect<string, GitError> =>
+  GitEnvironment.use((env) =>
+    !mayBeInRepository(root, env)
+      ? Effect.succeed("")
+      : git.exec(root, ["rev-parse", "--show-prefix"]).pipe(
+          Effect.map((o) => (o.code === 0 ? normalizePrefix(o.stdout.toString("utf8").split("\n")[0] ?? "") : "")),
+          // No git: the read has already stopped inside a work tree (viewOf), so this is a plain folder.
+          Effect.catchTags({ NotARepositoryError: () => Effect.succeed(""), GitMissingError: () => Effect.succeed("") })
+        )
+  )
+
+/**
+ * Where `root` is in a git work tree by what the file system shows, asked when git cannot run: the
+ * nearest `.git` (folder or file) at or above it, up to GIT_CEILING_DIRECTORIES as git would look,
+ * or the variable that names a repository from elsewhere (GIT_DIR, GIT_WORK_TREE); null for a
+ * plain folder, whose files are then all read.
+ */
+export const workTreeMarker = (root: string, env: NodeJS.ProcessEnv): string | null => {
+  for (const name of ["GIT_DIR", "GIT_WORK_TREE"]) if ((env[name] ?? "") !== "") return `${name}=${env[name]}`
+  const ceilings = new Set(
+    (env.GIT_CEILING_DIRECTORIES ?? "")
+      .split(nodePath.delimiter)
+      .filter((d) => nodePath.isAbsolute(d))
+      .map((d) => nodePath.resolve(d))
+  )
+  for (let dir = nodePath.resolve(root); ; dir = nodePath.dirname(dir)) {
+    const marker = nodePath.join(dir, ".git")
+    try {
+      lstatSync(marker)
+      return marker
+    } catch {
+      // none here
+    }
+    // git looks in the folder it starts from, and goes up into no ceiling.
+    if (nodePath.dirname(dir) === dir || ceilings.has(nodePath.dirname(dir))) return null
+  }
+}
+
 /** git's answers beside the listing: diff-files (the tracked files that changed), the places (rev-parse) and the settings (config); null where one failed. */
 export type GitSideAnswers = readonly [diff: GitOutput | null, places: GitOutput | null, settings: GitOutput | null]
 
@@ -229,7 +274,14 @@ const viewOf = (
       ? Effect.succeed(given)
       : git.exec(root, vouch ? LIST_STAGED : LIST).pipe(
           Effect.flatMap((o) => (o.code === 0 ? Effect.succeed(lines(o)) : Effect.fail(classify(root, "ls-files", o.stderr || `exit code ${o.code}`)))),
-          Effect.catchTags({ NotARepositoryError: () => Effect.succeed(null), GitMissingError: () => Effect.succeed(null) })
+          Effect.catchTags({
+            NotARepositoryError: () => Effect.succeed(null),
+            // Without git, a plain folder is read whole; a work tree's ignored files cannot be told apart: say so.
+            GitMissingError: () => {
+              const repository = workTreeMarker(root, env)
+              return repository === null ? Effect.succeed(null) : Effect.fail(new GitMissingError({ root, repository }))
+            }
+          })
         )
   if (!vouch)
     return listing.pipe(

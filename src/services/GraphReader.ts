@@ -17,7 +17,7 @@ import { UNHASHED } from "../node/extractInThread.js"
 import { ExtractSession, extractAll, startAhead } from "../node/extractAll.js"
 import { Git } from "../node/git.js"
 import type { GitSideAnswers, GitView } from "../node/gitWorkTree.js"
-import { askGit, convertsNothing } from "../node/gitWorkTree.js"
+import { askGit, convertsNothing, repositoryPrefix } from "../node/gitWorkTree.js"
 import { asIndexObject, load } from "../node/diskRead.js"
 import type { ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
 import { shardListing } from "../node/parseCache.js"
@@ -349,7 +349,19 @@ const make = Effect.gen(function* () {
   // Not awaited: a thread ends between its tasks, and nothing waits on it (it is unreferenced).
   const releaseThreadsAhead = Effect.sync(() => void pool.ahead?.release())
 
-  return { readTree, readFiles, readIndexed, readIndexedFiles, isSelfHosting, startThreadsAhead, releaseThreadsAhead } as const
+  /** The root's path from its repository's top, "/"-ended ("" at the top, or with no repository): where GitLab's report names files from. */
+  const repositoryPrefixOf = (root: string) => repositoryPrefix(git, nodePath.resolve(root))
+
+  return {
+    readTree,
+    readFiles,
+    readIndexed,
+    readIndexedFiles,
+    isSelfHosting,
+    startThreadsAhead,
+    releaseThreadsAhead,
+    repositoryPrefix: repositoryPrefixOf
+  } as const
 })
 
 export class GraphReader extends Context.Service<GraphReader, Effect.Success<typeof make>>()("specbundle/GraphReader") {

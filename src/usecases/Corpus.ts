@@ -54,7 +54,13 @@ const make = Effect.gen(function* () {
 
   const list = (request: CorpusRequest) => Effect.map(read(request), ({ graph }) => listingOf(graph))
 
-  return { read, list } as const
+  /**
+   * The root's path from its repository's top with a trailing "/" ("" at the top, or outside any
+   * repository): GitLab's Code Quality report names files from there, as `impact --format gitlab` does.
+   */
+  const repositoryPrefix = (root: string) => reader.repositoryPrefix(root)
+
+  return { read, list, repositoryPrefix } as const
 })
 
 export class Corpus extends Context.Service<Corpus, Effect.Success<typeof make>>()("specbundle/Corpus") {

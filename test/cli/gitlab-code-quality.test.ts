@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import type { Finding } from "../../src/core/model.js"
 import { gitCleanEnv, REPO } from "../support/cli.js"
 import { run, type Run } from "../support/run.js"
-import { codeAnchor, makeRepo, specCarrier } from "../support/git.js"
+import { codeAnchor, makeRepo, runGitIn, specCarrier } from "../support/git.js"
 import { copyInto, tempDir, writeFiles } from "../support/tmp.js"
 
 const BIKE_DOCK = path.join(REPO, "examples", "bike-dock")
@@ -53,6 +53,7 @@ const brokenCorpus = (root: string): void => {
 describe("check --format gitlab", () => {
   it("prints a Code Quality report both schemas accept: one issue per finding, in order, exit 1 for the refusal", async () => {
     const top = tempDir("specbundle-gitlab-")
+    runGitIn(top, ["init", "-q"])
     brokenCorpus(path.join(top, "corpus"))
     const list = JSON.parse((await run(path.join(top, "corpus"), ["check", "--format", "json"])).stdout) as Finding[]
     // Run from the repository's top, as a GitLab job does: paths are relative to it.
@@ -118,6 +119,47 @@ const packageRepo = () => {
   repo.commit("change")
   return repo
 }
+
+describe("check --format gitlab names files from git's top, from any folder", () => {
+  it("gives the same bytes from the top, from the corpus folder, from a folder below it and from outside with an absolute --root", async () => {
+    const repo = packageRepo()
+    const fromTop = await run(repo.dir, ["check", "--root", "pkg", "--format", "gitlab"])
+    expect(fromTop.status).toBe(1)
+    const issues = report(fromTop)
+    expect(issues.length).toBeGreaterThan(0)
+    for (const i of issues) expect(i.location.path.startsWith("pkg/"), i.location.path).toBe(true)
+    const fromRoot = await run(path.join(repo.dir, "pkg"), ["check", "--format", "gitlab"])
+    const fromBelow = await run(path.join(repo.dir, "pkg", "specs"), ["check", "--root", "..", "--format", "gitlab"])
+    const fromOutside = await run(tempDir("specbundle-gitlab-away-"), ["check", "--root", path.join(repo.dir, "pkg"), "--format", "gitlab"])
+    for (const r of [fromRoot, fromBelow, fromOutside]) {
+      expect(r.status).toBe(1)
+      expect(r.stdout).toBe(fromTop.stdout)
+    }
+    // GitHub's annotations stay relative to the working folder (GitHub resolves them from there).
+    expect((await run(path.join(repo.dir, "pkg"), ["check", "--format", "github"])).stdout).toContain("file=specs/odd.sdp.md,")
+  })
+
+  it("gives each finding the fingerprint impact --format gitlab gives it, from any folder", async () => {
+    const repo = packageRepo()
+    const check = report(await run(path.join(repo.dir, "pkg", "src"), ["check", "--root", "..", "--format", "gitlab"]))
+    const impact = report(await run(path.join(repo.dir, "pkg"), ["impact", "--changeset", "HEAD~1", "--format", "gitlab"]))
+    const odd = (list: Issue[]) => list.find((i) => i.location.path === "pkg/specs/odd.sdp.md")
+    expect(odd(check)).toBeDefined()
+    expect(odd(impact)!.fingerprint).toBe(odd(check)!.fingerprint)
+    expect(impact.slice(0, check.length)).toEqual(check)
+  })
+
+  it("names files from the root outside any repository: the same bytes from inside and from outside", async () => {
+    const dir = tempDir("specbundle-gitlab-plain-")
+    brokenCorpus(dir)
+    const inside = await run(dir, ["check", "--format", "gitlab"])
+    const outside = await run(tempDir("specbundle-gitlab-away-"), ["check", "--root", dir, "--format", "gitlab"])
+    const below = await run(path.join(dir, "specs"), ["check", "--root", "..", "--format", "gitlab"])
+    expect(outside.stdout).toBe(inside.stdout)
+    expect(below.stdout).toBe(inside.stdout)
+    expect(report(inside).map((i) => i.location.path)).toContain("specs/odd.sdp.md")
+  })
+})
 
 describe("impact --format gitlab", () => {
   it("holds the corpus findings (as check gives them), the lost bindings (minor) and the at-risk nodes (info), paths from the repository's top", async () => {

@@ -3,7 +3,7 @@
 // job's variables give.
 import { describe, expect, it } from "vitest"
 import type { Finding } from "../../src/core/model.js"
-import { codeQualityJson, findingIssues, fingerprintOf, gitlabLinkBase } from "../../src/core/render/gitlab.js"
+import { codeQualityJson, findingIssues, fingerprintOf, folded, gitlabLinkBase } from "../../src/core/render/gitlab.js"
 
 const finding = (over: Partial<Finding> = {}): Finding => ({
   file: "specs/a.sdp.md",
@@ -39,6 +39,20 @@ describe("findingIssues", () => {
     const before = findingIssues([finding({ line: 7, message: "id x is declared at 2 sites (a.ts:3, b.ts:9)" })])[0]
     const after = findingIssues([finding({ line: 40, message: "id x is declared at 2 sites (a.ts:3, b.ts:12)" })])[0]
     expect(after.fingerprint).toBe(before.fingerprint)
+  })
+
+  it("folds only the line and column numbers a message quotes: two findings whose messages differ in other digits keep their own fingerprints when one is fixed", () => {
+    const rul = (name: string, line: number) =>
+      finding({ file: "features/a.feature", line, code: "extract/gherkin", message: `Rule "${name}" carries the tag "@x"; rules are title-only` })
+    const both = findingIssues([rul("Rul1", 3), rul("Rul22", 9)])
+    expect(both[0].fingerprint).not.toBe(both[1].fingerprint)
+    // Rul1 fixed: Rul22 keeps its fingerprint (it does not take over Rul1's).
+    expect(findingIssues([rul("Rul22", 7)])[0].fingerprint).toBe(both[1].fingerprint)
+    expect(folded("Rul1 ## Rul22 v2 spec:x.y2 in 3 sites")).toBe("Rul1 ## Rul22 v2 spec:x.y2 in 3 sites")
+    // What moves with an edit above is folded.
+    expect(folded("at 2 sites (src/a.ts:3, specs/b.sdp.md:12:5)")).toBe("at 2 sites (src/a.ts:#, specs/b.sdp.md:#:#)")
+    expect(folded("Nested mappings are not allowed at line 12, column 5: x")).toBe("Nested mappings are not allowed at line #, column #: x")
+    expect(folded("expected a step (12:5)")).toBe("expected a step (#:#)")
   })
 
   it("changes the fingerprint with the code, the path or the message's words", () => {

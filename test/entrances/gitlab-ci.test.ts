@@ -116,7 +116,8 @@ describe("ci/gitlab/mr-note.mjs against a fake GitLab", () => {
     expect(r.status).toBe(0)
     expect(oneLine(r)).toBe(
       "specbundle gitlab: could not post the merge-request note: GitLab answered 401 (401 Unauthorized) to GET /projects/42/merge_requests/7/notes: " +
-        "SPECBUNDLE_GITLAB_TOKEN is not a valid token (expired, revoked or mistyped): set it to a project access token with the api scope"
+        "SPECBUNDLE_GITLAB_TOKEN is not a valid token (expired, revoked or mistyped): set it to an access token with the api scope whose user is a Reporter or more on the project: " +
+        "a project access token (GitLab.com: Premium or Ultimate), else a bot account's personal access token"
     )
     expect(r.stderr + r.stdout).not.toContain("glpat-expired")
     expect(api.notes).toEqual([])
@@ -133,18 +134,25 @@ describe("ci/gitlab/mr-note.mjs against a fake GitLab", () => {
     expect(api.notes).toEqual([])
   })
 
-  it("without a token: one line for a fork's merge request, another naming the variable to set; no request; exit 0", async () => {
+  it("without a token: one line for a fork's merge request, one for a protected variable an unprotected branch does not get, one naming the variable to set; no request; exit 0", async () => {
     const api = await gitlab()
     const fork = await note(reportFile("x\n"), mrEnv(api.api, { SPECBUNDLE_GITLAB_TOKEN: "", CI_MERGE_REQUEST_SOURCE_PROJECT_ID: "99", CI_PROJECT_ID: "99" }))
     expect(fork.status).toBe(0)
     expect(oneLine(fork)).toBe(
       "specbundle gitlab: no note posted: this merge request comes from a fork, whose pipeline does not get SPECBUNDLE_GITLAB_TOKEN; the report is in the job's artifacts"
     )
-    const unset = await note(reportFile("x\n"), mrEnv(api.api, { SPECBUNDLE_GITLAB_TOKEN: undefined }))
-    expect(unset.status).toBe(0)
-    expect(oneLine(unset)).toBe(
-      "specbundle gitlab: no note posted: set SPECBUNDLE_GITLAB_TOKEN (a masked CI/CD variable holding a project access token with the api scope, role Reporter or higher; the job token cannot write notes)"
+    const kind =
+      "a masked CI/CD variable holding an access token with the api scope whose user is a Reporter or more on the project: " +
+      "a project access token (GitLab.com: Premium or Ultimate), else a bot account's personal access token"
+    // An unprotected branch's pipeline: the variable may be set and protected, so "set it" alone would mislead.
+    const unprotected = await note(reportFile("x\n"), mrEnv(api.api, { SPECBUNDLE_GITLAB_TOKEN: undefined, CI_COMMIT_REF_PROTECTED: "false" }))
+    expect(unprotected.status).toBe(0)
+    expect(oneLine(unprotected)).toBe(
+      `specbundle gitlab: no note posted: SPECBUNDLE_GITLAB_TOKEN is not in this pipeline: if it is set, it is protected and this branch is not (clear its "Protect variable" flag); else set it, ${kind}`
     )
+    const unset = await note(reportFile("x\n"), mrEnv(api.api, { SPECBUNDLE_GITLAB_TOKEN: undefined, CI_COMMIT_REF_PROTECTED: "true" }))
+    expect(unset.status).toBe(0)
+    expect(oneLine(unset)).toBe(`specbundle gitlab: no note posted: set SPECBUNDLE_GITLAB_TOKEN, ${kind} (the job token cannot write notes)`)
     const branch = await note(reportFile("x\n"), mrEnv(api.api, { CI_MERGE_REQUEST_IID: undefined }))
     expect(branch.status).toBe(0)
     expect(oneLine(branch)).toBe("specbundle gitlab: no merge request here (CI_MERGE_REQUEST_IID is not set), no note posted")
@@ -191,14 +199,41 @@ describe("ci/gitlab/specbundle.gitlab-ci.yml", () => {
     expect(job.artifacts.reports).toEqual({ codequality: "gl-code-quality-report.json" })
     expect(job.artifacts.paths).toEqual(["specbundle-out/", "gl-code-quality-report.json"])
     expect(job.artifacts.when).toBe("always")
-    expect(job.before_script).toEqual([
+    expect(job.before_script.slice(1)).toEqual([
       'npm install --global --no-audit --no-fund "$SPECBUNDLE_PACKAGE"',
       'export SPECBUNDLE_HOME="$(npm root --global)/specbundle"'
     ])
-    // The note script it runs is the one the package ships.
+    // The scripts it runs are the ones the package ships.
     expect(job.script.join("\n")).toContain('node "$SPECBUNDLE_HOME/ci/gitlab/mr-note.mjs" specbundle-out/impact.md')
+    expect(job.script.join("\n")).toContain('node "$SPECBUNDLE_HOME/ci/gitlab/code-quality.mjs" gl-code-quality-report.json')
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"))
     expect(pkg.files).toContain("ci")
+    // No placeholder of a place specbundle does not live.
+    expect(fs.readFileSync(TEMPLATE, "utf8")).not.toContain("your-org")
+  })
+
+  it("runs on an image whose Node the package supports (and that has git)", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"))
+    const floor = /^>=\s*(\d+)\.(\d+)$/.exec(pkg.engines.node)
+    expect(floor, pkg.engines.node).not.toBeNull()
+    // node:<major> follows the major's newest release; the floor is a release of that major or an older one.
+    const image = /^node:(\d+)$/.exec(job.image)
+    expect(image, `${job.image}: a full node:<major> image (the slim and alpine ones have no git)`).not.toBeNull()
+    expect(Number(image![1])).toBeGreaterThanOrEqual(Number(floor![1]))
+  })
+
+  it("without SPECBUNDLE_PACKAGE, the before_script stops in one line naming the variable to set", async () => {
+    expect(job.variables.SPECBUNDLE_PACKAGE).toBe("")
+    const variables = job.variables as Record<string, string>
+    const r = await runAsync("bash", ["-eo", "pipefail", "-c", (job.before_script as string[]).join("\n")], {
+      cwd: tempDir("specbundle-gl-before-"),
+      env: { ...cleanEnv(), ...variables },
+      timeout: 60_000
+    })
+    expect(r.status).toBe(1)
+    expect(oneLine(r)).toBe(
+      "specbundle gitlab: set SPECBUNDLE_PACKAGE to what npm installs specbundle from (a tarball such as ./vendor/specbundle-0.1.0.tgz, or specbundle@<version> once published)"
+    )
   })
 })
 
@@ -222,19 +257,22 @@ const workspace = (branch?: string): { ws: string; base: string } => {
   return { ws, base }
 }
 
-/** A folder with `specbundle` running the built CLI: what the template's before_script installs. */
-const shimDir = (): string => {
+/** A folder with `specbundle` running `body` (by default the built CLI: what the template's before_script installs). */
+const shimDir = (body = `exec "${process.execPath}" "${BIN}" "$@"`): string => {
   const dir = tempDir("specbundle-gl-bin-")
-  fs.writeFileSync(path.join(dir, "specbundle"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 })
+  fs.writeFileSync(path.join(dir, "specbundle"), `#!/bin/sh\n${body}\n`, { mode: 0o755 })
   return dir
 }
 
-/** The job's script as GitLab's runner runs it: the template's variables, then the job's, in bash with -eo pipefail. */
-const runJob = (cwd: string, env: NodeJS.ProcessEnv): Promise<Run> => {
+/**
+ * The job's script as GitLab's runner runs it: the template's variables, then the job's, in bash
+ * with -eo pipefail; `specbundle` from `bin` (the built CLI unless a stand-in's folder is given).
+ */
+const runJob = (cwd: string, env: NodeJS.ProcessEnv, bin = shimDir()): Promise<Run> => {
   const variables = Object.fromEntries(Object.entries(job.variables as Record<string, string>))
   return runAsync("bash", ["-eo", "pipefail", "-c", (job.script as string[]).join("\n")], {
     cwd,
-    env: { ...variables, ...env, PATH: `${shimDir()}${path.delimiter}${process.env.PATH}`, SPECBUNDLE_HOME: REPO },
+    env: { ...variables, ...env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, SPECBUNDLE_HOME: REPO },
     timeout: 120_000
   })
 }
@@ -288,8 +326,58 @@ describe("the template's script in a merge-request pipeline", () => {
     expect(r.stderr.trimEnd().split("\n").at(-1)).toBe("specbundle gitlab: no merge request here: findings only, in gl-code-quality-report.json")
     const text = fs.readFileSync(path.join(ws, "gl-code-quality-report.json"), "utf8")
     expect(text).toBe(cli(ws, ["check", "--format", "gitlab"], cleanEnv()).stdout)
-    expect(JSON.parse(text).map((i: { location: { path: string } }) => i.location.path)).toContain("specs/odd.sdp.md")
+    const issues = JSON.parse(text)
+    expect(documented(issues), ajv.errorsText(documented.errors)).toBe(true)
+    expect(issues.map((i: { location: { path: string } }) => i.location.path)).toContain("specs/odd.sdp.md")
     expect(api.calls).toEqual([])
+  })
+
+  it("on the default branch fails, with its line, when specbundle fails and writes no report (a refused Node: exit 1, nothing on stdout)", async () => {
+    const { ws } = workspace()
+    const api = await gitlab()
+    const refusing = shimDir('echo "specbundle: Node.js 20.19.0 is not supported: specbundle needs 22.19 or later" >&2\nexit 1')
+    const env = mrEnv(api.api, { CI_MERGE_REQUEST_IID: undefined, CI_COMMIT_SHA: runGitIn(ws, ["rev-parse", "HEAD"]).trim() })
+    const r = await runJob(ws, env, refusing)
+    expect(r.status).toBe(1)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "specbundle: Node.js 20.19.0 is not supported: specbundle needs 22.19 or later",
+      "specbundle gitlab: specbundle check exited 1 without a Code Quality report: gl-code-quality-report.json is empty (0 bytes); its own lines above say why"
+    ])
+    expect(r.stderr).not.toContain("findings only")
+    // Any other end fails it too, whatever the file holds; a signal's exit as much as wrong parameters.
+    for (const [body, line] of [
+      [
+        'echo "[]"\nexit 2',
+        "specbundle gitlab: specbundle check failed (exit 2), so gl-code-quality-report.json is not its report: its own line above says why"
+      ],
+      [
+        'echo "{}"',
+        "specbundle gitlab: specbundle check exited 0 without a Code Quality report: gl-code-quality-report.json is not a JSON array of issues; its own lines above say why"
+      ],
+      [
+        'echo "[{\\"description\\": \\"x\\"}]"\nexit 1',
+        "specbundle gitlab: specbundle check exited 1 without a Code Quality report: gl-code-quality-report.json issue 1 lacks check_name; its own lines above say why"
+      ]
+    ] as const) {
+      const other = await runJob(ws, env, shimDir(body))
+      expect(other.status, body).toBe(1)
+      expect(oneLine(other)).toBe(line)
+    }
+    expect(api.calls).toEqual([])
+  })
+
+  it("in a merge request fails, with its line, when specbundle impact fails, and posts nothing", async () => {
+    const { ws, base } = workspace("fare-change")
+    const api = await gitlab()
+    const refusing = shimDir('echo "specbundle: Node.js 20.19.0 is not supported: specbundle needs 22.19 or later" >&2\nexit 1')
+    const r = await runJob(ws, mrEnv(api.api, { CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: runGitIn(ws, ["rev-parse", "HEAD"]).trim() }), refusing)
+    expect(r.status).toBe(1)
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "specbundle: Node.js 20.19.0 is not supported: specbundle needs 22.19 or later",
+      "specbundle gitlab: specbundle impact failed (exit 1), so gl-code-quality-report.json is not its report: its own line above says why"
+    ])
+    expect(api.calls).toEqual([])
+    expect(fs.existsSync(path.join(ws, "specbundle-out", "impact.md"))).toBe(false)
   })
 
   it("deepens a shallow clone to reach the base; says in one line when it cannot, posting nothing", async () => {
@@ -310,17 +398,39 @@ describe("the template's script in a merge-request pipeline", () => {
     expect(runGitIn(deepened, ["rev-parse", "--is-shallow-repository"]).trim()).toBe("false")
     expect(ok.stderr).toContain("specbundle gitlab: note posted on !7")
 
-    // origin gone (a runner that cannot fetch): one line, exit 1, no note.
-    const stuck = shallow()
-    runGitIn(stuck, ["remote", "set-url", "origin", path.join(tempDir("specbundle-gl-gone-"), "missing.git")])
+    // origin gone (a runner that cannot fetch): one line, exit 1, no note. With the template's
+    // GIT_DEPTH of 0, "set GIT_DEPTH to 0" cannot help: the line says what can.
     const before = api.calls.length
-    const r = await runJob(stuck, { ...env, CI_COMMIT_SHA: runGitIn(stuck, ["rev-parse", "HEAD"]).trim() })
-    expect(r.status).toBe(1)
-    expect(oneLine(r)).toBe(
+    const stuckRun = async (extra: NodeJS.ProcessEnv) => {
+      const stuck = shallow()
+      runGitIn(stuck, ["remote", "set-url", "origin", path.join(tempDir("specbundle-gl-gone-"), "missing.git")])
+      const r = await runJob(stuck, { ...env, ...extra, CI_COMMIT_SHA: runGitIn(stuck, ["rev-parse", "HEAD"]).trim() })
+      expect(r.status).toBe(1)
+      expect(fs.existsSync(path.join(stuck, "specbundle-out", "impact.md"))).toBe(false)
+      return oneLine(r)
+    }
+    expect(await stuckRun({})).toBe(
+      `specbundle gitlab: the clone lacks the base ${base} or its history: it is shallow though GIT_DEPTH is 0 (a workspace kept from a shallower job) and git fetch --unshallow failed: ` +
+        "set GIT_STRATEGY to clone for this job, and check that the runner can fetch from origin"
+    )
+    // The including file or the project set a depth: that is what to change.
+    expect(await stuckRun({ GIT_DEPTH: "20" })).toBe(
       `specbundle gitlab: the clone lacks the base ${base} or its history (shallow, and git fetch --unshallow failed): set GIT_DEPTH to 0 for this job`
     )
     expect(api.calls.length).toBe(before)
-    expect(fs.existsSync(path.join(stuck, "specbundle-out", "impact.md"))).toBe(false)
+  })
+
+  it("says what to do when a full clone lacks the base (a rewritten target branch), posting nothing", async () => {
+    const { ws } = workspace("fare-change")
+    const api = await gitlab()
+    const gone = "0123456789abcdef0123456789abcdef01234567"
+    const r = await runJob(ws, mrEnv(api.api, { CI_MERGE_REQUEST_DIFF_BASE_SHA: gone, CI_COMMIT_SHA: runGitIn(ws, ["rev-parse", "HEAD"]).trim() }))
+    expect(r.status).toBe(1)
+    expect(oneLine(r)).toBe(
+      `specbundle gitlab: the clone lacks the base ${gone} though it is not shallow (the target branch rewritten since the merge request's base?): ` +
+        "rebase the merge request onto its target branch, or set SPECBUNDLE_BASE to a revision the clone has"
+    )
+    expect(api.calls).toEqual([])
   })
 
   it("in a fork's pipeline (no token) says so in one line and passes, with the reports written", async () => {

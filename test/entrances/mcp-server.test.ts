@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeRepo } from "../support/git.js"
+import { makeRepo, specCarrier } from "../support/git.js"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
 
 const EXAMPLE = path.resolve("examples/bike-dock")
@@ -167,6 +167,17 @@ describe("specbundle mcp", () => {
       }
     }
   }, 120_000)
+
+  it("check's gitlab format names files from the root's repository top, as the CLI run there does, whatever the server's folder", async () => {
+    const repo = makeRepo()
+    repo.write("pkg/specs/a.sdp.md", specCarrier("spec:demo.a", "The first"))
+    repo.write("pkg/specs/odd.sdp.md", "---\nid: [unclosed\n---\n# x\n")
+    repo.commit("corpus")
+    const result = await call("check", { root: path.join(repo.dir, "pkg"), format: "gitlab" })
+    const cli = runCli(["check", "--root", "pkg", "--format", "gitlab"], repo.dir)
+    expect(cli.stdout).toContain('"path": "pkg/specs/odd.sdp.md"')
+    expect(textOf(result)).toBe(cli.stdout)
+  }, 60_000)
 
   it("a bad parameter is a tool error holding the CLI's diagnostics value", async () => {
     const bad = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", part: "abc" })

@@ -140,6 +140,7 @@ describe("the packed package", () => {
       "bin/specbundle-tokens-o200k_base.cjs",
       "bin/specbundle-worker.cjs",
       "bin/specbundle.js",
+      "ci/gitlab/code-quality.mjs",
       "ci/gitlab/mr-note.mjs",
       "ci/gitlab/specbundle.gitlab-ci.yml",
       "dist/index.js",

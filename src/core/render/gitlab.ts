@@ -31,8 +31,17 @@ const joined = (prefix: string, file: string): string => (prefix === "" || prefi
 /** SHA-256 (hex) of the parts as a JSON list: unambiguous however a part is spelled. */
 export const fingerprintOf = (parts: ReadonlyArray<string>): string => hash("sha256", JSON.stringify(["specbundle", ...parts]))
 
-/** A message with its numbers folded: the line and column numbers some messages quote move with an edit above. */
-const folded = (message: string): string => message.replace(/[0-9]+/g, "#")
+/**
+ * A message with the line and column numbers it quotes folded, since they move with an edit above:
+ * a file's `:12` or `:12:5` (`extract/duplicate-id` lists its sites so), `line 12` and `column 5`
+ * (the YAML parser's words), `(12:5)`. Every other digit stays: it names the problem (`## Rul1` and
+ * `## Rul22` are two headings, two issues).
+ */
+export const folded = (message: string): string =>
+  message
+    .replace(/(\.[A-Za-z][A-Za-z0-9]*):[0-9]+(:[0-9]+)?\b/g, (_, ext: string, col?: string) => `${ext}:#${col === undefined ? "" : ":#"}`)
+    .replace(/\b(lines?|columns?)(\s+)[0-9]+\b/gi, "$1$2#")
+    .replace(/\([0-9]+:[0-9]+\)/g, "(#:#)")
 
 const issue = (description: string, check: string, fingerprint: string, severity: CodeQualitySeverity, path: string, line: number): CodeQualityIssue => ({
   description,
@@ -45,7 +54,7 @@ const issue = (description: string, check: string, fingerprint: string, severity
 
 /**
  * The findings as issues: error (a refused carrier) is major, warning minor. The fingerprint is
- * the code, the path, the message with numbers folded, and the finding's ordinal among those
+ * the code, the path, the message with its line and column numbers folded, and the finding's ordinal among those
  * three alike in its file (findings come sorted by file and line), so identical problems in one
  * file stay distinct issues.
  */

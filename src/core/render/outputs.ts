@@ -24,7 +24,7 @@ export type ImpactFormat = (typeof IMPACT_FORMATS)[number]
 export type ListSubject = (typeof LIST_SUBJECTS)[number]
 export type ListFormat = (typeof LIST_FORMATS)[number]
 
-/** The root as seen from the working folder, `/`-separated: GitHub resolves annotation paths from there (GitLab's report, from the repository's top, where a job runs). */
+/** The root as seen from the working folder, `/`-separated: GitHub resolves annotation paths from there (GitLab's report names them from the repository's top: Corpus.repositoryPrefix). */
 export const findingsPrefix = (root: string, cwd: string): string => nodePath.relative(cwd, nodePath.resolve(cwd, root)).split(nodePath.sep).join("/")
 
 /** What `check --format json|github|sarif|gitlab` prints on stdout (the MCP check tool returns the same text). */

@@ -23,6 +23,8 @@ export const runCheck = (args: CheckArgs) =>
     const { graph, exclude, excluded } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
     // check is where every finding is listed: no cap. The machine formats are the result (stdout).
     if (args.format === "text") yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })
+    // GitHub resolves paths from the working folder, GitLab from the repository's top.
+    else if (args.format === "gitlab") yield* writeOut(checkOutput(graph, args.format, yield* corpus.repositoryPrefix(nodePath.resolve(cwd, args.root))))
     else yield* writeOut(checkOutput(graph, args.format, findingsPrefix(args.root, cwd)))
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
     const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)

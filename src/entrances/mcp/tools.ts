@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as nodePath from "node:path"
 import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
 import { factsOf } from "../../core/facts.js"
 import { formatFinding } from "../../core/finding-text.js"
@@ -145,7 +146,8 @@ const runCheck = (p: Arguments<typeof CheckRequest.fields>) =>
     const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
     // text: what `check` prints on stderr (every finding, then the counts); else its stdout.
     if (format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
-    return ok(checkOutput(graph, format, findingsPrefix(root, process.cwd())))
+    // GitHub resolves paths from the working folder, GitLab from the repository's top.
+    return ok(checkOutput(graph, format, format === "gitlab" ? yield* corpus.repositoryPrefix(nodePath.resolve(root)) : findingsPrefix(root, process.cwd())))
   })
 
 const runList = (p: Arguments<typeof ListRequest.fields>) =>
