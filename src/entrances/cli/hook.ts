@@ -21,12 +21,13 @@ const hookName = Argument.Literals("HOOK", ["pre-commit", "pre-push", "session-s
 // What git hands a hook (pre-push: the remote's name and URL), passed on by `run`.
 const gitArgs = Argument.String("GIT_ARG").pipe(Argument.variadic())
 const force = flag("force", "Replace a hook specbundle did not write, keeping it as <hook>.specbundle-backup.")
+// Named MANAGER in the usage (the seven choices would run past 80 columns); the sentence lists them.
 const manager = choiceOption(
   "manager",
   ["husky", "lefthook", "pre-commit", "claude-code", "codex", "gemini", "copilot"],
   "husky",
-  "For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry (pre-commit 3.2 or later). Each runs specbundle from node_modules/.bin or PATH, and when it is missing says so in one line and lets git go on. For session-start and user-prompt-submit, the agent's hooks file: claude-code .claude/settings.json, codex .codex/hooks.json, gemini .gemini/settings.json (user-prompt-submit is BeforeAgent), copilot .github/hooks/specbundle.json (session-start only: Copilot CLI reads nothing a prompt hook prints); a missing specbundle, no change or no corpus adds nothing and never fails the session. For run: the manager or agent that runs the hook (its output shape)."
-)
+  "One of husky, lefthook, pre-commit, claude-code, codex, gemini, copilot (default husky). For print: the hook manager the text is for. husky: the line for .husky/<hook> (any sh hook file); lefthook: the lefthook.yml entry (pre-push needs use_stdin: true); pre-commit: the .pre-commit-config.yaml entry (pre-commit 3.2 or later). Each runs specbundle from node_modules/.bin or PATH, and when it is missing says so in one line and lets git go on. For session-start and user-prompt-submit, the agent's hooks file: claude-code .claude/settings.json, codex .codex/hooks.json, gemini .gemini/settings.json (user-prompt-submit is BeforeAgent), copilot .github/hooks/specbundle.json (session-start only: Copilot CLI reads nothing a prompt hook prints); a missing specbundle, no change or no corpus adds nothing and never fails the session. For run: the manager or agent that runs the hook (its output shape)."
+).pipe(Flag.withMetavar("MANAGER"))
 const root = Flag.String("root").pipe(
   Flag.withMetavar("DIR"),
   Flag.withDescription("The corpus folder the hook reads (default: the repository top; for claude-code, the project folder where you print it)."),
