@@ -185,7 +185,7 @@ describe("what users read", () => {
     expect(help.status).toBe(0)
     expect(help.stdout).toContain("pre-commit|pre-push|session-start|user-prompt-submit")
     expect(help.stdout).toContain("[--manager MANAGER]")
-    expect(help.stdout).toContain("One of husky, lefthook, pre-commit, claude-code, codex, gemini, copilot (default husky).")
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("One of husky, lefthook, pre-commit, claude-code, codex, gemini, copilot (default husky).")
     expect(help.stdout).toContain("  specbundle hook print session-start user-prompt-submit --manager claude-code\n")
   })
 })
