@@ -12,7 +12,7 @@ import { type Run, runCli } from "../support/run.js"
 import { tempDir } from "../support/tmp.js"
 import { skipping } from "../support/skip.js"
 
-const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "example"]
+const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "plugin", "example"]
 
 const pages = new Map<string, Promise<Run>>()
 /** A help page, run once per test file. */
@@ -206,10 +206,16 @@ describe("--wizard", () => {
       })
       const closed = new Promise<number | null>((resolve) => child.on("close", resolve))
       let out = ""
+      let scrolled = false
       const asked = new Promise<void>((resolve) => {
         child.stdout.on("data", (chunk: Buffer) => {
           out += chunk.toString("utf8")
           if (COMMANDS.every((c) => out.includes(c))) resolve()
+          // The prompt shows ten commands at a time: arrow down through the list to see the rest.
+          else if (!scrolled && out.includes("Command")) {
+            scrolled = true
+            child.stdin.write("\u001b[B".repeat(COMMANDS.length + 2))
+          }
         })
         void closed.then(() => resolve())
       })

@@ -151,10 +151,10 @@ describe("hook print --manager claude-code", () => {
   it("a Claude Code hook with a git hook manager, a git hook with claude-code, install of a Claude Code hook: exit 2 and one line", async () => {
     const dir = history()
     const cases: Array<[string[], string]> = [
-      [["print", "session-start"], "session-start is a Claude Code hook (for .claude/settings.json), not a git hook: give --manager claude-code."],
+      [["print", "session-start"], "session-start is an agent hook, not a git hook: give --manager claude-code, codex, gemini, copilot."],
       [
         ["print", "pre-commit", "user-prompt-submit", "--manager", "lefthook"],
-        "user-prompt-submit is a Claude Code hook (for .claude/settings.json), not a git hook: give --manager claude-code."
+        "user-prompt-submit is an agent hook, not a git hook: give --manager claude-code, codex, gemini, copilot."
       ],
       [
         ["print", "session-start", "pre-push", "--manager", "claude-code"],
@@ -162,7 +162,7 @@ describe("hook print --manager claude-code", () => {
       ],
       [
         ["install", "session-start"],
-        "session-start is a Claude Code hook (for .claude/settings.json), not a git hook to install: print it with specbundle hook print session-start --manager claude-code."
+        "session-start is an agent hook, not a git hook to install: print it with specbundle hook print session-start --manager claude-code (or codex, gemini, copilot)."
       ]
     ]
     for (const [args, problem] of cases) {
@@ -184,7 +184,8 @@ describe("what users read", () => {
     const help = await run(tempDir("specbundle-agent-help-"), ["hook", "--help"], { env: { ...gitCleanEnv(), NO_COLOR: "1", COLUMNS: "200" } })
     expect(help.status).toBe(0)
     expect(help.stdout).toContain("pre-commit|pre-push|session-start|user-prompt-submit")
-    expect(help.stdout).toContain("--manager husky|lefthook|pre-commit|claude-code")
+    expect(help.stdout).toContain("[--manager MANAGER]")
+    expect(help.stdout.replace(/\s+/g, " ")).toContain("One of husky, lefthook, pre-commit, claude-code, codex, gemini, copilot (default husky).")
     expect(help.stdout).toContain("  specbundle hook print session-start user-prompt-submit --manager claude-code\n")
   })
 })
@@ -248,7 +249,7 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
     expect(got.bundle.scope.specs.length).toBeGreaterThanOrEqual(carriers.length - 2)
     expect(got.bundle.members.length).toBeGreaterThan(0)
     expect(lines(r.stderr)).toEqual([
-      `specbundle user-prompt-submit: the bundle takes ${got.bundle.part?.of} parts at the hook's budget of ${got.bundle.budget}; Claude got part 1 (specbundle bundle --changeset HEAD --parts --budget ${got.bundle.budget} gives all)`
+      `specbundle user-prompt-submit: the bundle takes ${got.bundle.part?.of} parts at the hook's budget of ${got.bundle.budget}; Claude Code got part 1 (specbundle bundle --changeset HEAD --parts --budget ${got.bundle.budget} gives all)`
     ])
     // The part the CLI gives for that changeset, budget and index.
     expect((await run(dir, ["bundle", "--changeset", "HEAD", "--budget", String(got.bundle.budget), "--part", "1"])).stdout).toBe(`${got.context}\n`)
@@ -278,12 +279,6 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
     fs.appendFileSync(path.join(plain, "README.md"), "more\n")
     runGitIn(plain, ["add", "-A"])
     expect(nothing(await runHook(prompt, { cwd: plain, project: plain, PATH }))).toContain("impact no Spec")
-
-    // A repository with no commit yet: no HEAD to compare with.
-    const fresh = tempDir("specbundle-agent-fresh-")
-    runGitIn(fresh, ["init", "-q", "-b", "main"])
-    fs.cpSync(path.join(REPO, "examples", "bike-dock"), fresh, { recursive: true })
-    expect(nothing(await runHook(start, { cwd: fresh, project: fresh, PATH }))).toContain('unknown revision "HEAD"')
 
     // specbundle neither in node_modules/.bin nor on PATH, with a change that would give a bundle.
     const dir = history()
@@ -342,6 +337,95 @@ describe("the printed command, run as Claude Code runs it (sh -c in the project)
     const byHand = await runHook(prompt, { cwd: dir, project: dir, PATH })
     expect(delivered(byHand).bundle.scope.specs).toEqual(["spec:rides.ride-fare-rule"])
     expect(delivered(await runHook(prompt, { cwd: dir, project: dir, PATH })).context).toBe(delivered(byHand).context)
+  })
+})
+
+describe("git states: what the hook says is what is true (issue 48)", () => {
+  let PATH = ""
+  beforeAll(() => {
+    PATH = `${binDir()}:${NODE_PATH}`
+  })
+
+  /** git that may stop with a conflict (status 1): its status, no throw. */
+  const gitMay = (dir: string, args: string[]) =>
+    spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], {
+      cwd: dir,
+      encoding: "utf8",
+      env: gitCleanEnv()
+    })
+
+  /**
+   * The bike-dock history with a branch `other` off its first commit and main one commit on, each
+   * changing the fare rule's unlock fee differently: merging or rebasing one onto the other stops
+   * with conflict markers in that carrier.
+   */
+  const diverged = (): string => {
+    const dir = history()
+    const fee = (cents: string, message: string) => {
+      const file = path.join(dir, FARE_RULE)
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("an unlock fee of 100 cents", `an unlock fee of ${cents} cents`))
+      runGitIn(dir, ["commit", "-q", "-am", message])
+    }
+    runGitIn(dir, ["checkout", "-q", "-b", "other", "HEAD~1"])
+    fee("120", "other: a dearer unlock")
+    runGitIn(dir, ["checkout", "-q", "main"])
+    fee("90", "main: a cheaper unlock")
+    return dir
+  }
+  const CONFLICT = (operation: string) =>
+    `a ${operation} is in progress and ${FARE_RULE} still holds conflict markers, so the impacted Spec spec:rides.ride-fare-rule cannot be read until the conflicts are resolved; no context added`
+
+  it("a branch with no commit yet: there is no HEAD to compare with, said so (not 'fetch it'); nothing for the context, exit 0", async () => {
+    const fresh = tempDir("specbundle-agent-fresh-")
+    runGitIn(fresh, ["init", "-q", "-b", "main"])
+    fs.cpSync(path.join(REPO, "examples", "bike-dock"), fresh, { recursive: true })
+    const { start, prompt } = await commands(fresh)
+    for (const [command, event] of [
+      [start, "session-start"],
+      [prompt, "user-prompt-submit"]
+    ])
+      expect(nothing(await runHook(command, { cwd: fresh, project: fresh, PATH }))).toBe(
+        `specbundle ${event}: this branch has no commit yet, so there is no HEAD to compare the working changes with; no context added (the first commit gives one)\n`
+      )
+  })
+
+  it("mid-merge with a conflict in a carrier: the conflicted Spec is named (impact names it too), never 'impact no Spec'", async () => {
+    const dir = diverged()
+    expect(gitMay(dir, ["merge", "-q", "other"]).status).toBe(1)
+    expect(runGitIn(dir, ["diff", "--name-only", "--diff-filter=U"])).toBe(`${FARE_RULE}\n`)
+    const { start, prompt } = await commands(dir)
+    expect(nothing(await runHook(start, { cwd: dir, project: dir, PATH }))).toBe(`specbundle session-start: ${CONFLICT("merge")}\n`)
+    expect(nothing(await runHook(prompt, { cwd: dir, project: dir, PATH }))).toBe(`specbundle user-prompt-submit: ${CONFLICT("merge")}\n`)
+    // What `impact --changeset HEAD` says of the same work tree: that Spec, impacted.
+    const impact = await run(dir, ["impact", "--changeset", "HEAD"])
+    expect((JSON.parse(impact.stdout) as { impactedSpecs: Array<{ id: string }> }).impactedSpecs.map((s) => s.id)).toEqual(["spec:rides.ride-fare-rule"])
+  })
+
+  it("mid-merge, a conflicted carrier beside a Spec that reads: the bundle of the one that reads, and a line naming the one left out", async () => {
+    const dir = diverged()
+    expect(gitMay(dir, ["merge", "-q", "other"]).status).toBe(1)
+    const other = "specs/rides/ride-lifecycle.sdp.md"
+    expect(fs.existsSync(path.join(dir, other))).toBe(true)
+    append(dir, other, "\n")
+    const r = await runHook((await commands(dir)).start, { cwd: dir, project: dir, PATH })
+    expect(delivered(r).bundle.scope.specs).toEqual(["spec:rides.ride-lifecycle"])
+    expect(lines(r.stderr)).toEqual([
+      `specbundle session-start: a merge is in progress and ${FARE_RULE} still holds conflict markers, so the impacted Spec spec:rides.ride-fare-rule cannot be read until the conflicts are resolved; they are left out of the context`
+    ])
+  })
+
+  it("mid-rebase with a conflict in a carrier: the rebase and the conflicted Spec are named; resolved and continued, the bundle comes back", async () => {
+    const dir = diverged()
+    runGitIn(dir, ["checkout", "-q", "other"])
+    expect(gitMay(dir, ["rebase", "main"]).status).toBe(1)
+    const { start } = await commands(dir)
+    expect(nothing(await runHook(start, { cwd: dir, project: dir, PATH }))).toBe(`specbundle session-start: ${CONFLICT("rebase")}\n`)
+    // Resolved (the carrier reads again) but not yet committed: the Spec's bundle.
+    runGitIn(dir, ["checkout", "--theirs", FARE_RULE])
+    runGitIn(dir, ["add", FARE_RULE])
+    const r = await runHook(start, { cwd: dir, project: dir, PATH })
+    expect(r.stderr).toBe("")
+    expect(delivered(r).bundle.scope.specs).toEqual(["spec:rides.ride-fare-rule"])
   })
 })
 

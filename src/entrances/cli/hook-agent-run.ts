@@ -3,14 +3,16 @@
 // size), or nothing. A session never starts with an error: every outcome is exit 0, with at most
 // one line on stderr (Claude Code keeps an exit-0 hook's stderr in its debug log). Loaded by
 // hook-run.ts when the hook runs.
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { factsOf } from "../../core/facts.js"
 import { Bundler } from "../../usecases/Bundler.js"
 import { Git } from "../../node/git.js"
-import type { AgentEvent } from "./hook-agent.js"
-import { AGENT_CHANGESET, CONTEXT_CEILING, fitContext, recordOf, renderAt, sessionOf } from "./hook-agent.js"
+import type { AgentEvent, AgentManager } from "./hook-agent.js"
+import { AGENT_CHANGESET, AGENTS, fitContext, recordOf, renderAt, sessionOf } from "./hook-agent.js"
 import { reasonOf } from "./hook-push.js"
 import { ServicesLive } from "./live.js"
 import { Invocation, type Stdin } from "./invocation.js"
@@ -48,11 +50,11 @@ const readEvent = (stdin: Stdin): Promise<string> => {
   })
 }
 
-/** The file recording what the session last got: one per work tree (its git dir), one session at a time. */
-const recordFile = (root: string) =>
+/** The file recording what the session last got: one per work tree (its git dir) and agent, one session at a time. */
+const recordFile = (root: string, manager: AgentManager) =>
   Effect.map(
     Effect.flatMap(Git, (g) => g.attempt(root, ["rev-parse", "--absolute-git-dir"])),
-    (out) => (out === null || out.trim() === "" ? null : nodePath.join(out.trim(), "specbundle", "claude-code-session"))
+    (out) => (out === null || out.trim() === "" ? null : nodePath.join(out.trim(), "specbundle", `${manager}-session`))
   )
 
 const readRecord = (file: string): string | null => {
@@ -75,17 +77,61 @@ const writeRecord = (file: string, text: string): void => {
   }
 }
 
-export const runAgentHook = (event: AgentEvent, root: string) => {
-  const say = (line: string) => writeErr(`specbundle ${event}: ${line}`)
+/** The git operations that stop with conflicts in the work tree, by the file or folder each leaves in the git dir. */
+const OPERATIONS: ReadonlyArray<readonly [string, string]> = [
+  ["rebase-merge", "rebase"],
+  ["rebase-apply", "rebase"],
+  ["MERGE_HEAD", "merge"],
+  ["CHERRY_PICK_HEAD", "cherry-pick"],
+  ["REVERT_HEAD", "revert"]
+]
+
+/** Up to three items, then how many more. */
+const few = (items: ReadonlyArray<string>): string => (items.length <= 3 ? items.join(", ") : `${items.slice(0, 3).join(", ")} and ${items.length - 3} more`)
+
+/**
+ * Why impacted Specs are missing from the bundle (their carriers did not read): a merge, rebase,
+ * cherry-pick or revert stopped with conflicts in the work tree, naming the unmerged paths, or a
+ * carrier refused for another reason (`specbundle check` gives its line).
+ */
+const whyUnread = (root: string, ids: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const git = yield* Git
+    const specs = `${ids.length === 1 ? "the impacted Spec" : `the ${ids.length} impacted Specs`} ${few(ids)}`
+    const gitDir = (yield* git.attempt(root, ["rev-parse", "--absolute-git-dir"]))?.trim() ?? ""
+    const operation = gitDir === "" ? undefined : OPERATIONS.find(([entry]) => fs.existsSync(nodePath.join(gitDir, entry)))?.[1]
+    const unmerged = (yield* git.attempt(root, ["diff", "--name-only", "--diff-filter=U"]))?.split("\n").filter((l) => l !== "") ?? []
+    if (unmerged.length > 0) {
+      const state = operation === undefined ? "unmerged paths are left in the work tree" : `a ${operation} is in progress`
+      return `${state} and ${few(unmerged)} still ${unmerged.length === 1 ? "holds" : "hold"} conflict markers, so ${specs} cannot be read until the conflicts are resolved`
+    }
+    return `${specs} cannot be read: ${ids.length === 1 ? "its carrier is" : "their carriers are"} refused (specbundle check names the line)`
+  })
+
+/** A branch with no commit yet: HEAD names no commit. */
+const isUnborn = (cause: Cause.Cause<unknown>): boolean => {
+  const failure = Cause.findErrorOption(cause)
+  return (
+    Option.isSome(failure) &&
+    (failure.value as { _tag?: unknown; revision?: unknown })?._tag === "UnknownRevisionError" &&
+    (failure.value as { revision?: unknown }).revision === AGENT_CHANGESET
+  )
+}
+
+export const runAgentHook = (event: AgentEvent, root: string, manager: AgentManager = "claude-code") => {
+  const agent = AGENTS[manager]
+  // Gemini CLI shows an exit-0 hook's stderr to the user when its stdout is empty: it hears nothing.
+  const say = (line: string) => (agent.quiet ? Effect.void : writeErr(`specbundle ${event}: ${line}`))
   return Effect.gen(function* () {
     const { cwd, stdin } = yield* Invocation
     const session = sessionOf(yield* Effect.promise(() => readEvent(stdin())))
+    if (agent.events[event] === null) return yield* say(`${agent.unread}; no context added`)
     const bundler = yield* Bundler
     // The hook sets its own budget (fitContext), so a configuration's budget neither applies nor fails the run.
-    const prepared = yield* bundler.prepare({ root: nodePath.resolve(cwd, root), changeset: AGENT_CHANGESET, budget: String(CONTEXT_CEILING) })
-    const record = session === null ? null : yield* recordFile(prepared.root)
+    const prepared = yield* bundler.prepare({ root: nodePath.resolve(cwd, root), changeset: AGENT_CHANGESET, budget: String(agent.ceiling) })
+    const record = session === null ? null : yield* recordFile(prepared.root, manager)
     const specs = prepared.params.specs as ReadonlyArray<string>
-    const fitted = specs.length === 0 ? null : fitContext(event, renderAt(factsOf(prepared.graph), prepared.params))
+    const fitted = specs.length === 0 ? null : fitContext(event, renderAt(factsOf(prepared.graph), prepared.params), agent)
     const text = fitted === null ? null : fitted.rendered.text
     if (event === "user-prompt-submit" && record !== null && session !== null && readRecord(record) === recordOf(session, text)) {
       return yield* say(
@@ -93,24 +139,36 @@ export const runAgentHook = (event: AgentEvent, root: string) => {
       )
     }
     if (record !== null && session !== null) writeRecord(record, recordOf(session, text))
-    if (specs.length === 0) return yield* say(`the working changes (the work tree against ${AGENT_CHANGESET}) impact no Spec; no context added`)
+    // Impacted Specs whose carriers do not read (conflict markers mid-merge or mid-rebase): said, never taken for "no Spec".
+    const unread = prepared.dangling.length === 0 ? null : yield* whyUnread(prepared.root, prepared.dangling)
+    if (specs.length === 0)
+      return yield* say(
+        unread === null ? `the working changes (the work tree against ${AGENT_CHANGESET}) impact no Spec; no context added` : `${unread}; no context added`
+      )
+    if (unread !== null) yield* say(`${unread}; they are left out of the context`)
     if (fitted === null)
       return yield* say(
-        `not even the list of the ${specs.length} impacted Specs fits in ${CONTEXT_CEILING} characters; no context added (specbundle bundle --changeset ${AGENT_CHANGESET} --parts gives the bundle)`
+        `not even the list of the ${specs.length} impacted Specs fits in ${agent.ceiling} ${agent.manager === "codex" ? "bytes" : "characters"}; no context added (specbundle bundle --changeset ${AGENT_CHANGESET} --parts gives the bundle)`
       )
     yield* writeOut(fitted.stdout)
     const { form, of } = fitted.rendered
     if (form === "part")
       yield* say(
-        `the bundle takes ${of} parts at the hook's budget of ${fitted.budget}; Claude got part 1 (specbundle bundle --changeset ${AGENT_CHANGESET} --parts --budget ${fitted.budget} gives all)`
+        `the bundle takes ${of} parts at the hook's budget of ${fitted.budget}; ${agent.name} got part 1 (specbundle bundle --changeset ${AGENT_CHANGESET} --parts --budget ${fitted.budget} gives all)`
       )
     if (form === "exceeded")
       yield* say(
-        `not even one part of the bundle fits the hook's budget of ${fitted.budget}; Claude got the ids of the ${specs.length} impacted Specs (specbundle bundle --changeset ${AGENT_CHANGESET} --parts gives the bundle)`
+        `not even one part of the bundle fits the hook's budget of ${fitted.budget}; ${agent.name} got the ids of the ${specs.length} impacted Specs (specbundle bundle --changeset ${AGENT_CHANGESET} --parts gives the bundle)`
       )
   }).pipe(
     // Outside a repository, no HEAD yet, a root that is not there: one line, nothing for the context.
-    Effect.catchCause((cause) => say(`${reasonOf(cause)}; no context added`)),
+    Effect.catchCause((cause) =>
+      say(
+        isUnborn(cause)
+          ? `this branch has no commit yet, so there is no ${AGENT_CHANGESET} to compare the working changes with; no context added (the first commit gives one)`
+          : `${reasonOf(cause)}; no context added`
+      )
+    ),
     Effect.provide(ServicesLive)
   )
 }

@@ -6,7 +6,7 @@ import { Git } from "../../node/git.js"
 import { CliFailure } from "./errors.js"
 import type { HookArgs } from "./hook.js"
 import { failWithDiagnostics } from "./diagnostics.js"
-import { claudeCodeSnippet, isAgentEvent, notGitHook, printedEvents } from "./hook-agent.js"
+import { agentSnippet, isAgentEvent, isAgentManager, notGitHook, printedEvents } from "./hook-agent.js"
 import type { HookManager, HookName } from "./hook-print.js"
 import { SKIPPED, hookSnippet, printedHooks, shellQuote } from "./hook-print.js"
 import { Invocation } from "./invocation.js"
@@ -92,10 +92,11 @@ const rootInRepo = (git: Git["Service"], cwd: string, root: string) =>
 export const runHook = (args: HookArgs) =>
   Effect.gen(function* () {
     if (args.action === "run") {
-      // Claude Code's hooks: never exit 2 (UserPromptSubmit would drop the prompt), so extra arguments are let be.
+      // The agents' hooks: never exit 2 (UserPromptSubmit would drop the prompt), so extra arguments are let be.
+      // Without --manager (husky, the default) it answers Claude Code, as the hooks printed before --manager codex did.
       if (isAgentEvent(args.hook)) {
         const agent = yield* Effect.promise(() => import("./hook-agent-run.js"))
-        return yield* agent.runAgentHook(args.hook, args.root)
+        return yield* agent.runAgentHook(args.hook, args.root, isAgentManager(args.manager) ? args.manager : "claude-code")
       }
       if (args.hook === "pre-commit") {
         const check = yield* Effect.promise(() => import("./hook-check.js"))
@@ -112,10 +113,12 @@ export const runHook = (args: HookArgs) =>
       if (agent !== null && "problem" in agent) return yield* failWithDiagnostics([{ scope: "arguments", problem: agent.problem }])
       const git = yield* Git
       if (agent !== null) {
-        // Claude Code runs the hook in the project folder (where .claude/ is): the root is relative to it.
-        yield* rootInRepo(git, cwd, args.root)
-        const rel = nodePath.relative(cwd, nodePath.resolve(cwd, args.root)).split(nodePath.sep).join("/")
-        return yield* writeOut(claudeCodeSnippet(agent.events, rel))
+        // Claude Code and Gemini CLI run the hook in the project folder (where .claude/ or .gemini/ is):
+        // the root is relative to it. Codex and Copilot CLI read their file at the repository top.
+        const { rel: fromTop } = yield* rootInRepo(git, cwd, args.root)
+        const rel = agent.agent.fromTop ? fromTop : nodePath.relative(cwd, nodePath.resolve(cwd, args.root)).split(nodePath.sep).join("/")
+        if (agent.note !== null) yield* writeErr(`specbundle: ${agent.note}`)
+        return yield* writeOut(agentSnippet(agent.events, rel, agent.agent))
       }
       const asked = printedHooks(args.hook as HookName, args.gitArgs, args.manager as HookManager)
       if ("problem" in asked) return yield* failWithDiagnostics([{ scope: "arguments", problem: asked.problem }])

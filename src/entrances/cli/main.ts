@@ -12,6 +12,7 @@ import { VERSION } from "../../core/version.js"
 import { mcpCommand, mcpExamples } from "./mcp.js"
 import { type CommandModel, modelOf } from "./model.js"
 import { perspectiveCommand, perspectiveExamples } from "./perspective.js"
+import { pluginCommand, pluginExamples } from "./plugin.js"
 import { staleCommand, staleExamples } from "./stale.js"
 import { watchCommand, watchExamples } from "./watch.js"
 
@@ -32,6 +33,7 @@ export const root = Command.make(PROGRAM).pipe(
     staleCommand,
     hookCommand,
     mcpCommand,
+    pluginCommand,
     exampleCommand
   ])
 )
@@ -58,6 +60,7 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
   stale: staleExamples,
   hook: hookExamples,
   mcp: mcpExamples,
+  plugin: pluginExamples,
   example: exampleExamples
 }
 
