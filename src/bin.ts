@@ -66,12 +66,21 @@ const exitWhenFlushed = () => {
 
 // Worker threads run their own bundle (src/worker.ts): this one is always the main thread.
 watchSignals()
-NodeRuntime.runMain(program(process.argv.slice(2), RuntimeLive).pipe(Effect.provide(Live)), {
+// The program's end, typed (runMain's teardown sees an Exit of any type), read by exit.ts: its stderr line and code.
+const ended = program(process.argv.slice(2), RuntimeLive).pipe(
+  Effect.provide(Live),
+  Effect.onExit((exit) =>
+    Effect.sync(() => {
+      // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
+      process.exitCode = exitCodeOf(exit)
+    })
+  )
+)
+NodeRuntime.runMain(ended, {
   disableErrorReporting: true,
-  teardown: (exit, onExit) => {
-    // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
+  teardown: (_exit, onExit) => {
     // After a signal runMain exits at once, with the signal's code.
-    process.exitCode = signalled ?? exitCodeOf(exit)
+    if (signalled !== undefined) process.exitCode = signalled
     // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
     if (signalled === undefined) {
       onExit(0)

@@ -3,21 +3,24 @@
 // runtime: `layerRuntime`, or doubles through `X.make`) and a FileSystem (`layerNode` here, or
 // `NodeServices.layer` from @effect/platform-node).
 import * as Layer from "effect/Layer"
-import { Bundler } from "./usecases/Bundler.js"
-import { Changes } from "./usecases/Changes.js"
-import { Corpus } from "./usecases/Corpus.js"
+import { UseCasesLive } from "./usecases/layer.js"
 import * as NodeFileSystemSync from "./node/NodeFileSystemSync.js"
 import { InThread } from "./node/runtime.js"
 
 // Use cases: requests as plain data in, typed values out, the tagged failures of UseCaseError out
 // (ParameterProblems, ConfigError, ReadError and git's: each one `Effect.catchTag`s by its tag).
 export { Bundler, requestProblems, scopeOf } from "./usecases/Bundler.js"
-export type { BundlePart, BundleValue, PartText, PreparedBundle } from "./usecases/Bundler.js"
+export type { BundlePart, BundleValue, FittedBundle, PartText, PreparedBundle, TokenCounter, TokensRequest } from "./usecases/Bundler.js"
 export { Changes } from "./usecases/Changes.js"
 export type { ChangesetImpact, ChangesetScope } from "./usecases/Changes.js"
 export { Corpus, listingOf, summaryOf } from "./usecases/Corpus.js"
 export type { CorpusRead, Listing } from "./usecases/Corpus.js"
-export { ConfigError, ParameterProblems, RunFailure } from "./usecases/requests.js"
+export { ConfigError, ParameterProblems } from "./usecases/requests.js"
+export type { ConfigReason } from "./usecases/requests.js"
+export { TokenizerUnavailable } from "./node/tokenizer.js"
+// How the use cases name a field in their problems: the fields' own names unless a program provides its own.
+export { FIELD_NAMES, FieldSpelling } from "./usecases/spelling.js"
+export type { Spelling } from "./usecases/spelling.js"
 // Each request is an Effect Schema (its type of the same name): what the CLI's flags, the MCP
 // tools' parameters and these types are built from.
 export { BundleRequest, ChangesetRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest } from "./usecases/requests.js"
@@ -68,8 +71,8 @@ export { formatFinding } from "./core/finding-text.js"
  */
 export const layerRuntime = InThread
 
-/** The three use cases with everything under them and the library's runtime; needs a FileSystem. */
-export const layer = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default).pipe(Layer.provide(layerRuntime))
+/** The use cases (src/usecases/layer.ts, as the CLI and the MCP server have them) with everything under them and the library's runtime; needs a FileSystem. */
+export const layer = UseCasesLive.pipe(Layer.provide(layerRuntime))
 
 /** Node's file system as the CLI uses it (synchronous reads, see NodeFileSystemSync.ts). */
 export const layerNode = layer.pipe(Layer.provide(NodeFileSystemSync.layer))

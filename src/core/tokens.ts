@@ -26,20 +26,28 @@ export type CountTokens = (text: string, limit?: number) => number
 export const tokensLine = (encoding: Encoding, counts: ReadonlyArray<number>, parts: boolean): string =>
   parts ? `${encoding} tokens by part: ${counts.join(", ")}` : `${encoding} tokens: ${counts.join(", ")}`
 
+/** How the caller names a field: a diagnostic's scope, and the field in a problem's words (src/usecases/spelling.ts). */
+export interface FieldNaming {
+  readonly name: (field: string) => string
+  readonly cite: (field: string) => string
+}
+
 /**
- * `--budget-tokens` (`budgetTokens` in the MCP tool) as given: its problems, each a diagnostic under
- * `scope`, or the target. It needs an encoding and replaces the code-unit budget, never both.
+ * The `budgetTokens` field as given: its problems, each a diagnostic under the field's name as
+ * `spell` names it (`--budget-tokens` on the command line), or the target. It needs an encoding
+ * and replaces the code-unit budget, never both.
  */
 export const budgetTokensProblems = (
   text: string,
-  scope: string,
+  spell: FieldNaming,
   given: { readonly encoding: boolean; readonly budget: boolean }
 ): { readonly target: number } | Diagnostics => {
   const diagnostics: Diagnostic[] = []
+  const [scope, field, tokens] = [spell.name("budgetTokens"), spell.cite("budgetTokens"), spell.cite("tokens")]
   const target = /^[1-9][0-9]*$/.test(text) ? Number(text) : Number.NaN
-  if (!Number.isSafeInteger(target)) diagnostics.push({ scope, problem: `--budget-tokens takes a positive integer (tokens), not ${JSON.stringify(text)}.` })
-  if (!given.encoding) diagnostics.push({ scope, problem: `--budget-tokens counts in an encoding: give --tokens ${ENCODINGS.join(" or --tokens ")}.` })
-  if (given.budget) diagnostics.push({ scope, problem: "Give --budget (UTF-16 code units) or --budget-tokens, not both." })
+  if (!Number.isSafeInteger(target)) diagnostics.push({ scope, problem: `${field} takes a positive integer (tokens), not ${JSON.stringify(text)}.` })
+  if (!given.encoding) diagnostics.push({ scope, problem: `${field} counts in an encoding: give ${ENCODINGS.map((e) => `${tokens} ${e}`).join(" or ")}.` })
+  if (given.budget) diagnostics.push({ scope, problem: `Give ${spell.cite("budget")} (UTF-16 code units) or ${field}, not both.` })
   return diagnostics.length > 0 ? { diagnostics } : { target }
 }
 

@@ -12,6 +12,15 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { IN_THREAD, type Pool, SILENT_MS, ThreadsAhead, forcedWorkers } from "./extractAll.js"
 import { type CacheStore, type ParseCaches, storeCaches, warmCaches } from "./parseCache.js"
+import * as NodeFileSystemSync from "./NodeFileSystemSync.js"
+
+// What the entrances take from this storey, all through this module: they import use cases, core
+// and the runtime only (test/scripts/layout.test.ts).
+export type { CacheStore, Pool }
+export { GitEnvironment } from "./git.js"
+
+/** The file system every entrance gives the use cases: Node's, its reads synchronous (NodeFileSystemSync.ts). */
+export const FileSystemLive = NodeFileSystemSync.layer
 
 /** A setting in the environment that cannot be used: `problem` says which and why, in one line. */
 export class SettingsProblem extends Data.TaggedError("SettingsProblem")<{ readonly problem: string }> {

@@ -2,6 +2,7 @@
 // own per encoding (bin/specbundle-tokens-<encoding>.cjs), which the CLI and the MCP server require
 // from beside their own bundle only when a request names an encoding. Nothing else loads it, so a
 // run without `--tokens` neither reads nor parses its 1-3 MB of ranks (docs/decisions.md).
+import * as Data from "effect/Data"
 import * as nodePath from "node:path"
 import type { CountTokens, Encoding } from "../core/tokens.js"
 
@@ -20,8 +21,20 @@ interface TokenizerBundle {
 // is, where gpt-tokenizer's default would throw on it.
 const ORDINARY = { disallowedSpecial: new Set<string>() }
 
-/** The counter, or the one line that says why it could not load (a build or install without the file). */
-export const loadTokenizer = (encoding: Encoding, dir: string): CountTokens | { readonly problem: string } => {
+/** The tokenizer bundle for `encoding` could not be loaded: its file, and `missing` or what loading it threw. */
+export class TokenizerUnavailable extends Data.TaggedError("TokenizerUnavailable")<{
+  readonly encoding: Encoding
+  readonly file: string
+  readonly why: { readonly _tag: "Missing" } | { readonly _tag: "Failed"; readonly problem: string }
+}> {
+  override get message() {
+    const why = this.why._tag === "Missing" ? "is missing (reinstall specbundle, or run npm run build in a clone)" : `did not load: ${this.why.problem}`
+    return `--tokens ${this.encoding}: the tokenizer ${this.file} ${why}`
+  }
+}
+
+/** The counter, or why it could not load (a build or install without the file). */
+export const loadTokenizer = (encoding: Encoding, dir: string): CountTokens | TokenizerUnavailable => {
   const file = nodePath.join(dir, tokenizerFile(encoding))
   try {
     const { countTokens, isWithinTokenLimit } = require(file) as TokenizerBundle
@@ -33,9 +46,7 @@ export const loadTokenizer = (encoding: Encoding, dir: string): CountTokens | { 
   } catch (e) {
     const code = (e as NodeJS.ErrnoException)?.code
     const why =
-      code === "MODULE_NOT_FOUND"
-        ? "is missing (reinstall specbundle, or run npm run build in a clone)"
-        : `did not load: ${String((e as Error)?.message ?? e).split("\n")[0]}`
-    return { problem: `--tokens ${encoding}: the tokenizer ${file} ${why}` }
+      code === "MODULE_NOT_FOUND" ? { _tag: "Missing" as const } : { _tag: "Failed" as const, problem: String((e as Error)?.message ?? e).split("\n")[0] ?? "" }
+    return new TokenizerUnavailable({ encoding, file, why })
   }
 }

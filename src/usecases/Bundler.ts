@@ -15,16 +15,19 @@ import type { ManifestDraft, PartRecord } from "../core/manifest.js"
 import { graphDigest } from "../core/manifest.js"
 import { factsOf } from "../core/facts.js"
 import type { Graph } from "../core/model.js"
-import { resolvePerspective } from "../core/perspective.js"
+import { perspectiveNames, resolvePerspective } from "../core/perspective.js"
+import { type CountTokens, type Encoding, type TokenFit, budgetTokensProblems, fitTokenBudget } from "../core/tokens.js"
+import { loadTokenizer } from "../node/tokenizer.js"
 import { Changes } from "./Changes.js"
 import { Composer } from "../services/Composer.js"
 import { settledExcludes, requestExcludes } from "./excludes.js"
 import { GitDiff } from "../services/GitDiff.js"
 import type { FileHash, HashOption } from "../services/GraphReader.js"
 import { GraphReader } from "../services/GraphReader.js"
-import type { BundleRequest, Diagnostic } from "./requests.js"
+import type { BundleRequest, Diagnostic, MembersRequest } from "./requests.js"
 import { type ParameterProblems, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
+import { FIELD_NAMES, FieldSpelling, type Spelling } from "./spelling.js"
 
 /** A request with its graph read and its parameters settled: what compose, parts and manifest take. */
 export interface PreparedBundle {
@@ -46,6 +49,32 @@ export interface PreparedBundle {
   readonly builtFromCommit: string | null
   /** Impacted ids the graph does not hold, left out of a changeset's scope (worth a warning). */
   readonly dangling: ReadonlyArray<string>
+}
+
+/** A perspective's members (`Bundler.members`): the selection as `perspective --format json` prints it, and the graph read. */
+export interface PerspectiveMembers {
+  readonly graph: Graph
+  readonly selection: { readonly pack: string; readonly members: ReadonlyArray<string>; readonly perspective: string; readonly changeset?: string }
+}
+
+/** What `Bundler.tokens` reads: the token fields, and whether a code-unit budget was given too. */
+export interface TokensRequest {
+  readonly tokens?: Encoding | undefined
+  readonly budgetTokens?: string | number | undefined
+  readonly budget?: string | number | undefined
+}
+
+/** An encoding's counter and the token target (`budgetTokens`), when one was given. */
+export interface TokenCounter {
+  readonly encoding: Encoding
+  readonly count: CountTokens
+  readonly target: number | undefined
+}
+
+/** A prepared request at the budget a token target translates to, and the fit found (null: no target, or nothing to fit). */
+export interface FittedBundle {
+  readonly prepared: PreparedBundle
+  readonly fit: TokenFit | null
 }
 
 /** One value: the bundle, a part, or budgetExceeded, and its compact JSON text (what the budget measured). */
@@ -72,26 +101,31 @@ export type BundlePart =
 
 /**
  * Problems the composer cannot see: how a request combines scopes and modes. `perspective` is the
- * request's or the profile's; beside it a changeset gives the impacted ids, not the scope.
+ * request's or the profile's; beside it a changeset gives the impacted ids, not the scope. Fields
+ * are named as `spell` names them (src/usecases/spelling.ts: the CLI's flags, the MCP tool's
+ * parameters).
  */
-export const requestProblems = (request: BundleRequest, perspective: string | undefined = request.perspective): Diagnostic[] => {
-  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
+export const requestProblems = (request: BundleRequest, perspective: string | undefined = request.perspective, spell: Spelling = FIELD_NAMES): Diagnostic[] => {
+  const c = spell.cite
+  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? [], spell).diagnostics]
   const changesets = (request.changeset !== undefined ? 1 : 0) + (request.staged === true ? 1 : 0)
-  if (changesets > 1) found.push({ scope: "changeset", problem: "Give --changeset or --staged, not both." })
+  if (changesets > 1) found.push({ scope: spell.name("changeset"), problem: `Give ${c("changeset")} or ${c("staged")}, not both.` })
   // Without a scope (a perspective says itself that it needs --pack):
   if (changesets === 0 && request.pack === undefined && request.specs === undefined && perspective === undefined) {
-    found.push({ scope: "scope", problem: "A bundle takes one scope: give --pack ID, --specs ID,ID,..., --changeset REV or --staged." })
+    found.push({ scope: "scope", problem: `A bundle takes one scope: give ${c("pack")} ID, ${c("specs")} ID,ID,..., ${c("changeset")} REV or ${c("staged")}.` })
   }
   if (changesets > 0 && (request.specs !== undefined || (request.pack !== undefined && perspective === undefined))) {
-    found.push({ scope: "scope", problem: "Give one scope: --pack, --specs, or a changeset (--changeset / --staged)." })
+    found.push({ scope: "scope", problem: `Give one scope: ${c("pack")}, ${c("specs")}, or a changeset (${c("changeset")} / ${c("staged")}).` })
   }
   if (perspective !== undefined) {
-    if (request.specs !== undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members; it is not taken with --specs." })
-    else if (request.pack === undefined) found.push({ scope: "perspective", problem: "A perspective filters a Pack's members: give --pack." })
+    const scope = spell.name("perspective")
+    if (request.specs !== undefined) found.push({ scope, problem: `A perspective filters a Pack's members; it is not taken with ${c("specs")}.` })
+    else if (request.pack === undefined) found.push({ scope, problem: `A perspective filters a Pack's members: give ${c("pack")}.` })
     if (request.members !== undefined)
-      found.push({ scope: "perspective", problem: "A perspective chooses the members: give --perspective or --members, not both." })
+      found.push({ scope, problem: `A perspective chooses the members: give ${c("perspective")} or ${c("members")}, not both.` })
   }
-  if (request.parts === true && request.part !== undefined) found.push({ scope: "part", problem: "Give --part K or --parts, not both." })
+  if (request.parts === true && request.part !== undefined)
+    found.push({ scope: spell.name("part"), problem: `Give ${c("part")} K or ${c("parts")}, not both.` })
   return found
 }
 
@@ -119,16 +153,20 @@ const make = Effect.gen(function* () {
    * `read.hashes: false` when no manifest will be asked for (the files are then not hashed).
    */
   const prepare = Effect.fn("Bundler.prepare")(function* (request: BundleRequest, read: HashOption = {}) {
+    const spell = yield* FieldSpelling
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const settings = yield* settingsOf(loaded, request.profile, {
       exclude: requestExcludes(request.exclude ?? []).paths,
       budget: request.budget,
       declarations: request.declarations,
       perspective: request.perspective
-    }).pipe(Effect.mapError((e) => problems([{ scope: "profile", problem: e.line }])))
-    const found = requestProblems(request, settings.perspective)
+    }).pipe(
+      // A profile the file does not name is the request's mistake.
+      Effect.catchTag("ConfigError", (e) => Effect.fail(e.reason === "unknown-profile" ? problems([{ scope: spell.name("profile"), problem: e.message }]) : e))
+    )
+    const found = requestProblems(request, settings.perspective, spell)
     const tier = budgetTierProblem(settings.budget, settings.tiers)
-    if (tier !== null) found.push({ scope: "budget", problem: tier })
+    if (tier !== null) found.push({ scope: spell.name("budget"), problem: tier })
     if (found.length > 0) return yield* problems(found)
     /** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
     const chosen = (graph: Graph, perspective: string, impacted?: ReadonlyArray<string>, changeset?: string) => {
@@ -230,7 +268,66 @@ const make = Effect.gen(function* () {
   /** The whole use case for one value: request in, the compact JSON text out. */
   const bundle = (request: BundleRequest) => Effect.flatMap(prepare(request), compose)
 
-  return { prepare, compose, split, parts, manifest, bundle } as const
+  /**
+   * `tokens` and `budgetTokens` as given, checked before anything is read: the encoding's counter
+   * (its tokenizer bundle required from `dir`, and only when asked) and the token target.
+   */
+  const tokens = Effect.fn("Bundler.tokens")(function* (request: TokensRequest, dir: string) {
+    const spell = yield* FieldSpelling
+    let target: number | undefined
+    if (request.budgetTokens !== undefined) {
+      const given = { encoding: request.tokens !== undefined, budget: request.budget !== undefined }
+      const checked = budgetTokensProblems(String(request.budgetTokens), spell, given)
+      if (isDiagnostics(checked)) return yield* problems(checked.diagnostics)
+      target = checked.target
+    }
+    if (request.tokens === undefined) return undefined
+    const count = loadTokenizer(request.tokens, dir)
+    if (typeof count !== "function") return yield* count
+    return { encoding: request.tokens, count, target } satisfies TokenCounter
+  })
+
+  /**
+   * With a token target, the request at the code-unit budget the target translates to
+   * (core/tokens.ts fitTokenBudget), and the fit found; `split`: every part must fit. Without a
+   * target, or when the composer refuses the request (compose then reports its diagnostics), the
+   * request as it was and no fit.
+   */
+  const fit = (prepared: PreparedBundle, counter: TokenCounter | undefined, split: boolean): FittedBundle => {
+    if (counter?.target === undefined) return { prepared, fit: null }
+    const found = fitTokenBudget(factsOf(prepared.graph), prepared.params, split, counter.count, counter.target)
+    if (isDiagnostics(found)) return { prepared, fit: null }
+    return { prepared: { ...prepared, params: { ...prepared.params, budget: found.budget } }, fit: found }
+  }
+
+  /**
+   * The members a perspective selects from a Pack: the very list `bundle --pack ID --perspective
+   * NAME` composes (the bundle's own preparation). Without a name, a problem that lists the
+   * perspectives the configuration knows.
+   */
+  const members = Effect.fn("Bundler.members")(function* (request: MembersRequest) {
+    const spell = yield* FieldSpelling
+    if (request.name === undefined) {
+      const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+      const known = perspectiveNames(loaded.config?.perspectives)
+      return yield* problems([{ scope: spell.name("perspective"), problem: `Give a perspective name; known: ${known.join(", ")}.` }])
+    }
+    const { name, format: _, ...rest } = request
+    const prepared = yield* prepare({ ...rest, perspective: name }, { hashes: false })
+    const { pack, members, perspective, changeset } = prepared.params
+    return {
+      graph: prepared.graph,
+      // The perspective's selection, settled into the bundle's parameters (src/core/perspective.ts).
+      selection: {
+        pack: String(pack),
+        members: members as ReadonlyArray<string>,
+        perspective: String(perspective ?? name),
+        ...(changeset === undefined ? {} : { changeset: String(changeset) })
+      }
+    } satisfies PerspectiveMembers
+  })
+
+  return { prepare, compose, split, parts, manifest, bundle, tokens, fit, members } as const
 })
 
 export class Bundler extends Context.Service<Bundler, Effect.Success<typeof make>>()("specbundle/Bundler") {

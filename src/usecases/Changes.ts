@@ -17,6 +17,7 @@ import { Impact } from "../services/Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
 import { type ParameterProblems, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
+import { FIELD_NAMES, FieldSpelling, type Spelling } from "./spelling.js"
 
 export interface ChangesetImpact {
   readonly report: ImpactReport
@@ -46,16 +47,16 @@ export interface ChangesetScope {
   readonly excluded: ReadonlySet<string>
 }
 
-const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterProblems> =>
+const decode = (request: ChangesetRequest, spell: Spelling): Effect.Effect<Changeset, ParameterProblems> =>
   request.staged === true
     ? Effect.succeed({ _tag: "Staged" } as const)
-    : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: "changeset", problem: e.message }])))
+    : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: spell.name("changeset"), problem: e.message }])))
 
 /** What is wrong with an impact request before anything is read: its excludes, its changeset count. */
-export const impactProblems = (request: ImpactRequest): Diagnostic[] => {
-  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
+export const impactProblems = (request: ImpactRequest, spell: Spelling = FIELD_NAMES): Diagnostic[] => {
+  const found: Diagnostic[] = [...requestExcludes(request.exclude ?? [], spell).diagnostics]
   if ((request.changeset === undefined) === (request.staged !== true)) {
-    found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
+    found.push({ scope: spell.name("changeset"), problem: `Give exactly one of ${spell.cite("changeset")} REV|A..B|A...B or ${spell.cite("staged")}.` })
   }
   return found
 }
@@ -67,12 +68,13 @@ const make = Effect.gen(function* () {
 
   /** The changeset's impact under settled excludes (no configuration read here). */
   const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
-    const changeset = yield* decode(request)
+    const spell = yield* FieldSpelling
+    const changeset = yield* decode(request, spell)
     const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
     const result = yield* impact
       .run({ root, changeset, exclude, label, ...read })
       // A malformed revision is a wrong parameter; git's own failures keep their tags.
-      .pipe(Effect.catchTag("InvalidRevisionError", (e) => Effect.fail(problems([{ scope: "changeset", problem: e.message }]))))
+      .pipe(Effect.catchTag("InvalidRevisionError", (e) => Effect.fail(problems([{ scope: spell.name("changeset"), problem: e.message }]))))
     return { ...result, label } satisfies ChangesetImpact
   })
 
@@ -81,7 +83,7 @@ const make = Effect.gen(function* () {
    * `read.hashes: false` when the caller will not list the files (the CLI's report).
    */
   const report = Effect.fn("Changes.report")(function* (request: ImpactRequest, read: HashOption = {}) {
-    const found = impactProblems(request)
+    const found = impactProblems(request, yield* FieldSpelling)
     if (found.length > 0) return yield* problems(found)
     const flags = requestExcludes(request.exclude ?? [])
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))

@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import { normalizeExclude } from "../core/discover.js"
 import type { Diagnostic } from "./requests.js"
 import { ConfigError } from "./requests.js"
+import { FIELD_NAMES, type Spelling } from "./spelling.js"
 
 /** The values normalized (duplicates once), and the problems of those refused. */
 export const splitExcludes = (values: ReadonlyArray<string>): { paths: string[]; problems: string[] } => {
@@ -17,14 +18,14 @@ export const splitExcludes = (values: ReadonlyArray<string>): { paths: string[];
   return { paths, problems }
 }
 
-/** The request's excludes normalized, or their problems as diagnostics rows. */
-export const requestExcludes = (values: ReadonlyArray<string>): { paths: string[]; diagnostics: Diagnostic[] } => {
+/** The request's excludes normalized, or their problems as diagnostics rows (under the field's name as `spell` names it). */
+export const requestExcludes = (values: ReadonlyArray<string>, spell: Spelling = FIELD_NAMES): { paths: string[]; diagnostics: Diagnostic[] } => {
   const { paths, problems } = splitExcludes(values)
-  return { paths, diagnostics: problems.map((problem) => ({ scope: "exclude", problem })) }
+  return { paths, diagnostics: problems.map((problem) => ({ scope: spell.name("exclude"), problem })) }
 }
 
 /** The merged excludes (configuration, profile, request) normalized; a refused one names the file. */
 export const settledExcludes = (values: ReadonlyArray<string>, configPath: string | null): Effect.Effect<string[], ConfigError> => {
   const { paths, problems } = splitExcludes(values)
-  return problems.length > 0 ? Effect.fail(new ConfigError({ line: `${configPath ?? "configuration"}: exclude: ${problems[0]}` })) : Effect.succeed(paths)
+  return problems.length > 0 ? Effect.fail(new ConfigError({ path: configPath, reason: "exclude", problem: problems[0] ?? "" })) : Effect.succeed(paths)
 }

@@ -2,6 +2,7 @@
 // a program importing the library) builds from its own input. Text values stay text, as the user
 // gave them, so the composer's rules judge them the same way whichever entrance they came through.
 import * as Data from "effect/Data"
+import * as Runtime from "effect/Runtime"
 import * as Schema from "effect/Schema"
 import { DECLARATIONS, DEFAULT_BUDGET } from "../core/bundle/types.js"
 import { DEFAULT_TIERS } from "../core/config.js"
@@ -11,6 +12,7 @@ import { BUILT_IN_PERSPECTIVES } from "../core/perspective.js"
 import { CHECK_FORMATS, IMPACT_FORMATS, LIST_FORMATS, LIST_SUBJECTS } from "../core/render/outputs.js"
 import type { ReadError } from "../services/GraphReader.js"
 import type { GitError, InvalidRevisionError } from "../node/git.js"
+import type { TokenizerUnavailable } from "../node/tokenizer.js"
 import { choice, requiredChoice, requiredText, text, textOrNumber, texts, toggle } from "./fields.js"
 
 // Each request is one Schema (fields.ts: a field's description, and its flag, placeholder and
@@ -211,8 +213,9 @@ export const requestOf = <F extends Schema.Struct.Fields>(request: Schema.Struct
 
 export type { Diagnostic }
 
-/** Wrong parameters (exit 2 in the CLI): the `{ diagnostics }` value. */
+/** Wrong parameters (exit 2 in the CLI, and for a program run with Effect's runMain): the `{ diagnostics }` value. */
 export class ParameterProblems extends Data.TaggedError("ParameterProblems")<{ readonly diagnostics: ReadonlyArray<Diagnostic> }> {
+  override readonly [Runtime.errorExitCode] = 2
   /** The one line the CLI prints on stderr. */
   override get message() {
     return this.diagnostics.map((d) => `${d.scope}: ${d.problem}`).join("; ")
@@ -223,27 +226,29 @@ export class ParameterProblems extends Data.TaggedError("ParameterProblems")<{ r
   }
 }
 
-/** A configuration file that is missing, unreadable or wrong (its path first), as one line (exit 1 in the CLI). */
-export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly line: string }> {
-  override get message() {
-    return this.line
-  }
-}
+/**
+ * What is wrong with a configuration file: `missing` (named, not there), `folder` (a folder),
+ * `unreadable`, `invalid` (its content), `unknown-profile` (the profile asked for is not in it),
+ * `exclude` (an exclude it gives is refused).
+ */
+export type ConfigReason = "missing" | "folder" | "unreadable" | "invalid" | "unknown-profile" | "exclude"
 
-/** A failure no better tag names, as one line (exit 1 in the CLI); the use cases themselves no longer fail with it. */
-export class RunFailure extends Data.TaggedError("RunFailure")<{ readonly line: string }> {
+/** A configuration file that is missing, unreadable or wrong: its path (null: none was read), why, and the problem's words (exit 1 in the CLI). */
+export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly path: string | null; readonly reason: ConfigReason; readonly problem: string }> {
   override get message() {
-    return this.line
+    const where = this.path ?? (this.reason === "unknown-profile" ? "--profile" : "configuration")
+    return `${where}: ${this.reason === "exclude" ? "exclude: " : ""}${this.problem}`
   }
 }
 
 /**
  * Every failure of a use case, each tagged so a program can `Effect.catchTag` it and each with its
  * one-line `message` (the CLI's stderr line): wrong parameters (a malformed revision among them),
- * a configuration file, the corpus read, and git's own (unknown revision, refused repository, ...).
+ * a configuration file, the corpus read, git's own (unknown revision, refused repository, ...),
+ * and a tokenizer that would not load (`tokens`).
  */
-export type UseCaseError = ParameterProblems | ConfigError | ReadError | GitError
+export type UseCaseError = ParameterProblems | ConfigError | ReadError | GitError | TokenizerUnavailable
 
-export type { GitError, InvalidRevisionError, ReadError }
+export type { GitError, InvalidRevisionError, ReadError, TokenizerUnavailable }
 
 export const problems = (diagnostics: ReadonlyArray<Diagnostic>) => new ParameterProblems({ diagnostics })

@@ -29,15 +29,18 @@ export const loadConfig = (request: CorpusRequest) =>
     const path = named !== undefined ? nodePath.resolve(named) : nodePath.resolve(request.root, CONFIG_FILE)
     const exists = yield* fs.exists(path).pipe(Effect.orElseSucceed(() => false))
     if (!exists) {
-      if (named !== undefined) return yield* new ConfigError({ line: `${path}: configuration file not found` })
+      if (named !== undefined) return yield* new ConfigError({ path, reason: "missing", problem: "configuration file not found" })
       return { path: null, config: undefined } satisfies LoadedConfig
     }
     // A folder gets a line of its own: the read's own error is a raw EISDIR.
     const info = yield* fs.stat(path).pipe(Effect.option)
-    if (info._tag === "Some" && info.value.type === "Directory") return yield* new ConfigError({ line: `${path}: ${configFolderProblem(named !== undefined)}` })
-    const text = yield* fs.readFileString(path).pipe(Effect.mapError((e) => new ConfigError({ line: `${path}: could not read (${readProblem(e)})` })))
+    if (info._tag === "Some" && info.value.type === "Directory")
+      return yield* new ConfigError({ path, reason: "folder", problem: configFolderProblem(named !== undefined) })
+    const text = yield* fs
+      .readFileString(path)
+      .pipe(Effect.mapError((e) => new ConfigError({ path, reason: "unreadable", problem: `could not read (${readProblem(e)})` })))
     const parsed = parseConfig(text)
-    if (Result.isFailure(parsed)) return yield* new ConfigError({ line: `${path}: ${parsed.failure}` })
+    if (Result.isFailure(parsed)) return yield* new ConfigError({ path, reason: "invalid", problem: parsed.failure })
     return { path, config: parsed.success } satisfies LoadedConfig
   })
 
@@ -47,5 +50,7 @@ export const settingsOf = (
   flags: { readonly exclude: ReadonlyArray<string>; readonly budget?: string | number; readonly declarations?: string; readonly perspective?: string }
 ): Effect.Effect<Settings, ConfigError> => {
   const merged = settingsFor(loaded.config, profile, flags)
-  return Result.isFailure(merged) ? Effect.fail(new ConfigError({ line: `${loaded.path ?? "--profile"}: ${merged.failure}` })) : Effect.succeed(merged.success)
+  return Result.isFailure(merged)
+    ? Effect.fail(new ConfigError({ path: loaded.path, reason: "unknown-profile", problem: merged.failure }))
+    : Effect.succeed(merged.success)
 }

@@ -141,20 +141,34 @@ describe("fitTokenBudget", () => {
 })
 
 describe("budgetTokensProblems", () => {
+  /** The command line's spelling (flags) and the MCP tool's (parameters), as the entrances give them. */
+  const flags = {
+    name: (f: string) => f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+    cite: (f: string) => `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+  }
+  const parameters = { name: (f: string) => f, cite: (f: string) => f }
+
   it("takes a positive integer with an encoding and without a code-unit budget", () => {
-    expect(budgetTokensProblems("8000", "budget-tokens", { encoding: true, budget: false })).toEqual({ target: 8000 })
+    expect(budgetTokensProblems("8000", flags, { encoding: true, budget: false })).toEqual({ target: 8000 })
   })
 
-  it("names each problem under the parameter's scope, in one value", () => {
-    expect(budgetTokensProblems("0", "budgetTokens", { encoding: false, budget: true })).toEqual({
+  it("names each problem under the field as the caller spells it, in one value", () => {
+    expect(budgetTokensProblems("0", flags, { encoding: false, budget: true })).toEqual({
       diagnostics: [
-        { scope: "budgetTokens", problem: '--budget-tokens takes a positive integer (tokens), not "0".' },
-        { scope: "budgetTokens", problem: "--budget-tokens counts in an encoding: give --tokens o200k_base or --tokens cl100k_base." },
-        { scope: "budgetTokens", problem: "Give --budget (UTF-16 code units) or --budget-tokens, not both." }
+        { scope: "budget-tokens", problem: '--budget-tokens takes a positive integer (tokens), not "0".' },
+        { scope: "budget-tokens", problem: "--budget-tokens counts in an encoding: give --tokens o200k_base or --tokens cl100k_base." },
+        { scope: "budget-tokens", problem: "Give --budget (UTF-16 code units) or --budget-tokens, not both." }
+      ]
+    })
+    expect(budgetTokensProblems("0", parameters, { encoding: false, budget: true })).toEqual({
+      diagnostics: [
+        { scope: "budgetTokens", problem: 'budgetTokens takes a positive integer (tokens), not "0".' },
+        { scope: "budgetTokens", problem: "budgetTokens counts in an encoding: give tokens o200k_base or tokens cl100k_base." },
+        { scope: "budgetTokens", problem: "Give budget (UTF-16 code units) or budgetTokens, not both." }
       ]
     })
     for (const text of ["1.5", "-3", "abc", "", "1e3", "99999999999999999999"]) {
-      expect(isDiagnostics(budgetTokensProblems(text, "budget-tokens", { encoding: true, budget: false })), text).toBe(true)
+      expect(isDiagnostics(budgetTokensProblems(text, flags, { encoding: true, budget: false })), text).toBe(true)
     }
   })
 })

@@ -37,6 +37,19 @@ const layerViolations = (sources: ReadonlyMap<string, string>): string[] => {
   rule("src/entrances/cli/", ["src/entrances/mcp/", "src/index"])
   rule("src/entrances/mcp/", ["src/entrances/cli/", "src/index"])
   rule("src/index", ["src/entrances/"])
+  // An entrance renders and parses its own input; it reaches what lies below through the use cases,
+  // core (pure) and the runtime (src/node/runtime.ts: the pool, the cache, the settings, the file
+  // system, git's environment) only, never a service or a Node adapter of its own accord.
+  const ENTRANCE_MAY = ["src/usecases/", "src/core/", "src/node/runtime.js"]
+  for (const entrance of ["src/entrances/cli/", "src/entrances/mcp/"]) {
+    for (const [file, source] of sources) {
+      if (!file.startsWith(entrance)) continue
+      for (const target of importsOf(file, source)) {
+        if (!target.startsWith("src/") || target.startsWith(entrance) || ENTRANCE_MAY.some((m) => target.startsWith(m))) continue
+        if (!offending.includes(`${file} -> ${target}`)) offending.push(`${file} -> ${target}`)
+      }
+    }
+  }
   return offending
 }
 
@@ -82,6 +95,22 @@ describe("repository layout", () => {
         expect([...source.matchAll(OLD_IMPORT_LINE)]).toEqual([])
       })
     }
+
+    it("reports an entrance reaching a service or a Node adapter past the use cases and the runtime", () => {
+      const sources = new Map([
+        ["src/entrances/cli/stale-run.ts", 'import { GraphReader } from "../../services/GraphReader.js"\nimport { Stale } from "../../usecases/Stale.js"\n'],
+        ["src/entrances/mcp/server.ts", 'import type { Pool } from "../../node/extractAll.js"\nimport { ParseCache } from "../../node/runtime.js"\n'],
+        [
+          "src/entrances/cli/hook.ts",
+          'const git = () => import("../../node/git.js")\nimport { ids } from "../../core/ids.js"\nimport { flagsOf } from "./flags.js"\n'
+        ]
+      ])
+      expect(layerViolations(sources)).toEqual([
+        "src/entrances/cli/stale-run.ts -> src/services/GraphReader.js",
+        "src/entrances/cli/hook.ts -> src/node/git.js",
+        "src/entrances/mcp/server.ts -> src/node/extractAll.js"
+      ])
+    })
 
     it("counts type-only imports, export … from and import-equals, and passes a file whose imports keep to its layer", () => {
       const sources = new Map([

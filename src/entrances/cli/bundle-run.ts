@@ -5,22 +5,20 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
-import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
-import { factsOf } from "../../core/facts.js"
+import { isBudgetExceeded, isPartsExceeded } from "../../core/bundle/index.js"
 import { hasRefusal } from "../../core/graph.js"
 import { counted } from "../../core/plural.js"
 import { exceededLine } from "../../core/render/exceeded.js"
 import type { PartRecord } from "../../core/manifest.js"
-import type { CountTokens, Encoding, TokenCount } from "../../core/tokens.js"
-import { budgetTokensProblems, fitLine, fitTokenBudget, tokensLine } from "../../core/tokens.js"
+import type { TokenCount } from "../../core/tokens.js"
+import { fitLine, tokensLine } from "../../core/tokens.js"
 import { MANIFEST, partFileName, ticket } from "../../core/manifest.js"
-import type { PartText, PreparedBundle } from "../../usecases/Bundler.js"
+import type { PartText, PreparedBundle, TokenCounter } from "../../usecases/Bundler.js"
 import { Bundler, partText } from "../../usecases/Bundler.js"
 import { BundleRequest, requestOf } from "../../usecases/requests.js"
-import { loadTokenizer } from "../../node/tokenizer.js"
 import type { BundleArgs } from "./bundle.js"
-import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
-import { CliFailure, ExitWith } from "./errors.js"
+import { problems } from "../../usecases/requests.js"
+import { ExitWith, OutputFolderFailure } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
@@ -36,7 +34,7 @@ export const prepareBundle = (args: BundleArgs) =>
     const changeset = request.changeset !== undefined || request.staged === true
     // Only a manifest (--out) lists the files with their hashes.
     const prepare = bundler.prepare(request, { hashes: args.out !== undefined })
-    const prepared = yield* renderProblems(changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet))
+    const prepared = yield* changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet)
     if (prepared.dangling.length > 0 && !args.quiet) {
       yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${prepared.dangling.join(", ")}`)
     }
@@ -76,11 +74,7 @@ export const writeOutDir = <E>(dir: string, args: Pick<BundleArgs, "quiet">, pre
   })
 
 /** `--tokens`: the encoding and its counter; `target`, the `--budget-tokens` asked for. */
-interface Tokens {
-  readonly encoding: Encoding
-  readonly count: CountTokens
-  readonly target: number | undefined
-}
+type Tokens = TokenCounter
 
 /**
  * Composes and writes; the exit code follows the result (2 diagnostics, 1 with --strict and a refusal).
@@ -104,7 +98,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
       return { ...t, tokens: { value, encoding: tokens.encoding } }
     }
     if (args.parts) {
-      const split = yield* renderProblems(bundler.split(prepared))
+      const split = yield* bundler.split(prepared)
       const oversized = split.exceeded
       const parts = Stream.map(split.parts, (p) => withTokens(partText(p)))
       if (oversized !== null) yield* writeErr(exceededLine(oversized))
@@ -118,7 +112,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
         })
       }
     } else {
-      const { value, text } = yield* renderProblems(bundler.compose(prepared))
+      const { value, text } = yield* bundler.compose(prepared)
       if (isBudgetExceeded(value) || isPartsExceeded(value)) {
         exceeded = true
         yield* writeErr(exceededLine(value))
@@ -150,12 +144,10 @@ const checkOut = (args: BundleArgs) =>
   Effect.gen(function* () {
     const out = args.out
     if (out !== undefined && args.output !== undefined) {
-      return yield* failWithDiagnostics([
-        { scope: "output", problem: "Give --out DIR (part files and a manifest) or --output FILE (what stdout would carry), not both." }
-      ])
+      return yield* problems([{ scope: "output", problem: "Give --out DIR (part files and a manifest) or --output FILE (what stdout would carry), not both." }])
     }
     const problem = out === undefined ? null : yield* outDirProblem(out)
-    if (problem !== null) yield* failWithDiagnostics([problem])
+    if (problem !== null) yield* problems([problem])
     if (args.output !== undefined) yield* checkOutputFile(args.output)
   })
 
@@ -169,44 +161,28 @@ const checkOutputFile = (file: string) =>
         Effect.orElseSucceed(() => null)
       )
     if ((yield* kind(file)) === "Directory") {
-      return yield* failWithDiagnostics([{ scope: "output", problem: `--output ${file} is a folder; name a file, or give --out DIR for part files.` }])
+      return yield* problems([{ scope: "output", problem: `--output ${file} is a folder; name a file, or give --out DIR for part files.` }])
     }
     const folder = nodePath.dirname(nodePath.resolve(file))
     const type = yield* kind(folder)
-    if (type === null) return yield* new CliFailure({ line: `--output ${file}: the folder ${folder} does not exist.` })
-    if (type !== "Directory") return yield* new CliFailure({ line: `--output ${file}: ${folder} is not a folder.` })
+    if (type === null) return yield* new OutputFolderFailure({ file, folder, reason: "missing" })
+    if (type !== "Directory") return yield* new OutputFolderFailure({ file, folder, reason: "not-a-folder" })
   })
 
-/**
- * `--tokens` and `--budget-tokens`, checked before the corpus is read (a wrong encoding name is the
- * argument parser's own exit 2). The tokenizer loads here, only when asked.
- */
+/** `--tokens` and `--budget-tokens`, checked before the corpus is read; the tokenizer loads only when asked (Bundler.tokens). */
 const tokensOf = (args: BundleArgs) =>
   Effect.gen(function* () {
-    const encoding = args.tokens
-    const budgetTokens = args.budgetTokens
-    let target: number | undefined
-    if (budgetTokens !== undefined) {
-      const checked = budgetTokensProblems(String(budgetTokens), "budget-tokens", { encoding: encoding !== undefined, budget: args.budget !== undefined })
-      if (isDiagnostics(checked)) return yield* failWithDiagnostics(checked.diagnostics)
-      target = checked.target
-    }
-    if (encoding === undefined) return undefined
-    const count = loadTokenizer(encoding, (yield* Invocation).bin)
-    if (typeof count !== "function") return yield* new CliFailure({ line: count.problem })
-    return { encoding, count, target } satisfies Tokens
+    const bundler = yield* Bundler
+    return yield* bundler.tokens(args, (yield* Invocation).bin)
   })
 
-/** With `--budget-tokens`: the request at the code-unit budget its token target translates to (said on stderr). */
+/** With `--budget-tokens`: the request at the code-unit budget its token target translates to (Bundler.fit), said on stderr. */
 const fitted = (args: BundleArgs, prepared: PreparedBundle, tokens: Tokens | undefined) =>
   Effect.gen(function* () {
-    if (tokens?.target === undefined) return prepared
     const split = args.parts || prepared.params.part !== undefined
-    const fit = fitTokenBudget(factsOf(prepared.graph), prepared.params, split, tokens.count, tokens.target)
-    // The composer's own diagnostics: the composition that follows reports them.
-    if (isDiagnostics(fit)) return prepared
-    yield* writeErr(fitLine(fit, tokens.target, tokens.encoding, split))
-    return { ...prepared, params: { ...prepared.params, budget: fit.budget } }
+    const { prepared: fitted, fit } = (yield* Bundler).fit(prepared, tokens, split)
+    if (fit !== null && tokens?.target !== undefined) yield* writeErr(fitLine(fit, tokens.target, tokens.encoding, split))
+    return fitted
   })
 
 export const runBundle = (args: BundleArgs) =>

@@ -7,7 +7,6 @@ import { checkOutput, findingsPrefix } from "../../core/render/outputs.js"
 import { CorpusRequest, requestOf } from "../../usecases/requests.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
 import type { CheckArgs } from "./check.js"
-import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { Invocation, located } from "./invocation.js"
@@ -20,7 +19,7 @@ export const runCheck = (args: CheckArgs) =>
     const corpus = yield* Corpus
     const { cwd } = yield* Invocation
     const read = corpus.read(yield* located(requestOf(CorpusRequest, args)))
-    const { graph, exclude, excluded } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
+    const { graph, exclude, excluded } = yield* withProgress(read, `reading ${args.root}`, args.quiet)
     // check is where every finding is listed: no cap. The machine formats are the result (stdout).
     if (args.format === "text") yield* writeFindings(graph.findings, { quiet: args.quiet, all: true })
     // GitHub resolves paths from the working folder, GitLab from the repository's top.

@@ -1,7 +1,7 @@
 // The `example` handler, loaded when the command runs (example.ts holds its definition).
 import * as Effect from "effect/Effect"
-import { failWithDiagnostics } from "./diagnostics.js"
-import { CliFailure } from "./errors.js"
+import { problems } from "../../usecases/requests.js"
+import { CommandFailure } from "./errors.js"
 import type { ExampleArgs } from "./example.js"
 import { exampleDirProblem, exampleNextSteps, historyScript, writeExample } from "./example-dir.js"
 import { Invocation, inCwd } from "./invocation.js"
@@ -12,10 +12,10 @@ export const runExample = (args: ExampleArgs) =>
     const dir = yield* inCwd(args.dir)
     const { bin } = yield* Invocation
     const problem = exampleDirProblem(dir)
-    if (problem !== null) return yield* failWithDiagnostics([{ scope: "dir", problem }])
+    if (problem !== null) return yield* problems([{ scope: "dir", problem }])
     yield* Effect.try({
       try: () => writeExample(dir, historyScript(bin)),
-      catch: (e) => new CliFailure({ line: `example: ${String((e as Error)?.message ?? e).split("\n")[0]}` })
+      catch: (e) => CommandFailure.of("example", e)
     })
     yield* writeOut(`${dir}\n`)
     if (!args.quiet) yield* Effect.forEach(exampleNextSteps(dir), writeErr, { discard: true })

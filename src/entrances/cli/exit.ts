@@ -1,70 +1,98 @@
-// How a CLI run ends, in one place: every failure the program can end with becomes one stderr line
-// (none when it was already said) and an exit code: 0 a value was produced, 2 wrong parameters
-// (the `{ diagnostics }` value is on stdout), 1 any other failure; never a stack trace.
+// How a CLI run ends, in one place: every failure the program can end with (ProgramError) becomes
+// one stderr line (none when it was already said) and an exit code: 0 a value was produced, 2 wrong
+// parameters (the `{ diagnostics }` value is on stdout: program.ts writes it), 1 any other failure;
+// an interruption ends with the code it carries (a signal's: 130, 143); never a stack trace.
 import type * as Command from "effect/cli/Command"
-import type * as CliError from "effect/cli/CliError"
+import * as CliError from "effect/cli/CliError"
 import * as CommandSpec from "effect/cli/CommandSpec"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import type { ParameterProblems, RunFailure, UseCaseError } from "../../usecases/requests.js"
+import * as Runtime from "effect/Runtime"
+import type { UseCaseError } from "../../usecases/requests.js"
+import type { CliFailure } from "./errors.js"
 
-/**
- * The use cases' failures that end a run with their `message` as the line and exit 1 (their
- * ParameterProblems the commands render first, diagnostics.ts, as a ParameterError). Listing every
- * tag of UseCaseError here makes a new one a compile error until this module says how it ends.
- */
-const RUN_FAILURES: Readonly<Record<Exclude<UseCaseError, ParameterProblems>["_tag"] | RunFailure["_tag"], true>> = {
-  ConfigError: true,
-  ReadError: true,
-  NotARepositoryError: true,
-  UnknownRevisionError: true,
-  ShallowCloneError: true,
-  GitMissingError: true,
-  GitFailedError: true,
-  UnmergedPathError: true,
-  GitRefusedError: true,
-  RunFailure: true
+/** Every failure a CLI run can end with: the use cases', the CLI's own, and effect/cli's. */
+export type ProgramError = UseCaseError | CliFailure | CliError.CliError
+
+/** What ends a run: its exit code, and the stderr line (without `specbundle: `) unless it was said. */
+export interface End {
+  readonly code: number
+  readonly line: string | null
 }
 
+const absurd = (never: never): End => never
+
 /**
- * A failure's one line (without the `specbundle: ` prefix): the request's problems as
- * `scope: problem` joined by "; ", else its line or message. What the exit below says, and what the
- * git hooks that never fail a push or a prompt say instead (hook-push.ts, hook-agent-run.ts).
+ * How each of our failures ends, by tag. The switch lists every tag of ProgramError (effect/cli's
+ * aside), so a new failure is a compile error until it says how the run ends here, and a case
+ * whose failure no longer exists is one too. The code is the one the error carries
+ * (`Runtime.errorExitCode`: ParameterProblems 2, ExitWith its own, StdoutClosed 0, else 1).
  */
-export const lineOf = (failure: unknown): string => {
-  const e = failure as { diagnostics?: ReadonlyArray<{ scope: string; problem: string }>; line?: string; message?: string }
-  return e.diagnostics?.map((d) => `${d.scope}: ${d.problem}`).join("; ") ?? e.line ?? e.message ?? String(failure)
+const endOf = (error: Exclude<ProgramError, CliError.CliError>): End => {
+  switch (error._tag) {
+    // Wrong parameters: the `{ diagnostics }` value is on stdout; the line says them too.
+    case "ParameterProblems":
+    case "ArgumentsRefused":
+      return { code: Runtime.getErrorExitCode(error), line: error.message }
+    // A value was written (or stdout went away): the end says nothing more.
+    case "ExitWith":
+    case "StdoutClosed":
+      return { code: Runtime.getErrorExitCode(error), line: null }
+    // The use cases' failures and the CLI's own: their message, exit 1.
+    case "ConfigError":
+    case "ReadError":
+    case "NotARepositoryError":
+    case "UnknownRevisionError":
+    case "ShallowCloneError":
+    case "GitMissingError":
+    case "GitFailedError":
+    case "UnmergedPathError":
+    case "GitRefusedError":
+    case "TokenizerUnavailable":
+    case "FileFailure":
+    case "OutputFolderFailure":
+    case "CommandFailure":
+    case "HookFailure":
+      return { code: Runtime.getErrorExitCode(error), line: error.message }
+    default:
+      return absurd(error)
+  }
+}
+
+/** An interruption's code: the largest a reason carries (`Runtime.InterruptExitCode`: a signal's), else 0 (watch's Ctrl-C). */
+const interruptedCode = (cause: Cause.Cause<unknown>): number =>
+  cause.reasons.reduce((code, reason) => Math.max(code, Context.getOrUndefined(Cause.reasonAnnotations(reason), Runtime.InterruptExitCode) ?? 0), 0)
+
+/** How the program's end ends the run. */
+export const endOfExit = (exit: Exit.Exit<unknown, ProgramError>): End => {
+  if (Exit.isSuccess(exit)) return { code: 0, line: null }
+  const failure = Cause.findErrorOption(exit.cause)
+  if (Option.isNone(failure)) {
+    if (Cause.hasInterruptsOnly(exit.cause)) return { code: interruptedCode(exit.cause), line: null }
+    return { code: 1, line: `internal error: ${Cause.pretty(exit.cause).split("\n")[0]}` }
+  }
+  const error = failure.value
+  // effect/cli's own (what its parse did not turn into a refusal): its first line.
+  return CliError.isCliError(error) ? { code: 1, line: error.message } : endOf(error)
 }
 
 /**
  * The exit code of the program's end; writes its stderr line when nothing has said it yet (to
  * `stderr`: the process's, or a test's collector).
  */
-export const exitCodeOf = (exit: Exit.Exit<unknown, unknown>, stderr: (text: string) => void = (text) => void process.stderr.write(text)): number => {
-  const say = (line: string) => stderr(`specbundle: ${line}\n`)
-  if (Exit.isSuccess(exit)) return 0
-  const failure = Cause.findErrorOption(exit.cause)
-  if (Option.isNone(failure)) {
-    if (Cause.hasInterruptsOnly(exit.cause)) return 0
-    say(`internal error: ${Cause.pretty(exit.cause).split("\n")[0]}`)
-    return 1
-  }
-  const error = failure.value as { _tag?: string; code?: number; line?: string; message?: string }
-  switch (error._tag) {
-    case "ExitWith":
-      return error.code ?? 1
-    case "StdoutClosed":
-      return 0
-    case "ParameterError":
-      say(error.line ?? "")
-      return 2
-    default:
-      // The use cases' failures (their message) and the CLI's own (CliFailure and the like: their line).
-      say(error._tag !== undefined && Object.hasOwn(RUN_FAILURES, error._tag) ? (error.message ?? "") : lineOf(error))
-      return 1
-  }
+export const exitCodeOf = (exit: Exit.Exit<unknown, ProgramError>, stderr: (text: string) => void = (text) => void process.stderr.write(text)): number => {
+  const end = endOfExit(exit)
+  if (end.line !== null) stderr(`specbundle: ${end.line}\n`)
+  return end.code
 }
+
+/**
+ * A failure's one line (without the `specbundle: ` prefix), its message: what the git hooks that
+ * never fail a push or a prompt say instead of failing (hook-push.ts, hook-agent-run.ts).
+ */
+export const lineOf = (failure: unknown): string => (failure instanceof Error ? failure.message : String(failure))
 
 /**
  * What the parser refused, of what argv.ts left to it (a missing argument, words after `--`, a

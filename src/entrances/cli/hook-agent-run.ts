@@ -10,7 +10,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { factsOf } from "../../core/facts.js"
 import { Bundler } from "../../usecases/Bundler.js"
-import { Git } from "../../node/git.js"
+import { Repository } from "../../usecases/Repository.js"
 import type { AgentEvent, AgentManager } from "./hook-agent.js"
 import { AGENT_CHANGESET, AGENTS, fitContext, recordOf, renderAt, sessionOf } from "./hook-agent.js"
 import { reasonOf } from "./hook-push.js"
@@ -53,8 +53,8 @@ const readEvent = (stdin: Stdin): Promise<string> => {
 /** The file recording what the session last got: one per work tree (its git dir) and agent, one session at a time. */
 const recordFile = (root: string, manager: AgentManager) =>
   Effect.map(
-    Effect.flatMap(Git, (g) => g.attempt(root, ["rev-parse", "--absolute-git-dir"])),
-    (out) => (out === null || out.trim() === "" ? null : nodePath.join(out.trim(), "specbundle", `${manager}-session`))
+    Repository.use((r) => r.gitDirOrNull(root)),
+    (dir) => (dir === null ? null : nodePath.join(dir, "specbundle", `${manager}-session`))
   )
 
 const readRecord = (file: string): string | null => {
@@ -96,11 +96,11 @@ const few = (items: ReadonlyArray<string>): string => (items.length <= 3 ? items
  */
 const whyUnread = (root: string, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const git = yield* Git
+    const repository = yield* Repository
     const specs = `${ids.length === 1 ? "the impacted Spec" : `the ${ids.length} impacted Specs`} ${few(ids)}`
-    const gitDir = (yield* git.attempt(root, ["rev-parse", "--absolute-git-dir"]))?.trim() ?? ""
+    const gitDir = (yield* repository.gitDirOrNull(root)) ?? ""
     const operation = gitDir === "" ? undefined : OPERATIONS.find(([entry]) => fs.existsSync(nodePath.join(gitDir, entry)))?.[1]
-    const unmerged = (yield* git.attempt(root, ["diff", "--name-only", "--diff-filter=U"]))?.split("\n").filter((l) => l !== "") ?? []
+    const unmerged = yield* repository.unmerged(root)
     if (unmerged.length > 0) {
       const state = operation === undefined ? "unmerged paths are left in the work tree" : `a ${operation} is in progress`
       return `${state} and ${few(unmerged)} still ${unmerged.length === 1 ? "holds" : "hold"} conflict markers, so ${specs} cannot be read until the conflicts are resolved`

@@ -3,7 +3,6 @@
 // hook-run.ts when `hook run pre-commit` runs.
 import * as Effect from "effect/Effect"
 import { Changes } from "../../usecases/Changes.js"
-import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
@@ -14,7 +13,7 @@ export const runPreCommit = (root: string) =>
   Effect.gen(function* () {
     // The impact use case over the index, with the configuration's excludes.
     const changes = yield* Changes
-    const { report, graph } = yield* renderProblems(changes.report(yield* located({ root, staged: true }), { hashes: false }))
+    const { report, graph } = yield* changes.report(yield* located({ root, staged: true }), { hashes: false })
     const staged = new Set(report.changedFiles.filter((f) => f.status !== "deleted").map((f) => f.path))
     const refusals = graph.findings.filter((f) => f.severity === "error")
     const ours = refusals.filter((f) => staged.has(f.file))

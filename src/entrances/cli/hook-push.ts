@@ -10,8 +10,7 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import { Bundler, partText } from "../../usecases/Bundler.js"
-import { Git } from "../../node/git.js"
-import { refusalOf } from "../../node/gitRefusal.js"
+import { Repository } from "../../usecases/Repository.js"
 import { writeOutDir } from "./bundle-run.js"
 import { counted } from "../../core/plural.js"
 import type { HookManager } from "./hook-print.js"
@@ -22,9 +21,6 @@ import { lineOf } from "./exit.js"
 
 const ZERO = /^0+$/
 const say = (line: string) => writeErr(`specbundle pre-push: ${line}`)
-
-/** git's stdout, or null for any failure (no repository, no git): the Git service's one runner. */
-const git = (cwd: string, args: ReadonlyArray<string>) => Effect.flatMap(Git, (g) => g.attempt(cwd, args))
 
 /** Every stdin line git gives a pre-push hook: `<local ref> <local sha> <remote ref> <remote sha>`. */
 const readStdin = (stdin: Stdin): Promise<string> =>
@@ -38,12 +34,10 @@ const readStdin = (stdin: Stdin): Promise<string> =>
       })
 
 /** The commit `sha` names (a tag object peeled), or null when it names none this clone has. */
-const commitOf = (cwd: string, sha: string) =>
-  Effect.map(git(cwd, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${sha}^{commit}`]), (out) => (out === null ? null : out.trim() || null))
+const commitOf = (cwd: string, sha: string) => Repository.use((r) => r.commitOf(cwd, sha))
 
 /** Why there is no repository to compose in: git's own reason when it refuses one (safe.directory). */
-export const noRepositoryLine = (cwd: string, stderr: string): string =>
-  `${refusalOf(cwd, stderr)?.message ?? `${cwd} is not inside a git repository`}; no bundle composed`
+export const noRepositoryLine = (cwd: string, refusal: string | null): string => `${refusal ?? `${cwd} is not inside a git repository`}; no bundle composed`
 
 /**
  * git ran the hook with an empty list of pushed refs: a push with nothing to send (`Everything
@@ -64,17 +58,17 @@ type Pushed = { readonly range: string } | { readonly skip: string }
  * parent of the oldest of them. When even that one has no parent, nothing of the history is known
  * to be on a remote (a first push) and there is no base to compare with.
  */
-const rangeOf = (cwd: string, localRef: string, localSha: string, remoteSha: string): Effect.Effect<Pushed, never, Git> =>
+const rangeOf = (cwd: string, localRef: string, localSha: string, remoteSha: string): Effect.Effect<Pushed, never, Repository> =>
   Effect.gen(function* () {
     // An annotated tag arrives as the tag object's id: the range and its label name the commit.
     const local = yield* commitOf(cwd, localSha)
     if (local === null) return { skip: `${localRef} names no commit (a tag of a tree or a blob); no bundle composed` }
     const remote = ZERO.test(remoteSha) ? null : yield* commitOf(cwd, remoteSha)
     if (remote !== null) return { range: `${remote}..${local}` }
-    const listed = yield* git(cwd, ["rev-list", "--topo-order", "--reverse", "--parents", local, "--not", "--remotes"])
+    const listed = yield* Repository.use((r) => r.unpushed(cwd, local))
     if (listed === null) return { skip: `cannot list the commits of ${localRef}; no bundle composed` }
-    const oldest = listed.split("\n")[0].trim().split(" ")
-    if (oldest[0] === "") return { skip: `${localRef} adds no commit that is not already on a remote-tracking ref; no bundle composed` }
+    const oldest = listed[0] ?? []
+    if (oldest.length === 0) return { skip: `${localRef} adds no commit that is not already on a remote-tracking ref; no bundle composed` }
     if (oldest.length < 2)
       return {
         skip: `none of the commits of ${localRef} is on a remote-tracking ref this clone knows (a first push), so there is no base to compare with; no bundle composed`
@@ -105,13 +99,8 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager
     const { cwd, env, stdin } = yield* Invocation
     const fs = yield* FileSystem.FileSystem
     const remote = gitArgs[0] || env.PRE_COMMIT_REMOTE_NAME || "origin"
-    const gitDir = yield* Effect.flatMap(Git, (g) => g.exec(cwd, ["rev-parse", "--absolute-git-dir"])).pipe(
-      Effect.map((o): { dir: string } | { why: string } =>
-        o.code === 0 ? { dir: o.stdout.toString("utf8").trim() } : { why: noRepositoryLine(cwd, o.stderr) }
-      ),
-      Effect.orElseSucceed((): { why: string } => ({ why: noRepositoryLine(cwd, "") }))
-    )
-    if ("why" in gitDir) return yield* say(gitDir.why)
+    const gitDir = yield* (yield* Repository).gitDir(cwd)
+    if ("refusal" in gitDir) return yield* say(noRepositoryLine(cwd, gitDir.refusal))
     const folder = remote.replace(/[^A-Za-z0-9._-]/g, "_")
     const out = nodePath.join(gitDir.dir, "specbundle", /^\.*$/.test(folder) ? "_" : folder)
     const lines = (yield* Effect.promise(() => readStdin(stdin()))).split("\n").filter((l) => l.trim() !== "")

@@ -2,10 +2,10 @@
 import * as FileSystem from "effect/FileSystem"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
-import { Git } from "../../node/git.js"
-import { CliFailure } from "./errors.js"
+import { Repository } from "../../usecases/Repository.js"
+import { FileFailure, HookFailure } from "./errors.js"
 import type { HookArgs } from "./hook.js"
-import { failWithDiagnostics } from "./diagnostics.js"
+import { problems } from "../../usecases/requests.js"
 import { agentSnippet, isAgentEvent, isAgentManager, notGitHook, printedEvents } from "./hook-agent.js"
 import type { HookManager, HookName } from "./hook-print.js"
 import { SKIPPED, hookSnippet, printedHooks, shellQuote } from "./hook-print.js"
@@ -62,30 +62,25 @@ export const hookScript = (name: HookName, root: string, cli: { readonly node: s
   ].join("\n")
 }
 
-const hooksDir = (git: Git["Service"], cwd: string) =>
+const hooksDir = (repository: Repository["Service"], cwd: string) =>
   Effect.gen(function* () {
     // --git-path honours core.hooksPath.
-    const out = yield* git.run(cwd, ["rev-parse", "--git-path", "hooks"]).pipe(
+    const out = yield* repository.hooksPath(cwd).pipe(
       // git refusing the repository (safe.directory) keeps its own line; anything else: not a repository.
-      Effect.mapError((e) =>
-        e._tag === "GitRefusedError"
-          ? new CliFailure({ line: e.message })
-          : new CliFailure({ line: `${cwd}: not a git repository (or git is not installed); run hook install inside the repository` })
-      )
+      Effect.mapError((e) => (e._tag === "GitRefusedError" ? e : new HookFailure({ refusal: { _tag: "NoRepository", cwd, gitMissing: true } })))
     )
-    if (out.trim() === "") return yield* new CliFailure({ line: `${cwd}: not a git repository; run hook install inside the repository` })
-    return nodePath.resolve(cwd, out.trim())
+    if (out === "") return yield* new HookFailure({ refusal: { _tag: "NoRepository", cwd, gitMissing: false } })
+    return nodePath.resolve(cwd, out)
   })
 
-const repoTop = (git: Git["Service"], cwd: string) =>
-  git.attempt(cwd, ["rev-parse", "--show-toplevel"]).pipe(Effect.map((out) => (out === null ? cwd : out.trim())))
+const repoTop = (repository: Repository["Service"], cwd: string) => repository.top(cwd).pipe(Effect.map((top) => top ?? cwd))
 
 /** The root relative to the repository top ("" for the top), or a failure when it lies outside. */
-const rootInRepo = (git: Git["Service"], cwd: string, root: string) =>
+const rootInRepo = (git: Repository["Service"], cwd: string, root: string) =>
   Effect.gen(function* () {
     const top = yield* repoTop(git, cwd)
     const rel = nodePath.relative(top, nodePath.resolve(cwd, root)).split(nodePath.sep).join("/")
-    if (rel.startsWith("..") || nodePath.isAbsolute(rel)) return yield* new CliFailure({ line: `--root ${root} is outside the repository ${top}` })
+    if (rel.startsWith("..") || nodePath.isAbsolute(rel)) return yield* new HookFailure({ refusal: { _tag: "RootOutside", root, top } })
     return { top, rel }
   })
 
@@ -110,8 +105,8 @@ export const runHook = (args: HookArgs) =>
     if (args.action === "print") {
       // `hook print pre-commit pre-push`: the second hook arrives as a GIT_ARG.
       const agent = printedEvents(args.hook, args.gitArgs, args.manager)
-      if (agent !== null && "problem" in agent) return yield* failWithDiagnostics([{ scope: "arguments", problem: agent.problem }])
-      const git = yield* Git
+      if (agent !== null && "problem" in agent) return yield* problems([{ scope: "arguments", problem: agent.problem }])
+      const git = yield* Repository
       if (agent !== null) {
         // Claude Code and Gemini CLI run the hook in the project folder (where .claude/ or .gemini/ is):
         // the root is relative to it. Codex and Copilot CLI read their file at the repository top.
@@ -121,36 +116,34 @@ export const runHook = (args: HookArgs) =>
         return yield* writeOut(agentSnippet(agent.events, rel, agent.agent))
       }
       const asked = printedHooks(args.hook as HookName, args.gitArgs, args.manager as HookManager)
-      if ("problem" in asked) return yield* failWithDiagnostics([{ scope: "arguments", problem: asked.problem }])
+      if ("problem" in asked) return yield* problems([{ scope: "arguments", problem: asked.problem }])
       const { rel } = yield* rootInRepo(git, cwd, args.root)
       return yield* writeOut(hookSnippet(asked.hooks, rel, args.manager as HookManager))
     }
-    if (isAgentEvent(args.hook)) return yield* failWithDiagnostics([{ scope: "arguments", problem: notGitHook(args.hook, args.action) }])
+    if (isAgentEvent(args.hook)) return yield* problems([{ scope: "arguments", problem: notGitHook(args.hook, args.action) }])
     const hook: HookName = args.hook
     const fs = yield* FileSystem.FileSystem
-    const git = yield* Git
+    const git = yield* Repository
     const dir = yield* hooksDir(git, cwd)
     const file = nodePath.join(dir, hook)
     const backup = `${file}.specbundle-backup`
     const existing = yield* fs.readFileString(file).pipe(Effect.option)
     const ours = existing._tag === "Some" && existing.value.includes(HOOK_MARKER)
-    const fail = (line: string) => new CliFailure({ line })
 
     if (args.action === "uninstall") {
       if (existing._tag === "None") return yield* writeErr(`no ${hook} hook at ${file}; nothing to do`)
-      if (!ours) return yield* fail(`${file} was not written by specbundle; left untouched`)
-      yield* fs.remove(file).pipe(Effect.mapError((e) => fail(`could not remove ${file}: ${e.message}`)))
+      if (!ours) return yield* new HookFailure({ refusal: { _tag: "NotOurs", file } })
+      yield* fs.remove(file).pipe(Effect.mapError((e) => new FileFailure({ action: "remove", path: file, problem: e.message })))
       if (yield* fs.exists(backup).pipe(Effect.orElseSucceed(() => false))) {
-        yield* fs.rename(backup, file).pipe(Effect.mapError((e) => fail(`could not restore ${backup}: ${e.message}`)))
+        yield* fs.rename(backup, file).pipe(Effect.mapError((e) => new FileFailure({ action: "restore", path: backup, problem: e.message })))
         return yield* writeErr(`removed the specbundle ${hook} hook and restored ${backup}`)
       }
       return yield* writeErr(`removed ${file}`)
     }
 
     if (existing._tag === "Some" && !ours) {
-      if (!args.force)
-        return yield* fail(`${file} exists and was not written by specbundle; rerun with --force to replace it (it is kept as ${nodePath.basename(backup)})`)
-      yield* fs.rename(file, backup).pipe(Effect.mapError((e) => fail(`could not move ${file} aside: ${e.message}`)))
+      if (!args.force) return yield* new HookFailure({ refusal: { _tag: "Exists", file, backup: nodePath.basename(backup) } })
+      yield* fs.rename(file, backup).pipe(Effect.mapError((e) => new FileFailure({ action: "move-aside", path: file, problem: e.message })))
     }
     const { top, rel } = yield* rootInRepo(git, cwd, args.root)
     // A hook folder inside the work tree (husky's .husky/, a committed core.hooksPath) is shared:
@@ -158,10 +151,10 @@ export const runHook = (args: HookArgs) =>
     const inTree = nodePath.relative(top, dir).split(nodePath.sep)
     const shared = inTree[0] !== ".." && !nodePath.isAbsolute(inTree.join("/")) && inTree[0] !== ".git"
     const cli = shared ? null : { node: invocation.node, script: invocation.script }
-    yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => fail(`could not create ${dir}: ${e.message}`)))
+    yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.mapError((e) => new FileFailure({ action: "create", path: dir, problem: e.message })))
     yield* fs.writeFileString(file, hookScript(hook, rel, cli), { mode: 0o755 }).pipe(
       Effect.andThen(fs.chmod(file, 0o755)),
-      Effect.mapError((e) => fail(`could not write ${file}: ${e.message}`))
+      Effect.mapError((e) => new FileFailure({ action: "write", path: file, problem: e.message }))
     )
     yield* writeErr(`installed ${file}${shared ? " (inside the work tree: it runs specbundle from node_modules/.bin or PATH, no machine paths)" : ""}`)
-  }).pipe(Effect.provide(Git.Default))
+  }).pipe(Effect.provide(Repository.Default))

@@ -4,8 +4,9 @@ import { hasRefusal } from "../../core/graph.js"
 import { gitlabLinkBase } from "../../core/render/gitlab.js"
 import { impactOutput } from "../../core/render/outputs.js"
 import { Changes, impactProblems } from "../../usecases/Changes.js"
+import { FLAG_NAMES } from "./flags.js"
 import { ImpactRequest, requestOf } from "../../usecases/requests.js"
-import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
+import { problems } from "../../usecases/requests.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import type { ImpactArgs } from "./impact.js"
@@ -20,12 +21,12 @@ export const runImpactCommand = (args: ImpactArgs) =>
     const request = requestOf(ImpactRequest, args)
     // --link-base is the renderer's, not the use case's: checked here, with the request's own problems.
     if (args.linkBase !== undefined && args.format !== "markdown") {
-      return yield* failWithDiagnostics([...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }])
+      return yield* problems([...impactProblems(request, FLAG_NAMES), { scope: "link-base", problem: "--link-base goes with --format markdown." }])
     }
     if (args.noDiagram && args.format !== "markdown") {
-      return yield* failWithDiagnostics([...impactProblems(request), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
+      return yield* problems([...impactProblems(request, FLAG_NAMES), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
-    const { report, graph, exclude, excluded } = yield* renderProblems(changes.report(yield* located(request), { hashes: false }))
+    const { report, graph, exclude, excluded } = yield* changes.report(yield* located(request), { hashes: false })
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
     yield* writeOut(impactOutput(report, graph, args.format, args.linkBase ?? (args.format === "markdown" ? gitlabLinkBase(env) : ""), !args.noDiagram))

@@ -6,7 +6,6 @@ import { noSpecFileWarning } from "../../core/render/corpus-lines.js"
 import { listOutput } from "../../core/render/outputs.js"
 import { CorpusRequest, requestOf } from "../../usecases/requests.js"
 import { Corpus } from "../../usecases/Corpus.js"
-import { renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import type { ListArgs } from "./list.js"
@@ -20,7 +19,7 @@ export const runList = (args: ListArgs) =>
     const corpus = yield* Corpus
     const { cwd } = yield* Invocation
     const read = corpus.read(yield* located(requestOf(CorpusRequest, args)))
-    const { graph, exclude, excluded } = yield* renderProblems(withProgress(read, `reading ${args.root}`, args.quiet))
+    const { graph, exclude, excluded } = yield* withProgress(read, `reading ${args.root}`, args.quiet)
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
     const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)

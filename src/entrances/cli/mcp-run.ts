@@ -4,10 +4,8 @@
 // in memory between calls (src/entrances/mcp/main.ts).
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
-import type { Pool } from "../../node/extractAll.js"
-import type { CacheStore } from "../../node/parseCache.js"
-import { ParseCache, WorkerPool } from "../../node/runtime.js"
-import { CliFailure } from "./errors.js"
+import { type CacheStore, ParseCache, type Pool, WorkerPool } from "../../node/runtime.js"
+import { CommandFailure } from "./errors.js"
 
 interface McpBundle {
   readonly serve: (signal: AbortSignal | undefined, runtime: { readonly pool: Pool; readonly store: CacheStore | undefined }) => Promise<void>
@@ -18,6 +16,6 @@ export const runMcp = Effect.gen(function* () {
   const { store } = yield* ParseCache
   return yield* Effect.tryPromise({
     try: (signal) => (require(nodePath.join(__dirname, "specbundle-mcp.cjs")) as McpBundle).serve(signal, { pool, store }),
-    catch: (e) => new CliFailure({ line: `mcp: ${String((e as Error)?.message ?? e).split("\n")[0]}` })
+    catch: (e) => CommandFailure.of("mcp", e)
   })
 })

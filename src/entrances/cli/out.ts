@@ -7,7 +7,7 @@ import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type { ManifestDraft } from "../../core/manifest.js"
 import { MANIFEST, manifestText } from "../../core/manifest.js"
-import { CliFailure } from "./errors.js"
+import { FileFailure } from "./errors.js"
 import { inCwd } from "./invocation.js"
 
 export type { BuiltFrom, ManifestDraft, PartRecord } from "../../core/manifest.js"
@@ -28,14 +28,14 @@ export const writeAtomic = (dir: string, name: string, text: string) =>
     yield* fs.writeFileString(temp, text).pipe(
       Effect.andThen(fs.rename(temp, nodePath.join(at, name))),
       Effect.tapError(() => fs.remove(temp).pipe(Effect.ignore)),
-      Effect.mapError((e) => new CliFailure({ line: `could not write ${target}: ${describe(e)}` }))
+      Effect.mapError((e) => new FileFailure({ action: "write", path: target, problem: describe(e) }))
     )
   })
 
 /** Writes DIR/manifest.json, encoded by the manifest Schema (src/core/manifest.ts). */
 export const writeManifest = (dir: string, manifest: ManifestDraft) =>
   Result.match(manifestText(manifest), {
-    onFailure: (problem) => Effect.fail(new CliFailure({ line: `could not write ${nodePath.join(dir, MANIFEST)}: ${problem}` })),
+    onFailure: (problem) => Effect.fail(new FileFailure({ action: "write", path: nodePath.join(dir, MANIFEST), problem })),
     onSuccess: (text) => writeAtomic(dir, MANIFEST, text)
   })
 
@@ -63,7 +63,7 @@ export const ensureDir = (dir: string) =>
     const fs = yield* FileSystem.FileSystem
     yield* fs
       .makeDirectory(yield* inCwd(dir), { recursive: true })
-      .pipe(Effect.mapError((e) => new CliFailure({ line: `could not create ${dir}: ${describe(e)}` })))
+      .pipe(Effect.mapError((e) => new FileFailure({ action: "create", path: dir, problem: describe(e) })))
   })
 
 /** Removes part files the new manifest does not list (an earlier, longer set; another --part K). */

@@ -2,8 +2,8 @@
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { failWithDiagnostics } from "./diagnostics.js"
-import { CliFailure } from "./errors.js"
+import { problems } from "../../usecases/requests.js"
+import { CommandFailure } from "./errors.js"
 import { exampleDirProblem } from "./example-dir.js"
 import { inCwd } from "./invocation.js"
 import { writeOut } from "./output.js"
@@ -24,7 +24,7 @@ const writeFiles = (dir: string, files: ReadonlyArray<readonly [string, string]>
           fs.renameSync(temp, file)
           return file
         },
-        catch: (e) => new CliFailure({ line: `plugin: ${String((e as Error)?.message ?? e).split("\n")[0]}` })
+        catch: (e) => CommandFailure.of("plugin", e)
       }),
     { discard: false }
   )
@@ -40,7 +40,7 @@ export const runPlugin = (args: PluginArgs) =>
     const dir = yield* inCwd(args.dir)
     const files = args.skillOnly ? skillFiles() : pluginFiles()
     const problem = args.skillOnly ? skillProblem(dir, nodePath.join(dir, files[0][0])) : exampleDirProblem(dir)
-    if (problem !== null) return yield* failWithDiagnostics([{ scope: "dir", problem }])
+    if (problem !== null) return yield* problems([{ scope: "dir", problem }])
     const written = yield* writeFiles(dir, files)
     yield* writeOut(written.map((f) => `${f}\n`).join(""))
   })

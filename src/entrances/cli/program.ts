@@ -15,16 +15,17 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Terminal from "effect/Terminal"
-import { GitEnvironment } from "../../node/git.js"
-import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
-import { type ParseCache, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
+import { FileSystemLive, GitEnvironment, type ParseCache, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
 import { type Preflight, preflight } from "./argv.js"
-import { failWithDiagnostics } from "./diagnostics.js"
-import { refusalOf } from "./exit.js"
+import { ArgumentsRefused } from "./errors.js"
+import { type ProgramError, refusalOf } from "./exit.js"
 import { helpAnswer } from "./help.js"
 import { Invocation } from "./invocation.js"
 import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model, root } from "./main.js"
 import { Output } from "./output.js"
+import { FLAG_NAMES } from "./flags.js"
+import { problems } from "../../usecases/requests.js"
+import { FieldSpelling } from "../../usecases/spelling.js"
 
 const helpData = () => ({ program: PROGRAM, version: VERSION, root: model(), examples: EXAMPLES, builtIns: BUILT_INS })
 
@@ -79,10 +80,10 @@ const terminalFor = (argv: ReadonlyArray<string>): Layer.Layer<Terminal.Terminal
 // What effect/cli's commands may use: the file system (read synchronously: NodeFileSystemSync),
 // paths, a terminal for --wizard, stdio, processes.
 const platformFor = (argv: ReadonlyArray<string>) =>
-  NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(NodeFileSystemSync.layer, NodePath.layer, terminalFor(argv), NodeStdio.layer)))
+  NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(FileSystemLive, NodePath.layer, terminalFor(argv), NodeStdio.layer)))
 
 /** A refusal of the parser's: the `{ diagnostics }` value on stdout, its line on stderr, exit 2. */
-const refused = (problem: string) => failWithDiagnostics([{ scope: "arguments", problem }], problem)
+const refused = (problem: string) => Effect.fail(new ArgumentsRefused({ problem }))
 
 const parse = (argv: ReadonlyArray<string>) =>
   // (renderErrors: the presenter is told about a refusal, and says nothing: see `refused`.)
@@ -101,7 +102,7 @@ const answer = (argv: ReadonlyArray<string>, output: Output["Service"], invocati
     case "Parse":
       return parse(pre.argv).pipe(Effect.provide(CliOutput.layerPresenter(presenterOf(output, invocation))))
     case "Problem":
-      return failWithDiagnostics([{ scope: "arguments", problem: pre.problem }])
+      return Effect.fail(problems([{ scope: "arguments", problem: pre.problem }]))
     case "Refused":
       return refused(pre.problem)
     default:
@@ -110,7 +111,16 @@ const answer = (argv: ReadonlyArray<string>, output: Output["Service"], invocati
 }
 
 /** A setting in the environment that cannot be used: a parameter problem like a bad flag (exit 2), refused before any answer. */
-const refuseSetting = (e: SettingsProblem) => failWithDiagnostics([{ scope: "environment", problem: e.problem }])
+const refuseSetting = (e: SettingsProblem) => Effect.fail(problems([{ scope: "environment", problem: e.problem }]))
+
+/**
+ * Wrong parameters, whoever found them (argv.ts, the parser, a handler, a use case), are written
+ * here, once: the `{ diagnostics }` value on stdout (exit.ts says the line and exits 2).
+ */
+const writeProblems = (output: Output["Service"]) => (error: ProgramError) =>
+  error._tag === "ParameterProblems" || error._tag === "ArgumentsRefused"
+    ? output.out(JSON.stringify({ diagnostics: error.diagnostics }) + "\n").pipe(Effect.ignore)
+    : Effect.void
 
 /** What the commands' reads run on (src/node/runtime.ts), over the run's settings. */
 export type Runtime = Layer.Layer<WorkerPool | ParseCache, never, Settings>
@@ -121,7 +131,7 @@ export type Runtime = Layer.Layer<WorkerPool | ParseCache, never, Settings>
  * environment too), its reads on `runtime` (bin.ts: worker threads and the loader's cache folder;
  * tests: this thread). It ends as exit.ts's exitCodeOf reads it.
  */
-export const program = (argv: ReadonlyArray<string>, runtime: Runtime) =>
+export const program = (argv: ReadonlyArray<string>, runtime: Runtime): Effect.Effect<void, ProgramError, Output | Invocation> =>
   Effect.gen(function* () {
     const output = yield* Output
     const invocation = yield* Invocation
@@ -129,6 +139,8 @@ export const program = (argv: ReadonlyArray<string>, runtime: Runtime) =>
     return yield* answer(argv, output, invocation).pipe(
       Effect.provide(runtime.pipe(Layer.provide(settings))),
       Effect.catchTag("SettingsProblem", refuseSetting),
-      Effect.provideService(GitEnvironment, invocation.env as NodeJS.ProcessEnv)
+      Effect.provideService(GitEnvironment, invocation.env as NodeJS.ProcessEnv),
+      Effect.provideService(FieldSpelling, FLAG_NAMES),
+      Effect.tapError(writeProblems(output))
     )
   }).pipe(Effect.provide(platformFor(argv)))

@@ -3,6 +3,7 @@ import * as FileSystem from "effect/FileSystem"
 import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
@@ -12,12 +13,12 @@ import { classifyPath, isExcluded, isSkippedDirectory } from "../../core/extract
 import { counted } from "../../core/plural.js"
 import type { BundleArgs } from "./bundle.js"
 import { composeAndWrite, prepareBundle } from "./bundle-run.js"
-import type { Diagnostic } from "./diagnostics.js"
-import { failWithDiagnostics } from "./diagnostics.js"
+import type { Diagnostic } from "../../core/diagnostic.js"
+import { problems } from "../../usecases/requests.js"
 import { requestExcludes } from "../../usecases/excludes.js"
 import { ParseCache } from "../../node/runtime.js"
 import { ServicesLive } from "./live.js"
-import { writeErr } from "./output.js"
+import { writeErr, writeOut } from "./output.js"
 import { Invocation } from "./invocation.js"
 import { outDirProblem } from "./out.js"
 import type { WatchArgs } from "./watch.js"
@@ -76,10 +77,10 @@ export const runWatch = (args: WatchArgs) =>
   Effect.gen(function* () {
     const { cwd } = yield* Invocation
     const root = nodePath.resolve(cwd, args.root)
-    const problems = problemsOf(args, cwd, root)
+    const found = problemsOf(args, cwd, root)
     const outProblem = args.out !== undefined ? yield* outDirProblem(args.out) : null
-    if (outProblem !== null) problems.push(outProblem)
-    if (problems.length > 0) return yield* failWithDiagnostics(problems)
+    if (outProblem !== null) found.push(outProblem)
+    if (found.length > 0) return yield* problems(found)
     const quietMs = parseQuietMs(args.quietMs) ?? DEFAULT_QUIET_MS
     const dir = args.out ?? ""
     const outRel = nodePath.relative(root, nodePath.resolve(cwd, dir)).split(nodePath.sep).join("/")
@@ -124,6 +125,9 @@ export const runWatch = (args: WatchArgs) =>
       if (outcome._tag === "Success") {
         return yield* writeErr(`watch: rebuilt ${counted(outcome.value, "part")} into ${dir} (${counted(changed, "changed path")})`)
       }
+      // Wrong parameters (a profile the edited configuration lost) show their value, as the first build's would.
+      const failure = Cause.findErrorOption(outcome.cause)
+      if (Option.isSome(failure) && failure.value._tag === "ParameterProblems") yield* writeOut(failure.value.value + "\n").pipe(Effect.ignore)
       yield* writeErr(`watch: rebuild failed (${counted(changed, "changed path")}): ${messageOf(outcome.cause)}; previous files kept, still watching`)
     })
     return yield* Queue.take(ticks).pipe(Effect.andThen(rebuild), Effect.forever)

@@ -3,9 +3,7 @@
 // parsed on every core, as in the CLI) and the parse cache's folder store, which the server keeps
 // warm in memory between calls (ParseCache.layerWarm: a call re-reads only what changed).
 import * as Layer from "effect/Layer"
-import type { Pool } from "../../node/extractAll.js"
-import type { CacheStore } from "../../node/parseCache.js"
-import { ParseCache, WorkerPool } from "../../node/runtime.js"
+import { type CacheStore, ParseCache, type Pool, WorkerPool } from "../../node/runtime.js"
 import { serve as serveStdio } from "./server.js"
 
 export const serve = (signal: AbortSignal | undefined, runtime: { readonly pool: Pool; readonly store: CacheStore | undefined }): Promise<void> =>

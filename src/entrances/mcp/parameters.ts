@@ -6,6 +6,10 @@
 import * as Schema from "effect/Schema"
 import type { Defaulted } from "../../usecases/fields.js"
 import { fieldInfo } from "../../usecases/fields.js"
+import { spellingOf } from "../../usecases/spelling.js"
+
+/** How the use cases' problems name a field here: as the tool's parameter (`changeset`, `count` for `parts`). */
+export const PARAMETER_NAMES = spellingOf((field, spec) => (spec.mcp === false ? field : (spec.mcp?.name ?? field)))
 
 /** A field's value once decoded: the request's type, `undefined` when left out unless a default fills it. */
 type Value<S> =

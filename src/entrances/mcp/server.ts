@@ -14,11 +14,11 @@ import * as Layer from "effect/Layer"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import { VERSION } from "../../core/version.js"
-import { Bundler } from "../../usecases/Bundler.js"
-import { Changes } from "../../usecases/Changes.js"
-import { Corpus } from "../../usecases/Corpus.js"
-import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
-import type { ParseCache, WorkerPool } from "../../node/runtime.js"
+import type { Bundler } from "../../usecases/Bundler.js"
+import type { Changes } from "../../usecases/Changes.js"
+import type { Corpus } from "../../usecases/Corpus.js"
+import { FileSystemLive, type ParseCache, type WorkerPool } from "../../node/runtime.js"
+import { UseCasesLive } from "../../usecases/layer.js"
 import { screened } from "./lines.js"
 import { tools } from "./tools.js"
 
@@ -44,7 +44,7 @@ const registerTools = Effect.gen(function* () {
   }
 })
 
-const UseCases = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default).pipe(Layer.provide(NodeFileSystemSync.layer))
+const UseCases = UseCasesLive.pipe(Layer.provide(FileSystemLive))
 
 // A line that is not JSON, or not a request, is answered with a JSON-RPC error and left out
 // (lines.ts), as JSON-RPC 2.0 asks; the protocol's own decoder would answer it as a defect.

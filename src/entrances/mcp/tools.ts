@@ -8,23 +8,22 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
-import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
-import { factsOf } from "../../core/facts.js"
+import { isBudgetExceeded, isPartsExceeded } from "../../core/bundle/index.js"
 import { formatFinding } from "../../core/finding-text.js"
 import { exceededLine } from "../../core/render/exceeded.js"
 import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../../core/render/outputs.js"
 import { Bundler } from "../../usecases/Bundler.js"
 import { Changes, impactProblems } from "../../usecases/Changes.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
-import { budgetTokensProblems, fitLine, fitTokenBudget } from "../../core/tokens.js"
-import { loadTokenizer } from "../../node/tokenizer.js"
+import { fitLine } from "../../core/tokens.js"
+import { FieldSpelling } from "../../usecases/spelling.js"
 import type { Diagnostic } from "../../usecases/requests.js"
 import { BundleRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest, requestOf, tokenFields } from "../../usecases/requests.js"
 import { decodeArguments } from "./arguments.js"
 import type { Arguments, Parameters } from "./parameters.js"
-import { parametersOf } from "./parameters.js"
+import { PARAMETER_NAMES, parametersOf } from "./parameters.js"
 import type { UseCaseError } from "../../usecases/requests.js"
-import { ParameterProblems, RunFailure } from "../../usecases/requests.js"
+import { ParameterProblems } from "../../usecases/requests.js"
 
 const bundleFields = { ...BundleRequest.fields, ...tokenFields }
 
@@ -54,11 +53,13 @@ const diagnosticsResult = (diagnostics: ReadonlyArray<Diagnostic>) => fail(JSON.
 /**
  * The use case's failures as tool errors, in one place: parameter problems hold the CLI's
  * `{ diagnostics }` value, any other failure (configuration, read, git's tagged errors, a tool's
- * own RunFailure) its one stderr line, the error's `message`; defects become one line too, never
+ * tokenizer that would not load) its one stderr line, the error's `message`; defects become one line too, never
  * a stack.
  */
-const settle = <R>(self: Effect.Effect<CallToolResult, UseCaseError | RunFailure, R>) =>
+const settle = <R>(self: Effect.Effect<CallToolResult, UseCaseError, R>) =>
   self.pipe(
+    // The use cases name the tools' parameters in their problems (`changeset`, not `--changeset`).
+    Effect.provideService(FieldSpelling, PARAMETER_NAMES),
     Effect.catch((e) => Effect.succeed(e._tag === "ParameterProblems" ? diagnosticsResult(e.diagnostics) : fail(`specbundle: ${e.message}\n`))),
     Effect.catchDefect((d) => Effect.succeed(fail(`specbundle: internal error: ${String((d as Error)?.message ?? d).split("\n")[0]}\n`)))
   )
@@ -67,35 +68,15 @@ const settle = <R>(self: Effect.Effect<CallToolResult, UseCaseError | RunFailure
 const decode = <A>(schema: Schema.ConstraintDecoder<A>, payload: unknown): Result.Result<A, CallToolResult> =>
   Result.mapError(decodeArguments(schema, payload), diagnosticsResult)
 
-/** `tokens` loaded (the tokenizer bundle beside this one, only when asked) and `budgetTokens` checked, as the CLI's flags. */
-const tokensOf = (p: BundleArguments) =>
-  Effect.gen(function* () {
-    let target: number | undefined
-    if (p.budgetTokens !== undefined) {
-      const checked = budgetTokensProblems(String(p.budgetTokens), "budgetTokens", { encoding: p.tokens !== undefined, budget: p.budget !== undefined })
-      if (isDiagnostics(checked)) return yield* new ParameterProblems({ diagnostics: checked.diagnostics })
-      target = checked.target
-    }
-    if (p.tokens === undefined) return undefined
-    const count = loadTokenizer(p.tokens, __dirname)
-    if (typeof count !== "function") return yield* new RunFailure({ line: count.problem })
-    return { encoding: p.tokens, count, target }
-  })
-
 const runBundle = (p: BundleArguments) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
-    const tokens = yield* tokensOf(p)
-    let prepared = yield* bundler.prepare(requestOf(BundleRequest, p))
-    const split = p.parts === true || prepared.params.part !== undefined
-    let fit: string | undefined
-    if (tokens?.target !== undefined) {
-      const found = fitTokenBudget(factsOf(prepared.graph), prepared.params, split, tokens.count, tokens.target)
-      if (!isDiagnostics(found)) {
-        fit = fitLine(found, tokens.target, tokens.encoding, split)
-        prepared = { ...prepared, params: { ...prepared.params, budget: found.budget } }
-      }
-    }
+    // The tokenizer bundle beside this one, only when asked (Bundler.tokens); the token target's budget found by Bundler.fit.
+    const tokens = yield* bundler.tokens(p, __dirname)
+    const asked = yield* bundler.prepare(requestOf(BundleRequest, p))
+    const split = p.parts === true || asked.params.part !== undefined
+    const { prepared, fit: found } = bundler.fit(asked, tokens, split)
+    const fit = found === null || tokens?.target === undefined ? undefined : fitLine(found, tokens.target, tokens.encoding, split)
     const counted = (texts: ReadonlyArray<string>) =>
       tokens === undefined ? undefined : texts.map((t) => ({ value: tokens.count(t), encoding: tokens.encoding }))
     if (p.parts === true) {
@@ -132,7 +113,7 @@ const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
     const request = requestOf(ImpactRequest, p)
     if (linkBase !== undefined && format !== "markdown") {
       return yield* new ParameterProblems({
-        diagnostics: [...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }]
+        diagnostics: [...impactProblems(request, PARAMETER_NAMES), { scope: "link-base", problem: "--link-base goes with --format markdown." }]
       })
     }
     const { report, graph } = yield* changes.report(request)
@@ -187,7 +168,7 @@ const define = <A>(
   name: string,
   description: string,
   parameters: Parameters<A>,
-  run: (p: A) => Effect.Effect<CallToolResult, UseCaseError | RunFailure, Services>
+  run: (p: A) => Effect.Effect<CallToolResult, UseCaseError, Services>
 ): ToolSpec => ({
   tool: new Tool({ name, description, inputSchema: inputSchemaOf(parameters.schema), annotations: ANNOTATIONS }),
   handle: (payload) => Result.match(decode(parameters.schema, payload), { onFailure: Effect.succeed, onSuccess: (p) => settle(run(parameters.arguments(p))) })

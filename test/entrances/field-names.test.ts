@@ -1,0 +1,64 @@
+// The use cases name a request's fields in their problems; each entrance spells the names its own
+// way: the MCP tool as its parameters (`changeset`, `count`), the CLI as its flags (`--changeset`,
+// `--parts`). The same mistake through both: the same scope rule, each in its own words.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CLI, cleanEnv } from "../support/hostile.js"
+import { run } from "../support/run.js"
+
+const EXAMPLE = path.resolve("examples/bike-dock")
+const cwd = path.resolve(".")
+
+let client: Client
+
+beforeAll(async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp"], cwd, env: cleanEnv() as Record<string, string>, stderr: "pipe" })
+  client = new Client({ name: "specbundle-field-names", version: "1.0.0" })
+  await client.connect(transport)
+}, 60_000)
+
+afterAll(async () => {
+  await client?.close()
+})
+
+/** A tool error's `{ diagnostics }` value. */
+const diagnosticsOf = async (args: Record<string, unknown>) => {
+  const result = await client.callTool({ name: "bundle", arguments: { root: EXAMPLE, ...args } })
+  expect(result.isError).toBe(true)
+  return (result.structuredContent as { diagnostics: unknown }).diagnostics
+}
+
+describe("a use case's problems name the fields as the entrance does", () => {
+  it("a bundle with both a changeset and the staged changes: MCP names the parameters, the CLI the flags", async () => {
+    expect(await diagnosticsOf({ changeset: "HEAD", staged: true })).toEqual([{ scope: "changeset", problem: "Give changeset or staged, not both." }])
+    const cli = await run(cwd, ["bundle", "--root", EXAMPLE, "--changeset", "HEAD", "--staged"])
+    expect(cli.status).toBe(2)
+    expect(JSON.parse(cli.stdout)).toEqual({ diagnostics: [{ scope: "changeset", problem: "Give --changeset or --staged, not both." }] })
+    expect(cli.stderr).toBe("specbundle: changeset: Give --changeset or --staged, not both.\n")
+  }, 60_000)
+
+  it("a field the tool names otherwise (`parts` is the tool's `count`) is named by its parameter", async () => {
+    expect(await diagnosticsOf({ pack: "pack:rides-v1", part: 1, count: true })).toEqual([{ scope: "part", problem: "Give part K or count, not both." }])
+    const cli = await run(cwd, ["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--part", "1", "--parts"])
+    expect(cli.status).toBe(2)
+    expect(JSON.parse(cli.stdout)).toEqual({ diagnostics: [{ scope: "part", problem: "Give --part K or --parts, not both." }] })
+  }, 60_000)
+
+  it("an impact without a changeset, and a budgetTokens without an encoding: each entrance's words", async () => {
+    const impact = await client.callTool({ name: "impact", arguments: { root: EXAMPLE } })
+    expect((impact.structuredContent as { diagnostics: unknown }).diagnostics).toEqual([
+      { scope: "changeset", problem: "Give exactly one of changeset REV|A..B|A...B or staged." }
+    ])
+    const cliImpact = await run(cwd, ["impact", "--root", EXAMPLE])
+    expect(JSON.parse(cliImpact.stdout).diagnostics).toEqual([{ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." }])
+    expect(await diagnosticsOf({ pack: "pack:rides-v1", budgetTokens: 500 })).toEqual([
+      { scope: "budgetTokens", problem: "budgetTokens counts in an encoding: give tokens o200k_base or tokens cl100k_base." }
+    ])
+    const cliTokens = await run(cwd, ["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget-tokens", "500"])
+    expect(JSON.parse(cliTokens.stdout).diagnostics).toEqual([
+      { scope: "budget-tokens", problem: "--budget-tokens counts in an encoding: give --tokens o200k_base or --tokens cl100k_base." }
+    ])
+  }, 60_000)
+})
