@@ -11,7 +11,7 @@
 // (docs/decisions.md, "Start-up"). Where stdout is a terminal both are needed for its width anyway.
 import { fstatSync, statSync, writeSync } from "node:fs"
 import { preflight } from "./entrances/cli/argv.js"
-import { type HelpData, helpAnswer, processStdout, type Stdout } from "./entrances/cli/help.js"
+import { type HelpData, helpAnswer, type Stdout } from "./entrances/cli/help.js"
 
 /** The command tree as JSON text: V8 reads a string and JSON.parse faster than the same object literal. */
 declare const SPECBUNDLE_HELP_JSON: string
@@ -70,7 +70,9 @@ export const answerFront = (argv: ReadonlyArray<string>): boolean => {
   const data = JSON.parse(SPECBUNDLE_HELP_JSON) as HelpData
   // Where stdout may be a terminal the page needs its width, from process.stdout as bin.ts reads it.
   const terminal = !notTerminal(1)
-  const stdout = (): Stdout => (terminal ? processStdout() : { isTTY: false })
+  // process.stdout's answers (creating the stream: on a terminal, node:tty's), NO_COLOR from this process's environment.
+  const stdout = (): Stdout =>
+    terminal ? { isTTY: process.stdout.isTTY === true, columns: process.stdout.columns, noColor: process.env.NO_COLOR } : { isTTY: false }
   const pre = preflight(data.program, data.root, argv, () => isatty(0))
   const text = helpAnswer(data, pre, stdout)
   if (text === null) return false

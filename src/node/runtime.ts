@@ -29,23 +29,60 @@ export class SettingsProblem extends Data.TaggedError("SettingsProblem")<{ reado
   }
 }
 
-/** The settings of ours the environment holds (SPECBUNDLE_WORKERS). */
+/**
+ * What a run reads from its environment, in one record, read in one place (below) through
+ * Effect's Config: our own settings, and the variables of the tools around us that we follow.
+ */
 export interface RunSettings {
   /** SPECBUNDLE_WORKERS: this many worker threads; null when unset. */
   readonly workers: number | null
+  /** NO_COLOR (no-color.org): the help pages print no bold headings when it is set and not empty. */
+  readonly noColor: string | undefined
+  /**
+   * The pre-commit framework's pre-push variables (it reads git's stdin itself and hands the
+   * range over here): PRE_COMMIT_REMOTE_NAME, _FROM_REF, _TO_REF, _LOCAL_BRANCH.
+   */
+  readonly preCommit: {
+    readonly remoteName: string | undefined
+    readonly fromRef: string | undefined
+    readonly toRef: string | undefined
+    readonly localBranch: string | undefined
+  }
+  /** A GitLab CI job's variables the impact report's link base is read from (core/render/gitlab.ts). */
+  readonly gitlab: Readonly<Record<"GITLAB_CI" | "CI_SERVER_URL" | "CI_PROJECT_URL" | "CI_PROJECT_PATH" | "CI_COMMIT_SHA", string | undefined>>
 }
 
+/** A variable's value as given (undefined when unset); one that cannot be read is a settings problem. */
+const variable = (name: string): Effect.Effect<string | undefined, SettingsProblem> =>
+  Config.option(Config.String(name)).pipe(
+    Effect.map(Option.getOrUndefined),
+    Effect.mapError((e) => new SettingsProblem({ problem: `${name} could not be read (${e.message})` }))
+  )
+
 /**
- * SPECBUNDLE_WORKERS, read through the ConfigProvider in context (the environment unless a test
- * gives another); a value that is not a worker count fails with its one line.
+ * The settings, read through the ConfigProvider in context (the environment unless a test gives
+ * another); a value that cannot be used (SPECBUNDLE_WORKERS not a worker count) fails with its one line.
  */
 const readSettings: Effect.Effect<RunSettings, SettingsProblem> = Effect.gen(function* () {
-  const raw = yield* Config.option(Config.String("SPECBUNDLE_WORKERS")).pipe(
-    Effect.mapError((e) => new SettingsProblem({ problem: `SPECBUNDLE_WORKERS could not be read (${e.message})` }))
-  )
-  const workers = forcedWorkers(Option.getOrUndefined(raw))
+  const workers = forcedWorkers(yield* variable("SPECBUNDLE_WORKERS"))
   if (workers !== null && typeof workers === "object") return yield* new SettingsProblem({ problem: workers.problem })
-  return { workers }
+  return {
+    workers,
+    noColor: yield* variable("NO_COLOR"),
+    preCommit: {
+      remoteName: yield* variable("PRE_COMMIT_REMOTE_NAME"),
+      fromRef: yield* variable("PRE_COMMIT_FROM_REF"),
+      toRef: yield* variable("PRE_COMMIT_TO_REF"),
+      localBranch: yield* variable("PRE_COMMIT_LOCAL_BRANCH")
+    },
+    gitlab: {
+      GITLAB_CI: yield* variable("GITLAB_CI"),
+      CI_SERVER_URL: yield* variable("CI_SERVER_URL"),
+      CI_PROJECT_URL: yield* variable("CI_PROJECT_URL"),
+      CI_PROJECT_PATH: yield* variable("CI_PROJECT_PATH"),
+      CI_COMMIT_SHA: yield* variable("CI_COMMIT_SHA")
+    }
+  }
 })
 
 export class Settings extends Context.Service<Settings, RunSettings>()("specbundle/Settings") {

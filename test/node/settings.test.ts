@@ -19,6 +19,29 @@ describe("Settings", () => {
     expect(await settingsOf({ SPECBUNDLE_WORKERS: "" })).toMatchObject({ _tag: "Success", success: { workers: null } })
   })
 
+  it("reads the other variables a run follows into the same record: NO_COLOR, the pre-commit framework's, GitLab CI's", async () => {
+    const env = {
+      NO_COLOR: "1",
+      PRE_COMMIT_REMOTE_NAME: "fork",
+      PRE_COMMIT_FROM_REF: "a1",
+      PRE_COMMIT_TO_REF: "b2",
+      PRE_COMMIT_LOCAL_BRANCH: "topic",
+      GITLAB_CI: "true",
+      CI_PROJECT_URL: "https://gitlab.example/g/p",
+      CI_COMMIT_SHA: "0123abc"
+    }
+    expect(await settingsOf(env)).toMatchObject({
+      _tag: "Success",
+      success: {
+        workers: null,
+        noColor: "1",
+        preCommit: { remoteName: "fork", fromRef: "a1", toRef: "b2", localBranch: "topic" },
+        gitlab: { GITLAB_CI: "true", CI_PROJECT_URL: "https://gitlab.example/g/p", CI_COMMIT_SHA: "0123abc", CI_SERVER_URL: undefined }
+      }
+    })
+    expect(await settingsOf({})).toMatchObject({ _tag: "Success", success: { noColor: undefined, preCommit: { remoteName: undefined } } })
+  })
+
   it("refuses a value that is no worker count with the CLI's line", async () => {
     for (const value of ["abc", "-1", "1.5", "17"]) {
       const r = await settingsOf({ SPECBUNDLE_WORKERS: value })

@@ -24,12 +24,9 @@ export type HelpData = Omit<HelpInput, "width" | "bold">
 export interface Stdout {
   readonly isTTY: boolean
   readonly columns?: number | undefined
-  /** NO_COLOR's value in the run's environment (process.env's when absent). */
+  /** NO_COLOR's value in the run's environment (the settings', src/node/runtime.ts; the front bundle reads its own). */
   readonly noColor?: string | undefined
 }
-
-/** process.stdout's answers (creating the stream: on a terminal, node:tty's). */
-export const processStdout = (): Stdout => ({ isTTY: process.stdout.isTTY === true, columns: process.stdout.columns, noColor: process.env.NO_COLOR })
 
 /**
  * The text a help or version request prints on this stdout (wrapped to a terminal's width, bold
@@ -37,7 +34,7 @@ export const processStdout = (): Stdout => ({ isTTY: process.stdout.isTTY === tr
  * and the front bundle (src/front.ts), so the two cannot print different pages. `stdout` is asked
  * only for a page; the front gives its own where creating process.stdout would cost more than the page.
  */
-export const helpAnswer = (data: HelpData, pre: Preflight, stdout: () => Stdout = processStdout): string | null => {
+export const helpAnswer = (data: HelpData, pre: Preflight, stdout: () => Stdout): string | null => {
   if (pre._tag === "Version") return `${data.version}\n`
   if (pre._tag !== "TopHelp" && pre._tag !== "CommandHelp") return null
   const out = stdout()

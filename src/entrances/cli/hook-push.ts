@@ -10,6 +10,7 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import { Bundler, partText } from "../../usecases/Bundler.js"
+import { Settings } from "../../node/runtime.js"
 import { Repository } from "../../usecases/Repository.js"
 import { writeOutDir } from "./bundle-run.js"
 import { counted } from "../../core/plural.js"
@@ -96,20 +97,21 @@ export const reasonOf = (cause: Cause.Cause<unknown>): string => {
 /** Composes the bundle for each pushed range into `<git dir>/specbundle/<remote>/`; always exit 0. */
 export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager: HookManager = "husky") =>
   Effect.gen(function* () {
-    const { cwd, env, stdin } = yield* Invocation
+    const { cwd, stdin } = yield* Invocation
+    const { preCommit } = yield* Settings
     const fs = yield* FileSystem.FileSystem
-    const remote = gitArgs[0] || env.PRE_COMMIT_REMOTE_NAME || "origin"
+    const remote = gitArgs[0] || preCommit.remoteName || "origin"
     const gitDir = yield* (yield* Repository).gitDir(cwd)
     if ("refusal" in gitDir) return yield* say(noRepositoryLine(cwd, gitDir.refusal))
     const folder = remote.replace(/[^A-Za-z0-9._-]/g, "_")
     const out = nodePath.join(gitDir.dir, "specbundle", /^\.*$/.test(folder) ? "_" : folder)
     const lines = (yield* Effect.promise(() => readStdin(stdin()))).split("\n").filter((l) => l.trim() !== "")
     // The pre-commit framework reads git's stdin itself and hands the range over in its environment.
-    const from = env.PRE_COMMIT_FROM_REF
-    const to = env.PRE_COMMIT_TO_REF
-    if (lines.length === 0 && from && to) lines.push(`${env.PRE_COMMIT_LOCAL_BRANCH || to} ${to} ${from} ${from}`)
+    const from = preCommit.fromRef
+    const to = preCommit.toRef
+    if (lines.length === 0 && from && to) lines.push(`${preCommit.localBranch || to} ${to} ${from} ${from}`)
     // Nothing sent is no push: the previous push's bundle stays.
-    if (lines.length === 0 && env.PRE_COMMIT_REMOTE_NAME === undefined) return yield* say(noRefsLine(manager))
+    if (lines.length === 0 && preCommit.remoteName === undefined) return yield* say(noRefsLine(manager))
     // A push's earlier bundle goes first: after this push the folder holds this push's bundle or
     // nothing, never an older one a later step would take for this push's.
     yield* fs.remove(out, { recursive: true }).pipe(Effect.ignore)

@@ -15,7 +15,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Terminal from "effect/Terminal"
-import { FileSystemLive, GitEnvironment, type ParseCache, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
+import { FileSystemLive, GitEnvironment, type ParseCache, type RunSettings, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
 import { type Preflight, preflight } from "./argv.js"
 import { ArgumentsRefused } from "./errors.js"
 import { type ProgramError, refusalOf } from "./exit.js"
@@ -33,9 +33,9 @@ const helpData = () => ({ program: PROGRAM, version: VERSION, root: model(), exa
  * What effect/cli presents itself (help it was asked for past argv.ts, `--log-level debug
  * --help`; a command line with no command, `--`): our pages. Its errors are exit.ts's.
  */
-const presenterOf = (output: Output["Service"], invocation: Invocation["Service"]): CliOutput.Presenter => ({
+const presenterOf = (output: Output["Service"], noColor: string | undefined): CliOutput.Presenter => ({
   present: (event) => {
-    const show = (pre: Preflight) => writeHelp(output, invocation, pre)
+    const show = (pre: Preflight) => writeHelp(output, noColor, pre)
     if (event._tag === "Version") return show({ _tag: "Version" })
     if (event._tag === "InvalidInvocation") return Effect.void
     const command = model().subcommands.find((c) => c.name === event.commandPath[1])
@@ -43,12 +43,10 @@ const presenterOf = (output: Output["Service"], invocation: Invocation["Service"
   }
 })
 
-/** A help page or the version: a write that cannot fail (a closed stdout ends the run quietly anyway). */
-const writeHelp = (output: Output["Service"], invocation: Invocation["Service"], pre: Preflight): Effect.Effect<void> =>
+/** A help page or the version (NO_COLOR: the settings'): a write that cannot fail (a closed stdout ends the run quietly anyway). */
+const writeHelp = (output: Output["Service"], noColor: string | undefined, pre: Preflight): Effect.Effect<void> =>
   output
-    .out(
-      helpAnswer(helpData(), pre, () => ({ isTTY: output.stdoutColumns !== undefined, columns: output.stdoutColumns, noColor: invocation.env.NO_COLOR })) ?? ""
-    )
+    .out(helpAnswer(helpData(), pre, () => ({ isTTY: output.stdoutColumns !== undefined, columns: output.stdoutColumns, noColor })) ?? "")
     .pipe(Effect.ignore)
 
 /** The terminal of every run but `--wizard`'s: it dies if a prompt ever asks for it. */
@@ -96,17 +94,17 @@ const parse = (argv: ReadonlyArray<string>) =>
   )
 
 /** Help, version and the argument mistakes are answered by argv.ts; everything else is parsed. */
-const answer = (argv: ReadonlyArray<string>, output: Output["Service"], invocation: Invocation["Service"]) => {
+const answer = (argv: ReadonlyArray<string>, output: Output["Service"], invocation: Invocation["Service"], settings: RunSettings) => {
   const pre = preflight(PROGRAM, model(), argv, invocation.stdinIsTTY)
   switch (pre._tag) {
     case "Parse":
-      return parse(pre.argv).pipe(Effect.provide(CliOutput.layerPresenter(presenterOf(output, invocation))))
+      return parse(pre.argv).pipe(Effect.provide(CliOutput.layerPresenter(presenterOf(output, settings.noColor))))
     case "Problem":
       return Effect.fail(problems([{ scope: "arguments", problem: pre.problem }]))
     case "Refused":
       return refused(pre.problem)
     default:
-      return writeHelp(output, invocation, pre)
+      return writeHelp(output, settings.noColor, pre)
   }
 }
 
@@ -135,9 +133,12 @@ export const program = (argv: ReadonlyArray<string>, runtime: Runtime): Effect.E
   Effect.gen(function* () {
     const output = yield* Output
     const invocation = yield* Invocation
-    const settings = Settings.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: invocation.env as Record<string, string> }))))
-    return yield* answer(argv, output, invocation).pipe(
-      Effect.provide(runtime.pipe(Layer.provide(settings))),
+    // The settings, read once from the run's environment (src/node/runtime.ts), for the handlers and the runtime under them.
+    const read = Settings.read.pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: invocation.env as Record<string, string> }))))
+    const run = Effect.flatMap(read, (settings) =>
+      answer(argv, output, invocation, settings).pipe(Effect.provide(runtime), Effect.provideService(Settings, settings))
+    )
+    return yield* run.pipe(
       Effect.catchTag("SettingsProblem", refuseSetting),
       Effect.provideService(GitEnvironment, invocation.env as NodeJS.ProcessEnv),
       Effect.provideService(FieldSpelling, FLAG_NAMES),
