@@ -27,7 +27,8 @@ export interface BundleParams {
   readonly part?: unknown
 }
 
-export interface BundleRequest {
+/** A bundle request the composer has checked and settled (validateParams): the use case's BundleRequest (src/usecases/requests.ts) after its parameters were judged. */
+export interface SettledBundle {
   readonly scope: Scope
   /** The Pack id for a Pack scope, else null. */
   readonly packId: string | null
@@ -91,7 +92,7 @@ export const unknownSpecHint = (graph: Graph, id: string, sayShape = true): stri
   return sayShape ? `${owner} A Spec id is not a file path: ids look like spec:<name>; specbundle list specs names them.` : owner
 }
 
-export const validateParams = (graph: Graph, params: BundleParams): Result.Result<BundleRequest, Diagnostics> => {
+export const validateParams = (graph: Graph, params: BundleParams): Result.Result<SettledBundle, Diagnostics> => {
   const problems: Diagnostic[] = []
   const say = (scope: string, problem: string) => problems.push({ scope, problem })
   const hasPack = params.pack !== undefined

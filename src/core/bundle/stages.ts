@@ -5,7 +5,7 @@ import type { Facts } from "../model.js"
 import type { Header } from "./measure.js"
 import { boundaryAt } from "./member.js"
 import { memberRows } from "./member-text.js"
-import type { BundleRequest } from "./params.js"
+import type { SettledBundle } from "./params.js"
 import type { BoundaryValue, MemberRow, PackHeader } from "./types.js"
 import { LEFT_OUT_LINES, boundaryFormStage, maxStage as lastStage, memberFormStage } from "./cut-table.js"
 
@@ -20,14 +20,14 @@ export interface StageItems {
 }
 
 export interface Composition {
-  readonly request: BundleRequest
+  readonly request: SettledBundle
   /** The last stage the request permits (the declaration cut only under "addresses"). */
   readonly maxStage: number
   header(stage: number): Header
   items(stage: number): StageItems
 }
 
-export const composition = (facts: Facts, request: BundleRequest): Composition => {
+export const composition = (facts: Facts, request: SettledBundle): Composition => {
   const graph = facts.graph
   const packNode = request.packId === null ? undefined : graph.packs.get(request.packId)
   const pack: PackHeader | null = packNode === undefined ? null : { id: packNode.id, title: packNode.title, framing: packNode.framing }

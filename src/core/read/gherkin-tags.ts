@@ -3,6 +3,7 @@
 import type { Tag } from "@cucumber/messages"
 import { idProblem } from "../ids.js"
 import { ALTITUDES, RUNGS } from "../model.js"
+import { editDistance } from "../suggest.js"
 import type { Altitude, AuthoredRelation, Finding, RelationType, Rung } from "../model.js"
 
 export const GRAMMAR = "extract/gherkin-grammar"
@@ -76,18 +77,6 @@ const headOf = (name: string): string => {
   return dot === -1 ? body : body.slice(0, dot)
 }
 
-const distance = (a: string, b: string): number => {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i]
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    prev = cur
-  }
-  return prev[b.length]
-}
-
 /** Why a tag that is not a lawful metadata tag is refused, or null for a harmless decoration. */
 export const decorationProblem = (name: string): string | null => {
   if (name === "@implemented" || name === "@has-verifier" || name === "@observed") {
@@ -106,7 +95,7 @@ export const decorationProblem = (name: string): string | null => {
   }
   const head = headOf(name)
   if (RESERVED_HEADS.includes(head)) return `tag "${name}" is malformed: write @${head}.<value>`
-  const near = RESERVED_HEADS.filter((r) => distance(head, r) <= (r.length <= 5 ? 1 : 2))
+  const near = RESERVED_HEADS.filter((r) => editDistance(head, r) <= (r.length <= 5 ? 1 : 2))
   if (near.length === 1) {
     const hint = LAWFUL_HEADS.has(near[0]) ? `; did you mean "@${near[0]}."?` : ""
     return `tag "${name}" is too close to the reserved head "${near[0]}"${hint}`
