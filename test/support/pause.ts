@@ -1,8 +1,10 @@
 // Running the built CLI held at a point of its work the test can see, instead of at a guessed time:
 // a preload (node --require) makes each thread of the run, when it opens a file whose path matches
-// the given pattern, write that path on fd 3 and wait for one byte on fd 4. The test acts while the
-// run waits there (a signal, a save) and then lets it go on. Nothing of the CLI changes: the preload
-// wraps node:fs's openSync and readFileSync, which the bundle calls through the module object.
+// the given pattern, or is about to rename a file onto such a path, write that path on fd 3 and wait
+// for one byte on fd 4. The test acts while the run waits there (a signal, a save, a look at the
+// file a rename is about to replace) and then lets it go on. Nothing of the CLI changes: the preload
+// wraps node:fs's openSync, readFileSync, rename and renameSync, which the bundle calls through the
+// module object (Effect's FileSystem takes `rename` from it when the bundle loads, after the preload).
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -28,11 +30,12 @@ const pause = (file) => {
     }
   }
 }
-for (const name of ["openSync", "readFileSync"]) {
+for (const name of ["openSync", "readFileSync", "rename", "renameSync"]) {
   const real = fs[name]
+  const renames = name.startsWith("rename")
   fs[name] = function (file, ...rest) {
-    // readFileSync opens through openSync: one pause per read.
-    if (depth === 0) pause(file)
+    // readFileSync opens through openSync: one pause per read. A rename pauses at its destination.
+    if (depth === 0) pause(renames ? rest[0] : file)
     depth++
     try {
       return real.call(this, file, ...rest)
@@ -64,7 +67,8 @@ export interface PausedRun {
 
 /**
  * Runs `node bin/specbundle.js ...args`; whenever a thread of it opens a file whose absolute path
- * matches `at`, the run waits until `onPause(path, n)` (n: pauses so far, from 1) has settled.
+ * matches `at`, or renames a file onto such a path, the run waits until `onPause(path, n)` (n:
+ * pauses so far, from 1) has settled: before the open or the rename.
  */
 export const runPaused = (
   args: ReadonlyArray<string>,
