@@ -5,6 +5,8 @@
 // file a rename is about to replace) and then lets it go on. Nothing of the CLI changes: the preload
 // wraps node:fs's openSync, readFileSync, rename and renameSync, which the bundle calls through the
 // module object (Effect's FileSystem takes `rename` from it when the bundle loads, after the preload).
+// Without holding the run, the same preload counts what it reads (`countedReads`): each matching path
+// is appended to a file the test reads back, as a long-lived process (the MCP server) goes on.
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -16,9 +18,12 @@ import { tempDir } from "./tmp.js"
 const PRELOAD = `"use strict"
 const fs = require("node:fs")
 const pattern = new RegExp(process.env.SPECBUNDLE_TEST_PAUSE_AT)
+const log = process.env.SPECBUNDLE_TEST_COUNT_TO
+const logFd = log === undefined ? undefined : fs.openSync(log, "a")
 let depth = 0
 const pause = (file) => {
   if (typeof file !== "string" || !pattern.test(file)) return
+  if (logFd !== undefined) return void fs.writeSync(logFd, file + "\\n")
   fs.writeSync(3, file + "\\n")
   const answer = Buffer.alloc(1)
   for (;;) {
@@ -111,4 +116,28 @@ export const runPaused = (
     child.on("close", (code, signal) => (failure === undefined ? resolve({ code, signal, stdout: out, stderr: err }) : reject(failure)))
   )
   return { child, pauses, stdout: () => out, stderr: () => err, ended }
+}
+
+/** Node's arguments and the environment that make a process record its reads, and what it read so far. */
+export interface CountedReads {
+  /** Before the script: `[process.execPath, ...execArgv, BIN, ...]`. */
+  readonly execArgv: ReadonlyArray<string>
+  readonly env: Readonly<Record<string, string>>
+  /** Each path matching `at` that a thread of the process opened, read or renamed onto so far, in order. */
+  reads(): string[]
+}
+
+/** The preload of `runPaused`, counting instead of holding: for a process the test starts itself (an MCP client's). */
+export const countedReads = (at: RegExp): CountedReads => {
+  const log = path.join(tempDir("specbundle-reads-"), "reads.log")
+  fs.writeFileSync(log, "")
+  return {
+    execArgv: ["--require", preload()],
+    env: { SPECBUNDLE_TEST_PAUSE_AT: at.source, SPECBUNDLE_TEST_COUNT_TO: log },
+    reads: () =>
+      fs
+        .readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+  }
 }
