@@ -38,7 +38,7 @@ describe("a run in process and the built CLI as a process", () => {
   const pushed = () => `refs/heads/main ${runGitIn(dir, ["rev-parse", "HEAD"]).trim()} refs/heads/main ${"0".repeat(40)}\n`
   const event = () => `${JSON.stringify({ session_id: "in-process", hook_event_name: "SessionStart", source: "startup" })}\n`
 
-  it.each<readonly [string, number, (scratch: string) => ReadonlyArray<string>, (() => string)?]>([
+  it.each<[string, number, (scratch: string) => ReadonlyArray<string>, (() => string)?]>([
     ["a value and findings", 0, () => ["bundle", "--pack", "pack:rides-v1", "--budget", "M"]],
     ["parts", 0, () => ["bundle", "--pack", "pack:rides-v1", "--parts", "--budget", "4000"]],
     ["-o FILE", 0, (s) => ["bundle", "--pack", "pack:rides-v1", "--parts", "--budget", "4000", "-o", path.join(s, "bundle.json")]],
