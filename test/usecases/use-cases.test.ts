@@ -1,5 +1,6 @@
 // The use-case services in-process, without the CLI: requests as plain data in, typed values and
-// failures out, over the real file system and real git (a repository in a temp folder).
+// failures out, over the real file system and real git (a repository in a temp folder). One
+// service replaced shows the layers compose (README, "Library"): the real GitDiff, wrapped.
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -12,6 +13,10 @@ import { factsOf } from "../../src/core/facts.js"
 import { Bundler } from "../../src/usecases/Bundler.js"
 import { Changes } from "../../src/usecases/Changes.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
+import { Composer } from "../../src/services/Composer.js"
+import { GitDiff } from "../../src/services/GitDiff.js"
+import { GraphReader } from "../../src/services/GraphReader.js"
+import { Impact } from "../../src/services/Impact.js"
 import { makeRepo, specCarrier } from "../support/git.js"
 import { TestRuntime } from "../support/runtime.js"
 
@@ -29,6 +34,15 @@ const corpusRepo = () => {
   repo.write("specs/b.sdp.md", specCarrier("spec:b", "B, edited", "relations:\n  refines: spec:a"))
   return { root: repo.dir, head: repo.commit("b edited") }
 }
+
+/** The use cases built from their parts with the GitDiff given (what a program replacing one service does). */
+const withGitDiff = (gitDiff: GitDiff["Service"]) =>
+  Bundler.DefaultWithoutDependencies.pipe(
+    Layer.provideMerge(Changes.DefaultWithoutDependencies),
+    Layer.provideMerge(Impact.DefaultWithoutDependencies),
+    Layer.provideMerge(Layer.mergeAll(GraphReader.Default, Composer.Default, Layer.succeed(GitDiff, gitDiff))),
+    Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime))
+  )
 
 describe("Bundler over the example corpus", () => {
   it.effect("a Pack request gives the composer's own text for the graph the Corpus use case reads", () =>
@@ -126,5 +140,17 @@ describe("over a real git repository", () => {
       const neither = yield* Effect.flip(changes.report({ root }))
       expect(neither.message).toContain("changeset:")
     }).pipe(Effect.provide(Live))
+  })
+
+  it.effect("a service replaced: the use cases run on the GitDiff given them (here the real one, counting its diffs)", () => {
+    const { root } = corpusRepo()
+    return Effect.gen(function* () {
+      const real = yield* GitDiff
+      const asked: string[] = []
+      const counting = GitDiff.make({ ...real, diff: (at, changeset) => (asked.push(at), real.diff(at, changeset)) })
+      const prepared = yield* Effect.flatMap(Bundler, (b) => b.prepare({ root, changeset: "HEAD~1" })).pipe(Effect.provide(withGitDiff(counting)))
+      expect(prepared.params.specs).toEqual(["spec:b"])
+      expect(asked).toEqual([root])
+    }).pipe(Effect.provide(GitDiff.Default))
   })
 })
