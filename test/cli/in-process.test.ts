@@ -15,7 +15,10 @@ import { bikeDockCopy, listFiles, tempDir } from "../support/tmp.js"
 
 describe("a run in process and the built CLI as a process", () => {
   let dir = ""
+  /** Where a line writes (-o FILE, --out DIR), the same path for both runs: emptied before each. */
+  let scratch = ""
   beforeAll(() => {
+    scratch = tempDir("specbundle-in-process-out-")
     dir = bikeDockCopy("specbundle-in-process-")
     runGitIn(dir, ["init", "-q", "-b", "main"])
     runGitIn(dir, ["add", "-A"])
@@ -27,11 +30,6 @@ describe("a run in process and the built CLI as a process", () => {
     fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), "---\nid: spec:broken\nkind: rule\nbroken: [\n---\n# Broken\n")
   })
 
-  /** Where a line writes (-o FILE, --out DIR), the same path for both runs: emptied before each. */
-  let scratch = ""
-  beforeAll(() => {
-    scratch = tempDir("specbundle-in-process-out-")
-  })
   /** What `scratch` holds after a run, path -> text. */
   const written = (): Record<string, string> => Object.fromEntries(listFiles(scratch).map((f) => [f, fs.readFileSync(path.join(scratch, f), "utf8")]))
   /** git's ref line for a first push of main: its commit, and no commit on the remote yet. */
