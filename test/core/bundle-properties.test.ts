@@ -9,6 +9,7 @@ import { factsOf } from "../../src/core/facts.js"
 import type { Facts, OpenQuestion, RelationType } from "../../src/core/model.js"
 import { RUNGS } from "../../src/core/model.js"
 import type { AnyNode } from "../support/nodes.js"
+import { reached } from "../support/branches.js"
 import { anchor, graphOf, gwt, pack, spec } from "../support/nodes.js"
 
 /** Text of any length up to max (padding keeps sizes spread, not biased to tiny strings). */
@@ -125,34 +126,13 @@ const usedFor = (base: number) => {
 
 const RUNS = { numRuns: 150 }
 
-/**
- * How many generated cases reached each branch a property is about, printed as one line, and held to
- * a floor: a generator drifting so that (say) no case exceeds its budget would leave that branch
- * untested while every property still passed. Each floor is the count a run of 150 cases falls
- * below with a chance under 1e-7 at the rate 3,000 cases gave (fits 60%, cut 34%, budgetExceeded
- * 39%, uncut 25%; one part 24%, several 50%, oversized 26%): the line each test prints.
- */
-const reached = <K extends string>(property: string, floors: Readonly<Record<K, number>>) => {
-  const counts = Object.fromEntries(Object.keys(floors).map((k) => [k, 0])) as Record<K, number>
-  let cases = 0
-  return {
-    case: () => void cases++,
-    hit: (branch: K) => void counts[branch]++,
-    /** Prints the counts and asserts each floor (after fc.assert: shrinking runs are not counted then). */
-    check: () => {
-      console.log(
-        `bundle properties: ${property}: ${cases} cases, ${Object.entries(counts)
-          .map(([k, n]) => `${k} ${n}`)
-          .join(", ")}`
-      )
-      for (const [k, floor] of Object.entries(floors) as Array<[K, number]>) expect(counts[k], `${property}: cases reaching ${k}`).toBeGreaterThanOrEqual(floor)
-    }
-  }
-}
+// Each property counts the cases that reached its branches (test/support/branches.ts). Each floor
+// is the count a run of 150 cases falls below with a chance under 1e-7 at the rate 3,000 cases gave
+// (fits 60%, cut 34%, budgetExceeded 39%, uncut 25%; one part 24%, several 50%, oversized 26%).
 
 describe("bundle properties", () => {
   it("every success fits and used is exact (JSON.stringify(v).length === v.used)", () => {
-    const count = reached("every success fits", { fits: 55, cut: 20, budgetExceeded: 25 })
+    const count = reached("bundle properties: every success fits", { fits: 55, cut: 20, budgetExceeded: 25 })
     fc.assert(
       fc.property(worldArb, (w) => {
         count.case()
@@ -187,7 +167,7 @@ describe("bundle properties", () => {
   })
 
   it("the first stage that fits is taken, and budgetExceeded only when the protected content alone exceeds", () => {
-    const count = reached("the first stage that fits", { uncut: 12, cut: 20, budgetExceeded: 25 })
+    const count = reached("bundle properties: the first stage that fits", { uncut: 12, cut: 20, budgetExceeded: 25 })
     fc.assert(
       fc.property(worldArb, (w) => {
         count.case()
@@ -216,7 +196,7 @@ describe("bundle properties", () => {
   })
 
   it("parts cover the members once, in order, with one header and one cut stage, each the longest run that fits", () => {
-    const count = reached("parts cover the members", { onePart: 10, severalParts: 40, oversized: 12 })
+    const count = reached("bundle properties: parts cover the members", { onePart: 10, severalParts: 40, oversized: 12 })
     fc.assert(
       fc.property(worldArb, (w) => {
         count.case()

@@ -1,5 +1,6 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { reached } from "../support/branches.js"
 import { type Slot, isConcrete, parseSlots, skeleton, stepFitsVocabulary, valueFits, vocabularyStep } from "../../src/core/slots.js"
 
 /**
@@ -21,28 +22,10 @@ const slotText = fc
   )
   .map((parts) => parts.join(""))
 
-/**
- * How many generated texts reached each branch, printed as one line and held to a floor (the
- * counts a run of 1,000 cases falls below with a chance under 1e-7 at the rates 10,000 gave: a slot
- * named 20%, typed 11%, bound 6%, bare 7%, malformed 7%, prose braces 21%; without an opening brace,
- * a closing one 7.5%, a colon 6.7%).
- */
-const reached = <K extends string>(property: string, floors: Readonly<Record<K, number>>) => {
-  const counts = Object.fromEntries(Object.keys(floors).map((k) => [k, 0])) as Record<K, number>
-  let cases = 0
-  return {
-    case: () => void cases++,
-    hit: (branch: K) => void counts[branch]++,
-    check: () => {
-      console.log(
-        `facts-slots: ${property}: ${cases} cases, ${Object.entries(counts)
-          .map(([k, n]) => `${k} ${n}`)
-          .join(", ")}`
-      )
-      for (const [k, floor] of Object.entries(floors) as Array<[K, number]>) expect(counts[k], `${property}: cases reaching ${k}`).toBeGreaterThanOrEqual(floor)
-    }
-  }
-}
+// Each property counts the texts that reached its branches (test/support/branches.ts). Each floor
+// is the count a run of 1,000 cases falls below with a chance under 1e-7 at the rates 10,000 gave:
+// a slot named 20%, typed 11%, bound 6%, bare 7%, malformed 7%, prose braces 21%; without an
+// opening brace, a closing one 7.5%, a colon 6.7%.
 
 describe("parseSlots", () => {
   it("reads typed slots: number, string, boolean and a union of two or more literals", () => {
@@ -99,7 +82,7 @@ describe("skeleton", () => {
   })
 
   it("is idempotent on any text", () => {
-    const count = reached("skeleton is idempotent", { slotNamed: 130, typed: 60, bound: 25, bare: 28, malformed: 28, proseBraces: 140 })
+    const count = reached("facts-slots: skeleton is idempotent", { slotNamed: 130, typed: 60, bound: 25, bare: 28, malformed: 28, proseBraces: 140 })
     fc.assert(
       fc.property(fc.oneof(fc.string(), slotText), (s) => {
         count.case()
@@ -117,7 +100,7 @@ describe("skeleton", () => {
   })
 
   it("leaves text without braces unchanged and concrete", () => {
-    const count = reached("text without an opening brace", { closingBrace: 35, colon: 30 })
+    const count = reached("facts-slots: text without an opening brace", { closingBrace: 35, colon: 30 })
     fc.assert(
       fc.property(
         fc.oneof(fc.string(), slotText).filter((s) => !s.includes("{")),
