@@ -18,6 +18,7 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { runAsync } from "../support/cli.js"
 import { npmFreeEnv, packWorkingTree, sh } from "../support/pack.js"
+import { skipping } from "../support/skip.js"
 import { tempDir } from "../support/tmp.js"
 
 /** The managers' versions: pinned, so a registry release never changes what this file tests. */
@@ -244,7 +245,7 @@ describe.skipIf(VERSION === null)(
       return dir
     }
 
-    it.skipIf(MODERN)(
+    it.skipIf(skipping(MODERN, "pre-commit before 3.2 refusing the printed stages", `the pre-commit on PATH is ${VERSION?.join(".")}, 3.2 or later`))(
       "before 3.2 the printed file is refused at its stages, before pre-commit reads minimum_pre_commit_version (3.6 reads that first)",
       async () => {
         const dir = await wire((c) => c)
