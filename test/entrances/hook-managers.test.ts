@@ -17,7 +17,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { runAsync } from "../support/cli.js"
-import { npmFreeEnv, packWorkingTree, sh } from "../support/pack.js"
+import { REPO, npmFreeEnv, packWorkingTree, sh } from "../support/pack.js"
 import { skipping } from "../support/skip.js"
 import { tempDir } from "../support/tmp.js"
 
@@ -299,6 +299,26 @@ describe.skipIf(NO_OLD_NODE)(
         )
       }
     }, 240_000)
+
+    it("the line's advice, npm install -D node@22 run by Node 20's npm: npx specbundle and the committed hook then run on Node 22", async () => {
+      // The version the clone pins (npm's cache holds the platform binary the package's preinstall fetches).
+      const pinned = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).devDependencies.node as string
+      const install = await runAsync("npm", ["install", "-D", "--prefer-offline", "--no-audit", "--no-fund", `node@${pinned}`], {
+        cwd: dir,
+        env: oldNodeEnv(),
+        timeout: 540_000
+      })
+      expect(install.status, install.stderr).toBe(0)
+      const version = await runAsync("npx", ["--no", "--", "specbundle", "--version"], { cwd: dir, env: oldNodeEnv(), timeout: 120_000 })
+      expect(version.status, version.stderr).toBe(0)
+      // The committed hook runs again: the broken Spec staged in this commit is refused.
+      fs.writeFileSync(path.join(dir, "specs", "broken2.sdp.md"), BROKEN.replace("spec:broken", "spec:broken2"))
+      await ok(dir, "git", "add", "-A")
+      const c = await gitWith(oldNodeEnv(), dir, "commit", "-q", "-m", "on Node 22 again")
+      expect(c.status, c.out).not.toBe(0)
+      expect(c.out).toMatch(/^specs\/broken2\.sdp\.md:\d+: /m)
+      expect(c.out).not.toContain("specbundle needs Node")
+    }, 600_000)
   }
 )
 
