@@ -64,14 +64,16 @@ describe("the Node version check", () => {
     expect(r.stderr).toBe(`specbundle needs Node 22.19 or later; this is v20.20.2, so the ${hook} hook ${skipped}. ${GET}\n`)
   })
 
-  it.each([
-    ["bundle", "--pack", "pack:a"],
-    ["--help"],
-    ["hook", "install", "pre-commit"],
-    ["hook", "print", "pre-commit", "--manager", "husky"],
-    ["hook", "run", "post-merge"],
-    ["check", "hook", "run", "pre-commit"]
-  ])("%s … on Node 20.20.2 (not a hook run) keeps exit 1", (...args) => {
+  it.each(
+    [
+      ["bundle", "--pack", "pack:a"],
+      ["--help"],
+      ["hook", "install", "pre-commit"],
+      ["hook", "print", "pre-commit", "--manager", "husky"],
+      ["hook", "run", "post-merge"],
+      ["check", "hook", "run", "pre-commit"]
+    ].map((args) => [args.join(" "), args] as const)
+  )("specbundle %s on Node 20.20.2 (not a hook run) keeps exit 1", (_, args) => {
     const r = runAs("20.20.2", args)
     expect(r.status).toBe(1)
     expect(r.stderr).toBe(`specbundle needs Node 22.19 or later; this is v20.20.2. ${GET}\n`)
