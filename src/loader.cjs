@@ -47,27 +47,24 @@ const nodeSupported = (version) => {
   const [major, minor] = String(version).replace(/^v/, "").split(".").map(Number)
   return major > 22 || (major === 22 && minor >= 19)
 }
-/** What a hook `hook run` knows leaves undone when it cannot run (src/entrances/cli/hook-print.ts's words). */
-const HOOK_SKIPPED = {
-  "pre-commit": "checked nothing",
-  "pre-push": "composed no bundle",
-  "session-start": "added no context",
-  "user-prompt-submit": "added no context"
-}
-/**
- * The hook this run is (`hook run NAME ...`, as every hook line specbundle writes or prints starts),
- * or undefined for any other command.
- */
-const hookRun = (args) => (args[0] === "hook" && args[1] === "run" && Object.prototype.hasOwnProperty.call(HOOK_SKIPPED, String(args[2])) ? args[2] : undefined)
 if (!nodeSupported(process.versions.node)) {
-  // A hook never locks a team out (bundle-contract.md section 6): on an older Node it says so in
-  // one line and lets the commit, the push or the agent session go on, as a missing specbundle does.
-  const hook = hookRun(process.argv.slice(2))
-  const skipped = hook === undefined ? "" : `, so the ${hook} hook ${HOOK_SKIPPED[hook]}`
+  // A hook never locks a team out (bundle-contract.md section 6): a hook run (`hook run NAME ...`,
+  // as every hook line specbundle writes or prints starts) says so in one line, naming what it
+  // left undone (hook-print.ts's words), and lets the commit, the push or the agent session go
+  // on, as a missing specbundle does. Any other command keeps exit 1.
+  const skippedBy = new Map([
+    ["pre-commit", "checked nothing"],
+    ["pre-push", "composed no bundle"],
+    ["session-start", "added no context"],
+    ["user-prompt-submit", "added no context"]
+  ])
+  const [command, action, hook] = process.argv.slice(2)
+  const isHook = command === "hook" && action === "run" && skippedBy.has(hook)
+  const skipped = isHook ? `, so the ${hook} hook ${skippedBy.get(hook)}` : ""
   process.stderr.write(
     `specbundle needs Node 22.19 or later; this is ${process.version}${skipped}. Get it for this project with npm install -D node@22 (npm scripts, npx and the hook lines then run it), or from your version manager\n`
   )
-  process.exit(hook === undefined ? 1 : 0)
+  process.exit(isHook ? 0 : 1)
 }
 
 // Only what every run needs: the rest is required by loadCli, so `--help` (the front bundle) does
