@@ -11,6 +11,7 @@ import { exitCodeOf } from "./entrances/cli/exit.js"
 import { Invocation } from "./entrances/cli/invocation.js"
 import { Output, stopOutput, whenOutputIdle } from "./entrances/cli/output.js"
 import { program } from "./entrances/cli/program.js"
+import { afterPoll } from "./node/loopTurn.js"
 import type { CacheStore } from "./node/parseCache.js"
 import { ParseCache, WorkerPool } from "./node/runtime.js"
 
@@ -68,14 +69,18 @@ const exitWhenFlushed = () => {
 watchSignals()
 NodeRuntime.runMain(program(process.argv.slice(2), RuntimeLive).pipe(Effect.provide(Live)), {
   disableErrorReporting: true,
-  teardown: (exit, onExit) => {
-    // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
-    // After a signal runMain exits at once, with the signal's code.
-    process.exitCode = signalled ?? exitCodeOf(exit)
-    // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
-    if (signalled === undefined) {
-      onExit(0)
-      whenOutputIdle(exitWhenFlushed)
-    } else whenOutputIdle(() => onExit(signalled ?? 0))
-  }
+  teardown: (exit, onExit) =>
+    // A signal that came while the run did not yield (a read parsed in this thread, then on to
+    // the end with no I/O) still waits in the event loop: one more poll hands it to the handlers
+    // above, so the run ends as interrupted, never 0 (loopTurn.ts).
+    void afterPoll().then(() => {
+      // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
+      // After a signal runMain exits at once, with the signal's code.
+      process.exitCode = signalled ?? exitCodeOf(exit)
+      // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
+      if (signalled === undefined) {
+        onExit(0)
+        whenOutputIdle(exitWhenFlushed)
+      } else whenOutputIdle(() => onExit(signalled ?? 0))
+    })
 })

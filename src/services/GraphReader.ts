@@ -12,6 +12,7 @@ import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
 import { classifyPath, unreadableFile } from "../core/discover.js"
 import { walk } from "../node/walk.js"
+import { TurnBudget, afterPoll } from "../node/loopTurn.js"
 import type { Extracted } from "../node/extractInThread.js"
 import { UNHASHED } from "../node/extractInThread.js"
 import { ExtractSession, extractAll, startAhead } from "../node/extractAll.js"
@@ -228,18 +229,24 @@ const make = Effect.gen(function* () {
         }
       } else {
         // In one thread, through the FileSystem service, one file after another: reads are
-        // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
+        // synchronous (NodeFileSystemSync), so concurrency would only add fibers. The event loop
+        // turns every so often, so a signal ends the read (loopTurn.ts).
+        const turns = new TurnBudget()
         yield* Effect.forEach(
           ordered,
           (path) =>
             readBytes(path).pipe(
-              Effect.map((bytes) => session.add({ path, bytes })),
+              Effect.map((bytes) => {
+                session.add({ path, bytes })
+                turns.spend(bytes.length)
+              }),
               Effect.catch((e) =>
                 Effect.sync(() => {
                   // A file that vanished between listing and reading, or one we may not read.
                   problems.push(unreadableFile(path, e.reason._tag === "BadArgument" ? "error" : e.reason._tag))
                 })
-              )
+              ),
+              Effect.andThen(() => (turns.due() ? Effect.promise(afterPoll) : Effect.void))
             ),
           { discard: true }
         )
