@@ -102,14 +102,21 @@ export const watchFolders = (folder: string, options: FolderWatchOptions): Folde
       arm(rel)
     } else if (current !== undefined) disarm(rel)
   }
+  /** Whether the folder at `rel` is still the one watched there. */
+  const isSame = (rel: string): boolean => {
+    try {
+      return statSync(abs(rel)).ino === watched.get(rel)?.ino
+    } catch {
+      return false
+    }
+  }
   const onChange = (rel: string, type: string, name: string | null) => {
     if (closed || name === null) return
+    // A watched folder's own removal or move comes under its own name (its parent reports it).
+    if (name === nodePath.basename(abs(rel)) && !isSame(rel)) return recheck(rel)
     const path = join(rel, name)
     options.onEvent(path)
-    if (type !== "rename") return
-    recheck(path)
-    // A watched folder's own removal or move is reported under its own name.
-    if (name === nodePath.basename(abs(rel))) recheck(rel)
+    if (type === "rename") recheck(path)
   }
 
   arm("")
