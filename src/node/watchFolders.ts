@@ -54,8 +54,12 @@ export const watchFolders = (folder: string, options: FolderWatchOptions): Folde
       }
     }
   }
-  /** Watches `rel`, then lists it and watches its folders (a folder made meanwhile is in the listing or reported). */
-  const arm = (rel: string): void => {
+  /**
+   * Watches `rel`, then lists it and watches its folders (a folder made meanwhile is in the listing
+   * or reported). `report`: a folder made or moved in after the start names the files it holds, so
+   * a file written before its folder was watched is heard, whatever the folder's name.
+   */
+  const arm = (rel: string, report = false): void => {
     if (closed || watched.has(rel)) return
     let watcher: FSWatcher
     try {
@@ -78,7 +82,9 @@ export const watchFolders = (folder: string, options: FolderWatchOptions): Folde
     watched.set(rel, { watcher, ino })
     for (const entry of entries) {
       const child = join(rel, entry.name)
-      if (entry.isDirectory() && !options.skip(child)) arm(child)
+      if (entry.isDirectory()) {
+        if (!options.skip(child)) arm(child, report)
+      } else if (report) options.onEvent(child)
     }
   }
   /** After a rename event: `rel`'s watches follow what is there now (a folder, another folder, nothing). */
@@ -99,7 +105,7 @@ export const watchFolders = (folder: string, options: FolderWatchOptions): Folde
     if (info?.isDirectory() === true && !options.skip(rel)) {
       if (current?.ino === info.ino) return
       if (current !== undefined) disarm(rel)
-      arm(rel)
+      arm(rel, true)
     } else if (current !== undefined) disarm(rel)
   }
   /** Whether the folder at `rel` is still the one watched there. */

@@ -75,6 +75,11 @@ describe("watchFolders", () => {
     await w.next("moved")
     fs.writeFileSync(path.join(root, "moved", "deeper", "c.sdp.md"), "c\n")
     await w.next("moved/deeper/c.sdp.md")
+    // A folder moved in names the files it holds, whatever its own name.
+    fs.mkdirSync(path.join(outside, "v1.2"))
+    fs.writeFileSync(path.join(outside, "v1.2", "d.sdp.md"), "d\n")
+    fs.renameSync(path.join(outside, "v1.2"), path.join(root, "specs", "v1.2"))
+    expect((await w.next("specs/v1.2/d.sdp.md")).slice(-2)).toEqual(["specs/v1.2", "specs/v1.2/d.sdp.md"])
     expect(w.errors).toEqual([])
   })
 
