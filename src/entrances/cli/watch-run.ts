@@ -16,7 +16,7 @@ import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "./diagnostics.js"
 import { failWithDiagnostics } from "./diagnostics.js"
 import { requestExcludes } from "../../usecases/excludes.js"
-import { Git } from "../../node/git.js"
+import { Git, GitEnvironment } from "../../node/git.js"
 import { ParseCache } from "../../node/runtime.js"
 import { watchFolders } from "../../node/watchFolders.js"
 import { ServicesLive } from "./live.js"
@@ -148,8 +148,12 @@ export const runWatch = (args: WatchArgs) =>
     // The per-build "wrote ..." line is replaced by watch's own; --strict cannot end a watch.
     const writeArgs: BundleArgs = { ...args, quiet: true, strict: false }
     // Uninterruptible: Ctrl-C waits for the files of a running build to be renamed into place.
+    // git's optional locks off (GIT_OPTIONAL_LOCKS=0): a build's `git status` would otherwise
+    // refresh and rewrite the index, which --staged watches, and make one more rebuild each time.
+    const gitEnv = yield* GitEnvironment
     const build = prepareBundle(args).pipe(
       Effect.flatMap((input) => composeAndWrite(writeArgs, input)),
+      Effect.provideService(GitEnvironment, { ...gitEnv, GIT_OPTIONAL_LOCKS: "0" }),
       Effect.uninterruptible
     )
 
