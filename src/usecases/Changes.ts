@@ -42,6 +42,8 @@ export interface ChangesetScope {
   readonly label: string
   /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
   readonly builtFromCommit: string | null
+  /** The commit the old side resolved to (null: --staged before the first commit). */
+  readonly base: string | null
   /** The excludes that left some path out. */
   readonly excluded: ReadonlySet<string>
 }
@@ -101,6 +103,7 @@ const make = Effect.gen(function* () {
       dangling: ids.filter((id) => !graph.specs.has(id)),
       label,
       builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null,
+      base: diff.oldCommit,
       excluded
     } satisfies ChangesetScope
   })

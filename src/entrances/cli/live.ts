@@ -6,7 +6,8 @@ import * as Layer from "effect/Layer"
 import { Bundler } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"
 import { Corpus } from "../../usecases/Corpus.js"
+import { GitDiff } from "../../services/GitDiff.js"
 import { GraphReader } from "../../services/GraphReader.js"
 import { Git } from "../../node/git.js"
 
-export const ServicesLive = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default, GraphReader.Default, Git.Default)
+export const ServicesLive = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default, GraphReader.Default, GitDiff.Default, Git.Default)
