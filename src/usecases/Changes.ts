@@ -9,6 +9,7 @@ import type { Changeset } from "../core/changeset.js"
 import { changesetText } from "../core/changeset.js"
 import type { ImpactReport } from "../core/impact.js"
 import type { Graph } from "../core/model.js"
+import { linkBaseProblem } from "../core/render/impact-markdown.js"
 import { decodeChangeset } from "../services/GitDiff.js"
 import type { DiffResult } from "../services/GitDiff.js"
 import type { FileHash, HashOption } from "../services/GraphReader.js"
@@ -51,11 +52,22 @@ const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterPr
     ? Effect.succeed({ _tag: "Staged" } as const)
     : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: "changeset", problem: e.message }])))
 
-/** What is wrong with an impact request before anything is read: its excludes, its changeset count. */
+/**
+ * What is wrong with an impact request before anything is read: its excludes, its changeset count,
+ * its link base (an http(s) URL, with markdown: the rule lives here once for every entrance).
+ */
 export const impactProblems = (request: ImpactRequest): Diagnostic[] => {
   const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
   if ((request.changeset === undefined) === (request.staged !== true)) {
     found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
+  }
+  if (request.linkBase !== undefined) {
+    // A library request that renders nothing gives no format: its link base is only checked.
+    if (request.format !== undefined && request.format !== "markdown") found.push({ scope: "link-base", problem: "--link-base goes with --format markdown." })
+    else {
+      const problem = linkBaseProblem(request.linkBase)
+      if (problem !== null) found.push({ scope: "link-base", problem })
+    }
   }
   return found
 }

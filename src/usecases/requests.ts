@@ -139,8 +139,9 @@ export const ImpactRequest = Schema.Struct({
     default: "json"
   }),
   linkBase: text({
-    description: "With format markdown: a URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/).",
-    help: "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/.",
+    description:
+      "With format markdown: an http(s) URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/; a missing trailing / is added).",
+    help: "With --format markdown: put URL, an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/ (a missing trailing / is added), before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/.",
     value: "URL"
   })
 })

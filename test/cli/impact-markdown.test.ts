@@ -175,6 +175,32 @@ describe("impact --format markdown on a large changeset", () => {
   })
 })
 
+describe("impact --link-base: the URL as people paste it", () => {
+  it("adds the / a pasted .../blob/SHA lacks: the same links as with it", async () => {
+    const dir = bikeDock()
+    const args = ["impact", "--changeset", "HEAD~1", "--format", "markdown", "--link-base"]
+    const bare = await run(dir, [...args, "https://github.com/o/r/blob/a32ce65"])
+    const slash = await run(dir, [...args, "https://github.com/o/r/blob/a32ce65/"])
+    expect(bare.status, bare.stderr).toBe(0)
+    expect(bare.stdout).toBe(slash.stdout)
+    expect(bare.stdout).toContain("](https://github.com/o/r/blob/a32ce65/src/rides/fare.ts#L")
+    expect(bare.stdout).not.toContain("a32ce65src")
+  })
+
+  it("refuses a link base that is no http(s) URL: exit 2, one line naming the flag, nothing rendered", async () => {
+    const repo = makeRepo()
+    repo.write("specs/a.sdp.md", specCarrier("spec:a.one"))
+    repo.commit("one")
+    for (const base of ["notaurl", "src/", "ftp://host/x/", "https://host/blob/sha?plain=1"]) {
+      const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown", "--link-base", base])
+      expect(r.status, base).toBe(2)
+      expect(r.stderr.trim().split("\n")).toHaveLength(1)
+      expect(r.stderr).toMatch(/^specbundle: link-base: --link-base /)
+      expect(JSON.parse(r.stdout).diagnostics).toEqual([{ scope: "link-base", problem: expect.stringContaining(JSON.stringify(base)) }])
+    }
+  })
+})
+
 describe("impact --findings github", () => {
   it("writes the corpus findings as workflow commands on stderr, the report alone on stdout", async () => {
     const repo = makeRepo()

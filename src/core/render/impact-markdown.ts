@@ -53,6 +53,23 @@ export interface ImpactMarkdownOptions {
   readonly diagram?: boolean
 }
 
+/**
+ * Why `--link-base` text is no link base, or null: an absolute http(s) URL with no query or
+ * fragment (the file path goes after it). The one rule for every entrance (the use case's
+ * impactProblems asks it).
+ */
+export const linkBaseProblem = (text: string): string | null => {
+  const url = URL.canParse(text) ? new URL(text) : null
+  if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    return `--link-base must be an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/, not ${JSON.stringify(text)}.`
+  }
+  if (/[?#]/.test(text)) return `--link-base takes no ? or # part (the file path goes after it): ${JSON.stringify(text)}.`
+  return null
+}
+
+/** The base every file link starts with: as given, with the "/" a pasted URL lacks added (blob/SHA + src/a.ts must not glue). */
+export const linkBaseOf = (text: string): string => (text === "" || text.endsWith("/") ? text : `${text}/`)
+
 /** Each summary section (removed, lost bindings, Packs, at risk, uncovered) may take this fraction of the cap. */
 export const SUMMARY_SHARE = 12
 /** The picture may take this fraction of the cap (it shows fewer nodes to fit, or is left out). */
@@ -139,7 +156,7 @@ const details = (summary: string): string => `<details><summary>${summary}</summ
 const DETAILS_END = "\n</details>\n\n"
 
 export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts, options: ImpactMarkdownOptions = {}): string => {
-  const base = options.linkBase ?? ""
+  const base = linkBaseOf(options.linkBase ?? "")
   const cap = options.maxChars ?? DEFAULT_MAX_CHARS
   const prefix = report.root === "." || report.root === "" ? "" : `${report.root.replace(/\/+$/, "")}/`
   const link = (file: string, line: number | null): string =>

@@ -18,10 +18,6 @@ export const runImpactCommand = (args: ImpactArgs) =>
     const changes = yield* Changes
     const { env } = yield* Invocation
     const request = requestOf(ImpactRequest, args)
-    // --link-base is the renderer's, not the use case's: checked here, with the request's own problems.
-    if (args.linkBase !== undefined && args.format !== "markdown") {
-      return yield* failWithDiagnostics([...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }])
-    }
     if (args.noDiagram && args.format !== "markdown") {
       return yield* failWithDiagnostics([...impactProblems(request), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
