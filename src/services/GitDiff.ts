@@ -173,8 +173,20 @@ const make = Effect.gen(function* () {
       const sha = object === "" ? "" : yield* verify(top, `${object}^{commit}`)
       if (sha !== "") return sha
       const base = baseOf(rev)
-      if (object === "" && !rev.startsWith(":/") && base !== rev && (yield* isShallow(top))) {
-        if ((yield* verify(top, `${base}^{commit}`)) !== "") return yield* new ShallowCloneError({ revision: rev })
+      if (object === "" && !rev.startsWith(":/")) {
+        // The commit it steps back from exists: the history ends first (cut by a shallow clone, or
+        // at a first commit, where fetching cannot help).
+        const from = base === rev ? "" : yield* verify(top, `${base}^{commit}`)
+        if (from !== "") {
+          if (yield* isShallow(top)) return yield* new ShallowCloneError({ revision: rev })
+          const first = (yield* verify(top, `${from}^`)) === ""
+          return yield* new UnknownRevisionError({ revision: rev, before: base, first })
+        }
+        // HEAD before the first commit (an empty repository, an orphan branch): say so.
+        if (base === "HEAD" || base === "@") {
+          const branch = (yield* runGit(top, ["symbolic-ref", "--quiet", "--short", "HEAD"]).pipe(Effect.orElseSucceed(() => ""))).trim()
+          if (branch !== "" && (yield* verify(top, "HEAD")) === "") return yield* new UnknownRevisionError({ revision: rev, unborn: branch })
+        }
       }
       return yield* new UnknownRevisionError({ revision: rev })
     })
