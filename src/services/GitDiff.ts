@@ -24,6 +24,7 @@ import type { GitError, GitOutput } from "../node/git.js"
 import { sidesOf } from "./gitSides.js"
 import type { GitSideAnswers } from "../node/gitWorkTree.js"
 import { LIST_STAGED, PLACES_OPTIONS, askSides } from "../node/gitWorkTree.js"
+import { holdsOwnOutput } from "../node/ownOutput.js"
 import { ParseCache } from "../node/runtime.js"
 import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "../node/git.js"
 
@@ -275,7 +276,8 @@ const make = Effect.gen(function* () {
         // Questions that do not depend on each other: asked at once (each git costs a start-up).
         const [diffOut, tree] = yield* Effect.all([runGit(top, [...DIFF, from, "--"]), workTreeListing(location)], { concurrency: "unbounded" })
         const raw = parseRawZ(diffOut)
-        changes = withUntracked(raw.changes, tree.untracked)
+        // What specbundle itself wrote into the work tree (`bundle -o ctx.json`, `--out DIR`): not a change.
+        changes = withUntracked(raw.changes, tree.untracked).filter((c) => c.status !== "untracked" || !holdsOwnOutput(nodePath.join(top, c.path)))
         oldObjects = raw.oldObjects
         const sparse = tree.absent.flatMap((p) => underRoot(location.prefix, p) ?? [])
         newSource = {
