@@ -1,3 +1,6 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node's types (Buffer, NodeJS.ProcessEnv): the reference keeps them in dist/types,
+// so a program whose tsconfig loads no @types by default (TypeScript 7, `"types": []`) finds them.
 // Running git: the tagged errors, and the Git service, the one way specbundle runs git. Each call is
 // `git -c core.quotePath=false ...` through simple-git's raw() with the fiber's AbortSignal
 // (interruption kills the child); the one call that feeds stdin (`cat-file --batch`) is a spawned

@@ -5,6 +5,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import * as nodePath from "node:path"
 import type { Changeset } from "../core/changeset.js"
 import { changesetText } from "../core/changeset.js"
 import type { ImpactReport } from "../core/impact.js"
@@ -13,6 +14,7 @@ import { linkBaseProblem } from "../core/render/impact-markdown.js"
 import { decodeChangeset } from "../services/GitDiff.js"
 import type { DiffResult } from "../services/GitDiff.js"
 import type { FileHash, HashOption } from "../services/GraphReader.js"
+import { rootFolder } from "../services/GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "../services/Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
@@ -80,6 +82,8 @@ const make = Effect.gen(function* () {
   /** The changeset's impact under settled excludes (no configuration read here). */
   const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
     const changeset = yield* decode(request)
+    // A missing root is the corpus read's ReadError, as a bundle request's, never git's.
+    yield* rootFolder(fs, nodePath.resolve(root))
     const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
     const result = yield* impact
       .run({ root, changeset, exclude, label, ...read })
