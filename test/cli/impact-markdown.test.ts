@@ -52,9 +52,16 @@ describe("impact --format markdown on the bike-dock example", () => {
       expect(links.map((l) => l.text.split(":")[0])).toEqual(report.impactedSpecs[i].reasons.map((r: { file: string }) => r.file))
       for (const l of links) expect(l.href).toMatch(/^[^#]+#L\d+$/)
     })
+    // The count and the picture agree: the anchor at risk is listed, not drawn, and the line says how many are.
+    const drawn = (/^ {2}class ([n\d,]+) risk$/m.exec(md)?.[1] ?? "").split(",").filter((n) => n !== "").length
+    expect(report.atRisk.filter((r: { nodeType: string }) => r.nodeType === "Anchor")).toHaveLength(1)
+    expect(drawn).toBe(report.atRisk.length - 1)
     expect(md.split("\n")[0]).toBe(
-      `**specbundle impact** of \`HEAD~1\`: ${report.impactedSpecs.length} impacted Specs · ${report.impactedPacks.length} impacted Packs · ${report.removedSpecs.length} removed · 0 lost bindings · ${report.atRisk.length} at risk · ${report.coverageUnknown.length} uncovered files`
+      `**specbundle impact** of \`HEAD~1\`: ${report.impactedSpecs.length} impacted Specs · ${report.impactedPacks.length} impacted Packs · ${report.removedSpecs.length} removed · 0 lost bindings · ${report.atRisk.length} at risk (${drawn} drawn) · ${report.coverageUnknown.length} uncovered files`
     )
+    // With no picture, nothing is drawn and the count stands alone.
+    const plain = (await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown", "--no-diagram"])).stdout
+    expect(plain.split("\n")[0]).toContain(` · ${report.atRisk.length} at risk · `)
   })
 
   it("calls out a Spec removed by the changeset, and links through --link-base", async () => {

@@ -12,7 +12,7 @@ import { memberChangeText } from "../impact-members.js"
 import type { Rung } from "../model.js"
 import { RUNGS } from "../model.js"
 import { counted } from "../plural.js"
-import { impactDiagramMarkdown } from "./impact-diagram.js"
+import { drawnRisk, impactDiagramMarkdown } from "./impact-diagram.js"
 import { mdCode, mdId, mdText, urlPath } from "./markdown-text.js"
 
 /** A GitHub comment holds 65,536 characters; the default leaves room for a marker and a header. */
@@ -182,16 +182,19 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
   // The note's room is kept before any row: its longest form has every section cut whole.
   const reserve = note(Object.values(sections).map((c) => ({ ...c, omitted: c.total }))).length + CLOSING
   const doc = new CappedText(cap - reserve)
+  const picture = options.diagram === false ? "" : impactDiagramMarkdown(report, facts, Math.floor(cap / DIAGRAM_SHARE))
+  // The count and the picture agree: where it leaves some at-risk rows out (anchors, code units), the line says how many it draws.
+  const drawn = picture === "" ? report.atRisk.length : drawnRisk(report).length
   const summary = [
     counted(report.impactedSpecs.length, "impacted Spec"),
     counted(report.impactedPacks.length, "impacted Pack"),
     `${report.removedSpecs.length + removedPacks.length} removed`,
     counted(lostBindings.length, "lost binding"),
-    `${report.atRisk.length} at risk`,
+    drawn === report.atRisk.length ? `${report.atRisk.length} at risk` : `${report.atRisk.length} at risk (${drawn} drawn)`,
     counted(report.coverageUnknown.length, "uncovered file")
   ].join(" · ")
   doc.add(`**specbundle impact** of ${mdCode(report.changeset)}: ${summary}\n\n`)
-  if (options.diagram !== false) doc.add(impactDiagramMarkdown(report, facts, Math.floor(cap / DIAGRAM_SHARE)))
+  doc.add(picture)
 
   const reasonText = (r: ImpactReason, own: Located | undefined): string => {
     if (r.via === null) return `${link(r.file, own?.file === r.file ? own.line : null)} (its file)`
