@@ -109,6 +109,16 @@ const holdsDotGit = (folder: string): boolean => {
   }
 }
 
+/** Whether the work tree holds something at the path (a symlink counts: git tracks it). */
+const present = (path: string): boolean => {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Everything below runs git through the Git service (its one runner). */
 /** Whether the run's reads keep a parse cache (then they ask git to vouch for files); asked of the caller's runtime, not a requirement of this service. */
 const cachesOffered = Effect.map(Effect.serviceOption(ParseCache), (caches) => caches._tag === "Some" && caches.value.offered)
@@ -251,7 +261,28 @@ const make = Effect.gen(function* () {
   const stagedListings = (top: string) =>
     Effect.all([runGit(top, ["ls-files", "-s", "-z"]), runGit(top, [...DIFF, "--cached", "--"])], { concurrency: "unbounded" })
 
+  /**
+   * `--paths-from`: the given paths (repository-relative; the root's own folder when it is in no
+   * repository) as a change of the work tree, with no old side: a path the work tree holds is
+   * modified, one it lacks deleted. No revision is asked: a review bot knows the paths, not the base.
+   */
+  const pathsDiff = Effect.fnUntraced(function* (root: string, paths: ReadonlyArray<string>) {
+    const location = yield* locate(root).pipe(Effect.catchTag("NotARepositoryError", () => Effect.succeed<RepoLocation>({ root, top: root, prefix: "" })))
+    const changes = paths.map((path): RepoChange => ({ path, status: present(nodePath.join(location.top, path)) ? "modified" : "deleted" }))
+    const rebased = rebaseChanges(location.prefix, changes)
+    const newSource: NewSource = { _tag: "WorkingTree" }
+    return {
+      location,
+      files: dropSkippedFolders(rebased.files),
+      outsideRoot: rebased.outsideRoot,
+      newSource,
+      oldCommit: null,
+      oldObjects: new Map()
+    } satisfies DiffResult
+  })
+
   const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
+    if (changeset._tag === "Paths") return yield* pathsDiff(root, changeset.paths)
     // HEAD is asked with the location where the changeset reads it (--staged, A..B, A...B).
     // --staged where the root holds a `.git` (a work tree's top, where a pre-commit hook runs):
     // its listings start beside the rev-parse instead of after it, one git round trip fewer. They

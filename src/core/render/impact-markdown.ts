@@ -263,6 +263,6 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
 /** The command that prints the whole report, as the cut note names it. */
 export const wholeReportCommand = (report: ImpactReport): string => {
   const root = report.root === "." || report.root === "" ? "" : ` --root ${report.root}`
-  const changeset = report.changeset === "--staged" ? "--staged" : `--changeset ${report.changeset}`
+  const changeset = report.changeset === "--staged" ? "--staged" : report.changeset === "--paths-from" ? "--paths-from FILE" : `--changeset ${report.changeset}`
   return `specbundle impact${root} ${changeset} --format json`
 }
