@@ -34,6 +34,16 @@ export class ReadError extends Data.TaggedError("ReadError")<{ readonly path: st
   }
 }
 
+/**
+ * The extraction root is a folder, or the ReadError every use case fails with (one tag for one
+ * cause: a changeset's run checks it before git is asked, so a missing root is never git's error).
+ */
+export const rootFolder = (fs: FileSystem.FileSystem, root: string): Effect.Effect<void, ReadError> =>
+  fs.stat(root).pipe(
+    Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })),
+    Effect.flatMap((info) => (info.type === "Directory" ? Effect.void : Effect.fail(new ReadError({ path: root, reason: "the root is not a folder" }))))
+  )
+
 export interface FileHash {
   readonly path: string
   readonly hash: string
@@ -158,8 +168,7 @@ const make = Effect.gen(function* () {
   const readTree = (options: TreeOptions) =>
     Effect.gen(function* () {
       const root = nodePath.resolve(options.root)
-      const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
-      if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
+      yield* rootFolder(fs, root)
       const selfHosting = yield* isSelfHosting(root)
       const since = Date.now()
       const hashes = options.hashes

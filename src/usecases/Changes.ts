@@ -5,13 +5,16 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import * as nodePath from "node:path"
 import type { Changeset } from "../core/changeset.js"
-import { changesetText } from "../core/changeset.js"
+import { changedPaths, changesetText } from "../core/changeset.js"
 import type { ImpactReport } from "../core/impact.js"
 import type { Graph } from "../core/model.js"
+import { linkBaseProblem } from "../core/render/impact-markdown.js"
 import { decodeChangeset } from "../services/GitDiff.js"
 import type { DiffResult } from "../services/GitDiff.js"
 import type { FileHash, HashOption } from "../services/GraphReader.js"
+import { rootFolder } from "../services/GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "../services/Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
@@ -48,16 +51,44 @@ export interface ChangesetScope {
   readonly excluded: ReadonlySet<string>
 }
 
-const decode = (request: ChangesetRequest): Effect.Effect<Changeset, ParameterProblems> =>
-  request.staged === true
+/** A changeset as a request names it: REV or a range, the staged changes, or (impact) the changed paths. */
+type ChangeRequest = ChangesetRequest & { readonly paths?: ReadonlyArray<string> | undefined }
+
+/** The paths of a request, normalized, or the problem of the first one refused (scope paths-from: the MCP tool's `paths`). */
+const pathsOf = (paths: ReadonlyArray<string>): { paths: string[] } | Diagnostic => {
+  const checked = changedPaths(paths)
+  return "problem" in checked ? { scope: "paths-from", problem: checked.problem } : checked
+}
+
+const decode = (request: ChangeRequest): Effect.Effect<Changeset, ParameterProblems> => {
+  if (request.paths !== undefined) {
+    const checked = pathsOf(request.paths)
+    return "problem" in checked ? Effect.fail(problems([checked])) : Effect.succeed({ _tag: "Paths", paths: checked.paths } as const)
+  }
+  return request.staged === true
     ? Effect.succeed({ _tag: "Staged" } as const)
     : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: "changeset", problem: e.message }])))
+}
 
-/** What is wrong with an impact request before anything is read: its excludes, its changeset count. */
+/**
+ * What is wrong with an impact request before anything is read: its excludes, its changeset count,
+ * its link base (an http(s) URL, with markdown: the rule lives here once for every entrance).
+ */
 export const impactProblems = (request: ImpactRequest): Diagnostic[] => {
   const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
-  if ((request.changeset === undefined) === (request.staged !== true)) {
-    found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." })
+  const given = [request.changeset !== undefined, request.staged === true, request.paths !== undefined].filter(Boolean).length
+  if (given !== 1) found.push({ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B, --staged or --paths-from FILE|-." })
+  if (request.paths !== undefined) {
+    const checked = pathsOf(request.paths)
+    if ("problem" in checked) found.push(checked)
+  }
+  if (request.linkBase !== undefined) {
+    // A library request that renders nothing gives no format: its link base is only checked.
+    if (request.format !== undefined && request.format !== "markdown") found.push({ scope: "link-base", problem: "--link-base goes with --format markdown." })
+    else {
+      const problem = linkBaseProblem(request.linkBase)
+      if (problem !== null) found.push({ scope: "link-base", problem })
+    }
   }
   return found
 }
@@ -68,8 +99,10 @@ const make = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
 
   /** The changeset's impact under settled excludes (no configuration read here). */
-  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
+  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangeRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
     const changeset = yield* decode(request)
+    // A missing root is the corpus read's ReadError, as a bundle request's, never git's.
+    yield* rootFolder(fs, nodePath.resolve(root))
     const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
     const result = yield* impact
       .run({ root, changeset, exclude, label, ...read })

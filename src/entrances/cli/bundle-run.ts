@@ -24,7 +24,7 @@ import { CliFailure, ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
-import { Invocation, located } from "./invocation.js"
+import { Invocation, inCwd, located } from "./invocation.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -159,7 +159,10 @@ const checkOut = (args: BundleArgs) =>
     if (args.output !== undefined) yield* checkOutputFile(args.output)
   })
 
-/** `--output FILE`: not a folder (exit 2), and in a folder that exists (else exit 1, nothing composed). */
+/**
+ * `--output FILE`: not a folder (exit 2), and in a folder that exists (else exit 1, nothing
+ * composed). A relative FILE is the run's folder's, as the write's (writeAtomic: inCwd).
+ */
 const checkOutputFile = (file: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
@@ -168,10 +171,11 @@ const checkOutputFile = (file: string) =>
         Effect.map((info) => info.type),
         Effect.orElseSucceed(() => null)
       )
-    if ((yield* kind(file)) === "Directory") {
+    const full = yield* inCwd(file)
+    if ((yield* kind(full)) === "Directory") {
       return yield* failWithDiagnostics([{ scope: "output", problem: `--output ${file} is a folder; name a file, or give --out DIR for part files.` }])
     }
-    const folder = nodePath.dirname(nodePath.resolve(file))
+    const folder = nodePath.dirname(full)
     const type = yield* kind(folder)
     if (type === null) return yield* new CliFailure({ line: `--output ${file}: the folder ${folder} does not exist.` })
     if (type !== "Directory") return yield* new CliFailure({ line: `--output ${file}: ${folder} is not a folder.` })

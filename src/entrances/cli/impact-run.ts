@@ -1,5 +1,9 @@
 // The `impact` handler, loaded when the command runs (impact.ts holds its definition, all `--help` needs).
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Result from "effect/Result"
+import { text } from "node:stream/consumers"
+import { pathLines } from "../../core/changeset.js"
 import { hasRefusal } from "../../core/graph.js"
 import { gitlabLinkBase } from "../../core/render/gitlab.js"
 import { impactOutput } from "../../core/render/outputs.js"
@@ -9,19 +13,38 @@ import { failWithDiagnostics, renderProblems } from "./diagnostics.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import type { ImpactArgs } from "./impact.js"
-import { Invocation, located } from "./invocation.js"
+import { Invocation, inCwd, located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeFindings, writeOut } from "./output.js"
+
+/**
+ * `--paths-from FILE|-`: the lines of FILE (relative to the run's folder) or of stdin. A FILE that
+ * cannot be read, or `-` on a terminal, is a wrong parameter: exit 2, one line naming the flag.
+ */
+const pathsFrom = (file: string) =>
+  Effect.gen(function* () {
+    const { stdin, stdinIsTTY } = yield* Invocation
+    if (file === "-") {
+      if (stdinIsTTY())
+        return yield* failWithDiagnostics([{ scope: "paths-from", problem: "--paths-from -: stdin is a terminal; pipe the paths in, one a line." }])
+      return pathLines(yield* Effect.promise(() => text(stdin())))
+    }
+    const fs = yield* FileSystem.FileSystem
+    const read = yield* fs.readFileString(yield* inCwd(file)).pipe(Effect.result)
+    if (Result.isFailure(read)) {
+      const reason = read.failure.reason._tag === "NotFound" ? "no such file" : "cannot be read"
+      return yield* failWithDiagnostics([{ scope: "paths-from", problem: `--paths-from ${file}: ${reason}.` }])
+    }
+    return pathLines(read.success)
+  })
 
 export const runImpactCommand = (args: ImpactArgs) =>
   Effect.gen(function* () {
     const changes = yield* Changes
     const { env } = yield* Invocation
-    const request = requestOf(ImpactRequest, args)
-    // --link-base is the renderer's, not the use case's: checked here, with the request's own problems.
-    if (args.linkBase !== undefined && args.format !== "markdown") {
-      return yield* failWithDiagnostics([...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }])
-    }
+    // The flag names the file; the request holds its lines (the MCP tool's `paths`).
+    const paths = args.paths === undefined ? undefined : yield* pathsFrom(args.paths)
+    const request = requestOf(ImpactRequest, { ...args, paths })
     if (args.noDiagram && args.format !== "markdown") {
       return yield* failWithDiagnostics([...impactProblems(request), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
