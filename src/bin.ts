@@ -5,17 +5,31 @@
 // bundle of its own (bin/specbundle-mcp.cjs).
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
-import { exitCodeOf } from "./entrances/cli/exit.js"
+import { endOfCause, endOfExit, isEnd } from "./entrances/cli/exit.js"
 import { Invocation } from "./entrances/cli/invocation.js"
-import { Output, stopOutput, whenOutputIdle } from "./entrances/cli/output.js"
+import { Output, processOutput } from "./entrances/cli/output.js"
 import { program } from "./entrances/cli/program.js"
+import { afterPoll } from "./node/loopTurn.js"
 import type { CacheStore } from "./node/parseCache.js"
 import { ParseCache, WorkerPool } from "./node/runtime.js"
 
+declare global {
+  namespace NodeJS {
+    interface Module {
+      /** The parse cache's folder store, set on this bundle's module by the loader (bin/specbundle.js) when the cache is on. */
+      specbundleCache?: CacheStore
+    }
+  }
+}
+
+/** The process's stdout and stderr: the Output service, and the drain a signal waits for. */
+const stdio = processOutput()
+
 /** The process's own stdout, stderr, folder, environment and stdin. */
-const Live = Layer.mergeAll(Output.live, Invocation.live)
+const Live = Layer.mergeAll(Layer.succeed(Output, stdio.output), Invocation.live)
 
 /**
  * What the commands' reads run on, once for the process: worker threads on their own bundle next
@@ -25,7 +39,7 @@ const Live = Layer.mergeAll(Output.live, Invocation.live)
 const RuntimeLive = Layer.suspend(() =>
   Layer.mergeAll(
     WorkerPool.layer(nodePath.join(__dirname, "specbundle-worker.cjs")),
-    ParseCache.layerStore((module as { specbundleCache?: CacheStore }).specbundleCache)
+    ParseCache.layerStore(module.specbundleCache)
   )
 )
 
@@ -40,18 +54,20 @@ const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 14
 const GRACE_MS = 100
 /** The contract's bound: exit within a second of the signal, even with a value still being written to a reader that does not read. */
 const LAST_MS = 900
-let signalled: number | undefined
-const watchSignals = () => {
-  if (process.argv[2] === "watch") return
+/** Installs the handlers; the code of the first signal that came, if one did. */
+const watchSignals = (): (() => number | undefined) => {
+  let signalled: number | undefined
+  if (process.argv[2] === "watch") return () => signalled
   for (const [name, code] of Object.entries(SIGNAL_EXIT)) {
     process.once(name, () => {
       signalled ??= code
       // A value being written is finished first (a partial one on stdout would read as output), no new one starts.
-      stopOutput()
-      whenOutputIdle(() => setTimeout(() => process.exit(code), GRACE_MS).unref())
+      stdio.stop()
+      stdio.whenIdle(() => setTimeout(() => process.exit(code), GRACE_MS).unref())
       setTimeout(() => process.exit(code), LAST_MS).unref()
     })
   }
+  return () => signalled
 }
 
 /**
@@ -65,26 +81,30 @@ const exitWhenFlushed = () => {
 }
 
 // Worker threads run their own bundle (src/worker.ts): this one is always the main thread.
-watchSignals()
-// The program's end, typed (runMain's teardown sees an Exit of any type), read by exit.ts: its stderr line and code.
-const ended = program(process.argv.slice(2), RuntimeLive).pipe(
-  Effect.provide(Live),
-  Effect.onExit((exit) =>
-    Effect.sync(() => {
-      // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
-      process.exitCode = exitCodeOf(exit)
-    })
-  )
-)
-NodeRuntime.runMain(ended, {
+const signalled = watchSignals()
+/** The run, ending in how it ends (exit.ts reads the program's typed Exit): runMain's teardown sees an Exit of any type. */
+const main = program(process.argv.slice(2), RuntimeLive).pipe(Effect.provide(Live), Effect.exit, Effect.map(endOfExit))
+NodeRuntime.runMain(main, {
   disableErrorReporting: true,
-  teardown: (_exit, onExit) => {
-    // After a signal runMain exits at once, with the signal's code.
-    if (signalled !== undefined) process.exitCode = signalled
-    // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
-    if (signalled === undefined) {
-      onExit(0)
-      whenOutputIdle(exitWhenFlushed)
-    } else whenOutputIdle(() => onExit(signalled ?? 0))
-  }
+  teardown: (exit, onExit) =>
+    // A signal that came while the run did not yield (a read parsed in this thread, then on to
+    // the end with no I/O) still waits in the event loop: one more poll hands it to the handlers
+    // above, so the run ends as interrupted, never 0 (loopTurn.ts).
+    void afterPoll().then(() => {
+      // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
+      // After a signal runMain exits at once, with the signal's code.
+      const signal = signalled()
+      if (signal === undefined) {
+        // The end's line, unless it was said; the code exit.ts gives it (an interruption not ours: runMain's, watch's Ctrl-C).
+        const end = Exit.isSuccess(exit) ? (isEnd(exit.value) ? exit.value : { code: 0, line: null }) : endOfCause(exit.cause)
+        if (end.line !== null) process.stderr.write(`specbundle: ${end.line}\n`)
+        process.exitCode = end.code
+        onExit(0)
+        stdio.whenIdle(exitWhenFlushed)
+      } else {
+        process.exitCode = signal
+        // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
+        stdio.whenIdle(() => onExit(signal))
+      }
+    })
 })

@@ -48,8 +48,23 @@ const nodeSupported = (version) => {
   return major > 22 || (major === 22 && minor >= 19)
 }
 if (!nodeSupported(process.versions.node)) {
-  process.stderr.write(`specbundle needs Node 22.19 or later; this is ${process.version}\n`)
-  process.exit(1)
+  // A hook never locks a team out (bundle-contract.md section 6): a hook run (`hook run NAME ...`,
+  // as every hook line specbundle writes or prints starts) says so in one line, naming what it
+  // left undone (hook-print.ts's words), and lets the commit, the push or the agent session go
+  // on, as a missing specbundle does. Any other command keeps exit 1.
+  const skippedBy = new Map([
+    ["pre-commit", "checked nothing"],
+    ["pre-push", "composed no bundle"],
+    ["session-start", "added no context"],
+    ["user-prompt-submit", "added no context"]
+  ])
+  const [command, action, hook] = process.argv.slice(2)
+  const isHook = command === "hook" && action === "run" && skippedBy.has(hook)
+  const skipped = isHook ? `, so the ${hook} hook ${skippedBy.get(hook)}` : ""
+  process.stderr.write(
+    `specbundle needs Node 22.19 or later; this is ${process.version}${skipped}. Get it for this project with npm install -D node@22 (npm scripts, npx and the hook lines then run it), or from your version manager\n`
+  )
+  process.exit(isHook ? 0 : 1)
 }
 
 // Only what every run needs: the rest is required by loadCli, so `--help` (the front bundle) does

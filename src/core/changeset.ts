@@ -10,6 +10,8 @@ export type Changeset =
   | { readonly _tag: "Range"; readonly from: string; readonly to: string }
   | { readonly _tag: "MergeBase"; readonly from: string; readonly to: string }
   | { readonly _tag: "Staged" }
+  /** Changed paths as a review bot knows them (`impact --paths-from`): repository-relative, the work tree their new side. */
+  | { readonly _tag: "Paths"; readonly paths: ReadonlyArray<string> }
 
 export type ChangeStatus = "added" | "modified" | "deleted" | "renamed" | "untracked"
 
@@ -67,7 +69,35 @@ export const changesetText = (cs: Changeset): string => {
       return `${cs.from}...${cs.to}`
     case "Staged":
       return "--staged"
+    case "Paths":
+      return "--paths-from"
   }
+}
+
+/** The lines of a `--paths-from` file: one path a line (CRLF too), blank lines left out. */
+export const pathLines = (text: string): string[] =>
+  text
+    .split("\n")
+    .map((l) => l.replace(/\r$/, ""))
+    .filter((l) => l.trim() !== "")
+
+/**
+ * Changed paths as given (repository-relative, `/`-separated; a leading `./` is fine), each once
+ * in the order given, or the first one refused and why: absolute, reaching out with `..`, empty,
+ * or holding NUL.
+ */
+export const changedPaths = (paths: ReadonlyArray<string>): { readonly paths: string[] } | { readonly problem: string } => {
+  const out = new Set<string>()
+  for (const given of paths) {
+    const path = given.replace(/^(\.\/)+/, "")
+    if (path === "" || path === ".") return { problem: `an empty path (${JSON.stringify(given)}); give one repository-relative file path a line` }
+    if (path.includes("\0")) return { problem: `a path must not hold NUL: ${JSON.stringify(given)}` }
+    if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path))
+      return { problem: `${JSON.stringify(given)} is absolute; paths are relative to the repository's top` }
+    if (path.split(/[\\/]/).includes("..")) return { problem: `${JSON.stringify(given)} leaves the repository (..); paths are relative to its top` }
+    out.add(path.replace(/\/+$/, ""))
+  }
+  return { paths: [...out] }
 }
 
 // ---------------------------------------------------------------------------------------------

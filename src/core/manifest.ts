@@ -56,6 +56,12 @@ export const BuiltFrom = Schema.Struct({
   config: Schema.NullOr(Schema.String),
   commit: Schema.NullOr(Schema.String),
   dirty: Schema.NullOr(Schema.Boolean),
+  /**
+   * A changeset bundle only: the commit its old side resolved to (REV, A, the merge base of
+   * A...B, HEAD for --staged; null before the first commit). `stale` resolves the changeset again
+   * and compares (bundle-contract.md section 3).
+   */
+  base: Schema.optionalKey(Schema.NullOr(Schema.String)),
   graphDigest: Sha256Hex,
   files: Schema.Array(FileHash)
 })

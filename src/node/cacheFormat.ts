@@ -1,3 +1,6 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node's types (Buffer, NodeJS.ProcessEnv): the reference keeps them in dist/types,
+// so a program whose tsconfig loads no @types by default (TypeScript 7, `"types": []`) finds them.
 // The bytes of one parse-cache shard (parseCache.ts). A warm run reads every shard, and what it
 // costs is reading, checking and parsing the bytes and the garbage collector's copying of what
 // JSON.parse built: most of a corpus's cache is its Specs' prose (narrative, sections, location

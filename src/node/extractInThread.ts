@@ -7,6 +7,7 @@ import type { ExtractOptions } from "../core/extract.js"
 import type { CarrierRead } from "../core/model.js"
 import type { AnchorParser } from "../core/read/anchors.js"
 import { type Extracted, type FileOnDisk, RACY_MS, asIndexObject, gitObjectId, load, statOf } from "./diskRead.js"
+import { TurnBudget, afterPoll } from "./loopTurn.js"
 import { type OxcRawModules, loadOxcRaw, rawParser } from "./oxcRaw.js"
 import type { KnownReads } from "./parseCache.js"
 
@@ -72,7 +73,11 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
   const safeBefore = known === undefined ? undefined : (options.since ?? 0) - RACY_MS
   // Hashes and object ids are for a cache to keep and a manifest to list: without either, none.
   const kept = !keptByNothing(options)
+  // The event loop turns every so often (loopTurn.ts), between files only: the scratch buffer
+  // (diskRead.ts) then holds nothing still to parse. A file taken from the cache counts nothing.
+  const turns = new TurnBudget()
   for (const input of inputs) {
+    if (turns.due()) await afterPoll()
     const onDisk = "absolute" in input
     const code = classifyPath(input.path) === "anchor-candidate"
     const object = onDisk ? input.object : undefined
@@ -111,6 +116,7 @@ export const extractInThread = async (inputs: ReadonlyArray<Input>, options: Ext
       continue
     }
     let file = onDisk ? load(input) : input
+    turns.spend("bytes" in file ? file.bytes.length : 0)
     if (!("bytes" in file)) {
       // Unreadable where the index says what the file holds: read the index's blob instead.
       results.push(object !== undefined ? { path: input.path, read: null, hash: null, stale: true } : file)

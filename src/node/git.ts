@@ -1,3 +1,6 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node's types (Buffer, NodeJS.ProcessEnv): the reference keeps them in dist/types,
+// so a program whose tsconfig loads no @types by default (TypeScript 7, `"types": []`) finds them.
 // Running git: the tagged errors, and the Git service, the one way specbundle runs git. Each call is
 // `git -c core.quotePath=false ...` through simple-git's raw() with the fiber's AbortSignal
 // (interruption kills the child); the one call that feeds stdin (`cat-file --batch`) is a spawned
@@ -24,8 +27,28 @@ export class NotARepositoryError extends Data.TaggedError("NotARepositoryError")
   }
 }
 
-export class UnknownRevisionError extends Data.TaggedError("UnknownRevisionError")<{ readonly revision: string }> {
+/**
+ * A revision that names no commit. Where git can tell why, fetching cannot help, and the line
+ * says what is true instead: `before` the commit the revision steps back from (`HEAD` of
+ * `HEAD~1`) when its history ends first (`first`: that commit is a first commit itself), or
+ * `unborn` the branch HEAD names when it has no commit yet (an empty repository).
+ */
+export class UnknownRevisionError extends Data.TaggedError("UnknownRevisionError")<{
+  readonly revision: string
+  readonly before?: string
+  readonly first?: boolean
+  readonly unborn?: string
+}> {
   override get message() {
+    const staged = "for what a first commit records, run with --staged before committing it"
+    if (this.unborn !== undefined) {
+      return `unknown revision "${this.revision}": there is no commit yet (the branch ${this.unborn} is unborn); ${staged}`
+    }
+    if (this.before !== undefined) {
+      return this.first === true
+        ? `unknown revision "${this.revision}": ${this.before} is the first commit, there is no commit before it; ${staged}`
+        : `unknown revision "${this.revision}": the history of ${this.before} ends before it (git log --oneline ${this.before} lists its commits)`
+    }
     return `unknown revision "${this.revision}": git does not know it in this repository; look it up with git log --oneline (or git branch -a), or fetch it with git fetch`
   }
 }

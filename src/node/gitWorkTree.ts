@@ -1,3 +1,6 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node's types (Buffer, NodeJS.ProcessEnv): the reference keeps them in dist/types,
+// so a program whose tsconfig loads no @types by default (TypeScript 7, `"types": []`) finds them.
 // What git knows about the work tree under a root, asked once per work tree read (GraphReader):
 // every path it does not ignore and, with a parse cache, the tracked files whose work tree bytes
 // are the index's object by git's own stat cache (`git diff-files`), so that their cache entries are

@@ -18,6 +18,7 @@ import * as NodeFileSystemSync from "./NodeFileSystemSync.js"
 // and the runtime only (test/scripts/layout.test.ts).
 export type { CacheStore, Pool }
 export { GitEnvironment } from "./git.js"
+export { watchFolders } from "./watchFolders.js"
 
 /** The file system every entrance gives the use cases: Node's, its reads synchronous (NodeFileSystemSync.ts). */
 export const FileSystemLive = NodeFileSystemSync.layer

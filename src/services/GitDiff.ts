@@ -24,6 +24,7 @@ import type { GitError, GitOutput } from "../node/git.js"
 import { sidesOf } from "./gitSides.js"
 import type { GitSideAnswers } from "../node/gitWorkTree.js"
 import { LIST_STAGED, PLACES_OPTIONS, askSides } from "../node/gitWorkTree.js"
+import { holdsOwnOutput } from "../node/ownOutput.js"
 import { ParseCache } from "../node/runtime.js"
 import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "../node/git.js"
 
@@ -101,6 +102,16 @@ const holdsDotGit = (folder: string): boolean => {
   }
 }
 
+/** Whether the work tree holds something at the path (a symlink counts: git tracks it). */
+const present = (path: string): boolean => {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Everything below runs git through the Git service (its one runner). */
 /** Whether the run's reads keep a parse cache (then they ask git to vouch for files); asked of the caller's runtime, not a requirement of this service. */
 const cachesOffered = Effect.map(Effect.serviceOption(ParseCache), (caches) => caches._tag === "Some" && caches.value.offered)
@@ -166,8 +177,20 @@ const make = Effect.gen(function* () {
       const sha = object === "" ? "" : yield* verify(top, `${object}^{commit}`)
       if (sha !== "") return sha
       const base = baseOf(rev)
-      if (object === "" && !rev.startsWith(":/") && base !== rev && (yield* isShallow(top))) {
-        if ((yield* verify(top, `${base}^{commit}`)) !== "") return yield* new ShallowCloneError({ revision: rev })
+      if (object === "" && !rev.startsWith(":/")) {
+        // The commit it steps back from exists: the history ends first (cut by a shallow clone, or
+        // at a first commit, where fetching cannot help).
+        const from = base === rev ? "" : yield* verify(top, `${base}^{commit}`)
+        if (from !== "") {
+          if (yield* isShallow(top)) return yield* new ShallowCloneError({ revision: rev })
+          const first = (yield* verify(top, `${from}^`)) === ""
+          return yield* new UnknownRevisionError({ revision: rev, before: base, first })
+        }
+        // HEAD before the first commit (an empty repository, an orphan branch): say so.
+        if (base === "HEAD" || base === "@") {
+          const branch = (yield* runGit(top, ["symbolic-ref", "--quiet", "--short", "HEAD"]).pipe(Effect.orElseSucceed(() => ""))).trim()
+          if (branch !== "" && (yield* verify(top, "HEAD")) === "") return yield* new UnknownRevisionError({ revision: rev, unborn: branch })
+        }
       }
       return yield* new UnknownRevisionError({ revision: rev })
     })
@@ -231,7 +254,28 @@ const make = Effect.gen(function* () {
   const stagedListings = (top: string) =>
     Effect.all([runGit(top, ["ls-files", "-s", "-z"]), runGit(top, [...DIFF, "--cached", "--"])], { concurrency: "unbounded" })
 
+  /**
+   * `--paths-from`: the given paths (repository-relative; the root's own folder when it is in no
+   * repository) as a change of the work tree, with no old side: a path the work tree holds is
+   * modified, one it lacks deleted. No revision is asked: a review bot knows the paths, not the base.
+   */
+  const pathsDiff = Effect.fnUntraced(function* (root: string, paths: ReadonlyArray<string>) {
+    const location = yield* locate(root).pipe(Effect.catchTag("NotARepositoryError", () => Effect.succeed<RepoLocation>({ root, top: root, prefix: "" })))
+    const changes = paths.map((path): RepoChange => ({ path, status: present(nodePath.join(location.top, path)) ? "modified" : "deleted" }))
+    const rebased = rebaseChanges(location.prefix, changes)
+    const newSource: NewSource = { _tag: "WorkingTree" }
+    return {
+      location,
+      files: dropSkippedFolders(rebased.files),
+      outsideRoot: rebased.outsideRoot,
+      newSource,
+      oldCommit: null,
+      oldObjects: new Map()
+    } satisfies DiffResult
+  })
+
   const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
+    if (changeset._tag === "Paths") return yield* pathsDiff(root, changeset.paths)
     // HEAD is asked with the location where the changeset reads it (--staged, A..B, A...B).
     // --staged where the root holds a `.git` (a work tree's top, where a pre-commit hook runs):
     // its listings start beside the rev-parse instead of after it, one git round trip fewer. They
@@ -256,7 +300,8 @@ const make = Effect.gen(function* () {
         // Questions that do not depend on each other: asked at once (each git costs a start-up).
         const [diffOut, tree] = yield* Effect.all([runGit(top, [...DIFF, from, "--"]), workTreeListing(location)], { concurrency: "unbounded" })
         const raw = parseRawZ(diffOut)
-        changes = withUntracked(raw.changes, tree.untracked)
+        // What specbundle itself wrote into the work tree (`bundle -o ctx.json`, `--out DIR`): not a change.
+        changes = withUntracked(raw.changes, tree.untracked).filter((c) => c.status !== "untracked" || !holdsOwnOutput(nodePath.join(top, c.path)))
         oldObjects = raw.oldObjects
         const sparse = tree.absent.flatMap((p) => underRoot(location.prefix, p) ?? [])
         newSource = {

@@ -12,6 +12,7 @@ import * as nodePath from "node:path"
 import type { SourceFile } from "../core/discover.js"
 import { classifyPath, unreadableFile } from "../core/discover.js"
 import { walk } from "../node/walk.js"
+import { TurnBudget, afterPoll } from "../node/loopTurn.js"
 import type { Extracted } from "../node/extractInThread.js"
 import { UNHASHED } from "../node/extractInThread.js"
 import { ExtractSession, extractAll, startAhead } from "../node/extractAll.js"
@@ -32,6 +33,16 @@ export class ReadError extends Data.TaggedError("ReadError")<{ readonly path: st
     return `${this.path}: ${this.reason}`
   }
 }
+
+/**
+ * The extraction root is a folder, or the ReadError every use case fails with (one tag for one
+ * cause: a changeset's run checks it before git is asked, so a missing root is never git's error).
+ */
+export const rootFolder = (fs: FileSystem.FileSystem, root: string): Effect.Effect<void, ReadError> =>
+  fs.stat(root).pipe(
+    Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })),
+    Effect.flatMap((info) => (info.type === "Directory" ? Effect.void : Effect.fail(new ReadError({ path: root, reason: "the root is not a folder" }))))
+  )
 
 export interface FileHash {
   readonly path: string
@@ -157,8 +168,7 @@ const make = Effect.gen(function* () {
   const readTree = (options: TreeOptions) =>
     Effect.gen(function* () {
       const root = nodePath.resolve(options.root)
-      const info = yield* fs.stat(root).pipe(Effect.mapError(() => new ReadError({ path: root, reason: "the root folder does not exist" })))
-      if (info.type !== "Directory") return yield* new ReadError({ path: root, reason: "the root is not a folder" })
+      yield* rootFolder(fs, root)
       const selfHosting = yield* isSelfHosting(root)
       const since = Date.now()
       const hashes = options.hashes
@@ -228,18 +238,24 @@ const make = Effect.gen(function* () {
         }
       } else {
         // In one thread, through the FileSystem service, one file after another: reads are
-        // synchronous (NodeFileSystemSync), so concurrency would only add fibers.
+        // synchronous (NodeFileSystemSync), so concurrency would only add fibers. The event loop
+        // turns every so often, so a signal ends the read (loopTurn.ts).
+        const turns = new TurnBudget()
         yield* Effect.forEach(
           ordered,
           (path) =>
             readBytes(path).pipe(
-              Effect.map((bytes) => session.add({ path, bytes })),
+              Effect.map((bytes) => {
+                session.add({ path, bytes })
+                turns.spend(bytes.length)
+              }),
               Effect.catch((e) =>
                 Effect.sync(() => {
                   // A file that vanished between listing and reading, or one we may not read.
                   problems.push(unreadableFile(path, e.reason._tag === "BadArgument" ? "error" : e.reason._tag))
                 })
-              )
+              ),
+              Effect.andThen(() => (turns.due() ? Effect.promise(afterPoll) : Effect.void))
             ),
           { discard: true }
         )

@@ -47,6 +47,8 @@ export interface PreparedBundle {
   readonly configPath: string | null
   /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
   readonly builtFromCommit: string | null
+  /** A changeset bundle's old side: the commit it resolved to (null: none yet); undefined for a Pack or Specs scope. */
+  readonly base?: string | null
   /** Impacted ids the graph does not hold, left out of a changeset's scope (worth a warning). */
   readonly dangling: ReadonlyArray<string>
 }
@@ -199,6 +201,7 @@ const make = Effect.gen(function* () {
         params,
         scope: scopeOf(params),
         builtFromCommit: s.builtFromCommit,
+        base: s.base,
         dangling: s.dangling
       } satisfies PreparedBundle
     }
@@ -259,6 +262,7 @@ const make = Effect.gen(function* () {
         config: prepared.configPath,
         commit: state.commit,
         dirty: state.dirty,
+        ...(prepared.base === undefined ? {} : { base: prepared.base }),
         graphDigest: graphDigest(prepared.files()),
         files: prepared.files()
       }

@@ -5,13 +5,16 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import * as nodePath from "node:path"
 import type { Changeset } from "../core/changeset.js"
-import { changesetText } from "../core/changeset.js"
+import { changedPaths, changesetText } from "../core/changeset.js"
 import type { ImpactReport } from "../core/impact.js"
 import type { Graph } from "../core/model.js"
+import { linkBaseProblem } from "../core/render/impact-markdown.js"
 import { decodeChangeset } from "../services/GitDiff.js"
 import type { DiffResult } from "../services/GitDiff.js"
 import type { FileHash, HashOption } from "../services/GraphReader.js"
+import { rootFolder } from "../services/GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "../services/Impact.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
@@ -43,20 +46,55 @@ export interface ChangesetScope {
   readonly label: string
   /** The commit whose tree the graph was read from (`A..B` not checked out), else null: the work tree. */
   readonly builtFromCommit: string | null
+  /** The commit the old side resolved to (null: --staged before the first commit). */
+  readonly base: string | null
   /** The excludes that left some path out. */
   readonly excluded: ReadonlySet<string>
 }
 
-const decode = (request: ChangesetRequest, spell: Spelling): Effect.Effect<Changeset, ParameterProblems> =>
-  request.staged === true
+/** A changeset as a request names it: REV or a range, the staged changes, or (impact) the changed paths. */
+type ChangeRequest = ChangesetRequest & { readonly paths?: ReadonlyArray<string> | undefined }
+
+/** The paths of a request, normalized, or the problem of the first one refused (under the paths field: the CLI's --paths-from, the MCP tool's `paths`). */
+const pathsOf = (paths: ReadonlyArray<string>, spell: Spelling): { paths: string[] } | Diagnostic => {
+  const checked = changedPaths(paths)
+  return "problem" in checked ? { scope: spell.name("paths"), problem: checked.problem } : checked
+}
+
+const decode = (request: ChangeRequest, spell: Spelling): Effect.Effect<Changeset, ParameterProblems> => {
+  if (request.paths !== undefined) {
+    const checked = pathsOf(request.paths, spell)
+    return "problem" in checked ? Effect.fail(problems([checked])) : Effect.succeed({ _tag: "Paths", paths: checked.paths } as const)
+  }
+  return request.staged === true
     ? Effect.succeed({ _tag: "Staged" } as const)
     : decodeChangeset(request.changeset ?? "").pipe(Effect.mapError((e) => problems([{ scope: spell.name("changeset"), problem: e.message }])))
+}
 
-/** What is wrong with an impact request before anything is read: its excludes, its changeset count. */
+/**
+ * What is wrong with an impact request before anything is read: its excludes, its changeset count,
+ * its link base (an http(s) URL, with markdown: the rule lives here once for every entrance).
+ * Fields are named as `spell` names them (src/usecases/spelling.ts).
+ */
 export const impactProblems = (request: ImpactRequest, spell: Spelling = FIELD_NAMES): Diagnostic[] => {
+  const c = spell.cite
   const found: Diagnostic[] = [...requestExcludes(request.exclude ?? [], spell).diagnostics]
-  if ((request.changeset === undefined) === (request.staged !== true)) {
-    found.push({ scope: spell.name("changeset"), problem: `Give exactly one of ${spell.cite("changeset")} REV|A..B|A...B or ${spell.cite("staged")}.` })
+  const given = [request.changeset !== undefined, request.staged === true, request.paths !== undefined].filter(Boolean).length
+  if (given !== 1) {
+    found.push({ scope: spell.name("changeset"), problem: `Give exactly one of ${c("changeset")} REV|A..B|A...B, ${c("staged")} or ${c("paths")} FILE|-.` })
+  }
+  if (request.paths !== undefined) {
+    const checked = pathsOf(request.paths, spell)
+    if ("problem" in checked) found.push(checked)
+  }
+  if (request.linkBase !== undefined) {
+    const scope = spell.name("linkBase")
+    // A library request that renders nothing gives no format: its link base is only checked.
+    if (request.format !== undefined && request.format !== "markdown") found.push({ scope, problem: `${c("linkBase")} goes with ${c("format")} markdown.` })
+    else {
+      const problem = linkBaseProblem(request.linkBase)
+      if (problem !== null) found.push({ scope, problem })
+    }
   }
   return found
 }
@@ -67,9 +105,11 @@ const make = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
 
   /** The changeset's impact under settled excludes (no configuration read here). */
-  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangesetRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
+  const run = Effect.fn("Changes.run")(function* (root: string, request: ChangeRequest, exclude: ReadonlyArray<string>, read: HashOption = {}) {
     const spell = yield* FieldSpelling
     const changeset = yield* decode(request, spell)
+    // A missing root is the corpus read's ReadError, as a bundle request's, never git's.
+    yield* rootFolder(fs, nodePath.resolve(root))
     const label = request.staged === true ? "--staged" : (request.changeset ?? changesetText(changeset))
     const result = yield* impact
       .run({ root, changeset, exclude, label, ...read })
@@ -103,6 +143,7 @@ const make = Effect.gen(function* () {
       dangling: ids.filter((id) => !graph.specs.has(id)),
       label,
       builtFromCommit: diff.newSource._tag === "Tree" ? diff.newSource.commit : null,
+      base: diff.oldCommit,
       excluded
     } satisfies ChangesetScope
   })

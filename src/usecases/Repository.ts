@@ -1,10 +1,11 @@
-// What the git hooks ask of the repository they run in: its git dir, its hooks folder and top, the
-// commits a push adds, the paths a stopped merge left unmerged. The hooks (src/entrances/cli/
+// What the git hooks (and watch) ask of the repository they run in: its git dir, its hooks folder
+// and top, the commits a push adds, the paths a stopped merge left unmerged, the git folders. The hooks (src/entrances/cli/
 // hook-*.ts) decide what to compose and say; this use case is their one way to git (through the
 // Git service: simple-git, LC_ALL=C, the run's environment).
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as nodePath from "node:path"
 import { Git, type GitError } from "../node/git.js"
 import { refusalOf } from "../node/gitRefusal.js"
 
@@ -56,7 +57,14 @@ const make = Effect.gen(function* () {
   const unmerged = (cwd: string): Effect.Effect<ReadonlyArray<string>> =>
     Effect.map(git.attempt(cwd, ["diff", "--name-only", "--diff-filter=U"]), (out) => out?.split("\n").filter((l) => l !== "") ?? [])
 
-  return { gitDir, gitDirOrNull, hooksPath, top, commitOf, unpushed, unmerged } as const
+  /** The git folder and the common git folder (they differ in a linked work tree), or null outside a repository: what `watch` watches besides the tree. */
+  const gitFolders = (root: string): Effect.Effect<{ readonly gitDir: string; readonly commonDir: string } | null> =>
+    Effect.map(git.attempt(root, ["rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir"]), (out) => {
+      const [gitDir, commonDir] = (out ?? "").split("\n")
+      return gitDir !== undefined && commonDir !== undefined && nodePath.isAbsolute(gitDir) && nodePath.isAbsolute(commonDir) ? { gitDir, commonDir } : null
+    })
+
+  return { gitDir, gitDirOrNull, hooksPath, top, commitOf, unpushed, unmerged, gitFolders } as const
 })
 
 export class Repository extends Context.Service<Repository, Effect.Success<typeof make>>()("specbundle/Repository") {

@@ -13,6 +13,8 @@ import * as nodePath from "node:path"
 import type { Manifest } from "../core/manifest.js"
 import { MANIFEST, parseManifest } from "../core/manifest.js"
 import { byCodeUnits } from "../core/model.js"
+import type { Changeset } from "../core/changeset.js"
+import { decodeChangeset, GitDiff } from "../services/GitDiff.js"
 import { GraphReader } from "../services/GraphReader.js"
 
 /** What changed since the manifest was written, each list a sorted set of root-relative paths. */
@@ -31,11 +33,16 @@ export const compareFiles = (recorded: ReadonlyArray<{ path: string; hash: strin
   return { added, removed, changed }
 }
 
-/** Why `stale` cannot tell: the manifest is missing or not one, or the corpus root is gone. */
+/**
+ * Why `stale` cannot tell: the manifest is missing or not one, the corpus root is gone, the
+ * manifest's changeset cannot be read, or git cannot resolve it (other than not knowing it).
+ */
 export type StaleTrouble =
   | { readonly _tag: "NoManifest"; readonly path: string; readonly dir: string }
   | { readonly _tag: "NotAManifest"; readonly path: string; readonly problem: string }
   | { readonly _tag: "RootGone"; readonly root: string; readonly given: boolean }
+  | { readonly _tag: "BadChangeset"; readonly problem: string }
+  | { readonly _tag: "Unresolved"; readonly label: string; readonly root: string; readonly problem: string }
 
 const troubleLine = (t: StaleTrouble): string => {
   switch (t._tag) {
@@ -45,6 +52,10 @@ const troubleLine = (t: StaleTrouble): string => {
       return `${t.path}: not a specbundle manifest (${t.problem})`
     case "RootGone":
       return `${t.root}: the corpus root is gone${t.given ? "" : " (give --root DIR to compare with a corpus elsewhere)"}`
+    case "BadChangeset":
+      return `the manifest's changeset: ${t.problem}`
+    case "Unresolved":
+      return `cannot resolve changeset ${t.label} at ${t.root}: ${t.problem}`
   }
 }
 
@@ -61,10 +72,56 @@ export interface WrittenSet {
   readonly root: string
 }
 
+/** The changeset a manifest's scope names ("--staged" for the staged changes), or null: a Pack or Specs bundle. */
+const changesetOf = (manifest: Manifest): string | null => {
+  const scope = manifest.scope as { readonly changeset?: string }
+  return scope.changeset ?? null
+}
+
+const short = (commit: string | null): string => (commit === null ? "no commit" : commit.slice(0, 12))
+
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
   const reader = yield* GraphReader
+  const git = yield* GitDiff
+
+  /**
+   * Whether a changeset bundle's changeset still names what it was built from (bundle-contract.md
+   * section 3): resolved again at `root` as the bundle resolved it, its old side against
+   * `builtFrom.base`, its new side (B, or HEAD for the work tree and --staged) against
+   * `builtFrom.commit`, and a work tree's dirtiness against `builtFrom.dirty`. One line when it
+   * moved, else null. A revision git no longer knows is a move; git failing otherwise cannot tell.
+   */
+  const changesetMove = (root: string, label: string, builtFrom: Manifest["builtFrom"]) =>
+    Effect.gen(function* () {
+      const changeset: Changeset =
+        label === "--staged"
+          ? { _tag: "Staged" }
+          : yield* decodeChangeset(label).pipe(Effect.mapError((e) => new StaleFailure({ trouble: { _tag: "BadChangeset", problem: e.message } })))
+      const diff = yield* git.diff(root, changeset).pipe(
+        Effect.map((d) => ({ moved: false as const, diff: d })),
+        Effect.catchTag("UnknownRevisionError", (e) => Effect.succeed({ moved: true as const, line: `changeset ${label} no longer resolves: ${e.message}` })),
+        Effect.mapError((e) => new StaleFailure({ trouble: { _tag: "Unresolved", label, root, problem: e.message } }))
+      )
+      if (diff.moved) return diff.line
+      const { oldCommit, newSource } = diff.diff
+      if (builtFrom.base !== undefined && oldCommit !== builtFrom.base) {
+        return `changeset ${label} now resolves to ${short(oldCommit)}; the bundle was built from ${short(builtFrom.base)}`
+      }
+      const state = newSource._tag === "Tree" ? { commit: newSource.commit, dirty: false } : yield* git.repoState(root)
+      if (state.commit !== builtFrom.commit) {
+        return changeset._tag === "Range" || changeset._tag === "MergeBase"
+          ? `changeset ${label} now ends at ${short(state.commit)}; the bundle was built from ${short(builtFrom.commit)}`
+          : `HEAD is now ${short(state.commit)}; the bundle of changeset ${label} was built at ${short(builtFrom.commit)}`
+      }
+      if (state.dirty !== null && builtFrom.dirty !== null && state.dirty !== builtFrom.dirty) {
+        return state.dirty
+          ? `the work tree now has changes; the bundle of changeset ${label} was built from a clean one`
+          : `the work tree is now clean; the bundle of changeset ${label} was built from one with changes`
+      }
+      return null
+    })
 
   /**
    * The manifest in `at` (absolute; `dir`: the folder as the caller named it, for the line), and
@@ -91,12 +148,18 @@ const make = Effect.gen(function* () {
     return compareFiles(set.manifest.builtFrom.files, files())
   })
 
-  return { open, compare } as const
+  /** A changeset bundle's changeset resolved again: the line that says it moved, or null (also for a Pack or Specs bundle). */
+  const moved = Effect.fn("Stale.moved")(function* (set: WrittenSet) {
+    const label = changesetOf(set.manifest)
+    return label === null ? null : yield* changesetMove(set.root, label, set.manifest.builtFrom)
+  })
+
+  return { open, compare, moved } as const
 })
 
 export class Stale extends Context.Service<Stale, Effect.Success<typeof make>>()("specbundle/Stale") {
   /** The live service; its dependencies still to provide. */
-  static readonly DefaultWithoutDependencies: Layer.Layer<Stale, never, FileSystem.FileSystem | GraphReader> = Layer.effect(this, make)
-  /** The live service with the reader under it but a FileSystem and the runtime (src/node/runtime.ts). */
-  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(GraphReader.Default))
+  static readonly DefaultWithoutDependencies: Layer.Layer<Stale, never, FileSystem.FileSystem | GraphReader | GitDiff> = Layer.effect(this, make)
+  /** The live service with the reader and git under it but a FileSystem and the runtime (src/node/runtime.ts). */
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Layer.mergeAll(GraphReader.Default, GitDiff.Default)))
 }

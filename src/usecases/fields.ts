@@ -23,8 +23,11 @@ export interface FieldSpec {
   readonly default?: string
   /** On the command line, a word after the command (`list packs`), not a flag. */
   readonly argument?: boolean
-  /** A list on the command line: comma-separated in one value (`--specs a,b`) or a repeated flag (`--exclude`). */
-  readonly list?: "comma" | "repeat"
+  /**
+   * A list on the command line: comma-separated in one value (`--specs a,b`), a repeated flag
+   * (`--exclude`), or read from a file named by the flag, one item a line (`-`: stdin; `linesFrom`).
+   */
+  readonly list?: "comma" | "repeat" | "file"
   /**
    * A choice the command line takes as text: the use case's own check words a wrong value (a `{
    * diagnostics }` value, exit 2), as it does for the MCP tool and the configuration file.
@@ -47,6 +50,15 @@ export const texts = (spec: FieldSpec & { readonly list: "comma" | "repeat" }) =
 export const textOrNumber = (spec: FieldSpec) => Schema.optionalKey(field(Schema.Union([Schema.String, Schema.Finite]), spec))
 /** A switch: false unless given. */
 export const toggle = (spec: FieldSpec) => Schema.optionalKey(field(Schema.Boolean, spec))
+/**
+ * A list the command line reads from a file (`--paths-from FILE|-`, one item a line; the handler
+ * reads it), and the MCP tool takes as an array: there the flag gives the FILE (a type tag,
+ * nothing at run time).
+ */
+export type FromFile<S> = S & { readonly "~fromFile": true }
+/** A list of text values that the command line reads from a file named by the flag (`spec.list` is "file"). */
+export const linesFrom = (spec: FieldSpec) =>
+  Schema.optionalKey(field(Schema.Array(Schema.String), { ...spec, list: "file" })) as FromFile<Schema.optionalKey<Schema.$Array<Schema.String>>>
 /** A field with a `spec.default` the entrances fill when it is left out: there it is never undefined (a type tag, nothing at run time). */
 export type Defaulted<S> = S & { readonly "~default": true }
 

@@ -13,7 +13,7 @@ import { CHECK_FORMATS, IMPACT_FORMATS, LIST_FORMATS, LIST_SUBJECTS } from "../c
 import type { ReadError } from "../services/GraphReader.js"
 import type { GitError, InvalidRevisionError } from "../node/git.js"
 import type { TokenizerUnavailable } from "../node/tokenizer.js"
-import { choice, requiredChoice, requiredText, text, textOrNumber, texts, toggle } from "./fields.js"
+import { choice, linesFrom, requiredChoice, requiredText, text, textOrNumber, texts, toggle } from "./fields.js"
 
 // Each request is one Schema (fields.ts: a field's description, and its flag, placeholder and
 // default on the command line): the CLI's flags and help, the MCP tools' parameters and their JSON
@@ -134,6 +134,13 @@ export const tokenFields = {
 export const ImpactRequest = Schema.Struct({
   ...corpusFields,
   ...changesetFields,
+  paths: linesFrom({
+    description:
+      "Instead of a changeset: the paths a change touched, relative to the repository's top (a review bot's list): the Specs a change to exactly those paths impacts, the graph read from the work tree. A path the work tree lacks counts as deleted, and with no base to read it from impacts nothing by itself (listed as coverage unknown).",
+    help: "Instead of --changeset: read the changed paths from FILE (- for stdin), one a line, relative to the repository's top; the Specs a change to exactly those paths impacts, the graph read from the work tree. A path the work tree lacks counts as deleted and, with no base to read it from, impacts nothing by itself (coverage unknown).",
+    flag: "paths-from",
+    value: "FILE|-"
+  }),
   format: choice(IMPACT_FORMATS, {
     description:
       "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment; gitlab: a GitLab Code Quality report.",
@@ -141,8 +148,9 @@ export const ImpactRequest = Schema.Struct({
     default: "json"
   }),
   linkBase: text({
-    description: "With format markdown: a URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/).",
-    help: "With --format markdown: put URL (such as https://github.com/OWNER/REPO/blob/SHA/) before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/.",
+    description:
+      "With format markdown: an http(s) URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/; a missing trailing / is added).",
+    help: "With --format markdown: put URL, an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/ (a missing trailing / is added), before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/.",
     value: "URL"
   })
 })

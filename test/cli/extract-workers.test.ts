@@ -17,6 +17,7 @@ import { GraphReader } from "../../src/services/GraphReader.js"
 import { makeRepo, specCarrier } from "../support/git.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { run as inProcess } from "../support/run.js"
+import { skipping } from "../support/skip.js"
 import { listFiles, readerOn, tempDir, writeFiles } from "../support/tmp.js"
 
 const root = tempDir("specbundle-workers-")
@@ -37,6 +38,9 @@ const files: SourceFile[] = listFiles(root)
 const OPTIONS = { selfHosting: false }
 /** What the CLI starts its workers on (src/worker.ts, built by `npm run build`). */
 const WORKER_BUNDLE = path.resolve("bin/specbundle-worker.cjs")
+
+/** True off Linux, after printing `skipped: <what>: <how it measures>, which only Linux has`. */
+const notLinux = (what: string, how: string): boolean => skipping(process.platform !== "linux", what, `${how}, which only Linux has`)
 
 /** `workers` threads forced (SPECBUNDLE_WORKERS) on `script`. */
 const pool = (script: string, workers: number, silentMs = SILENT_MS): Pool => ({ script, silentMs, forced: workers })
@@ -144,7 +148,7 @@ describe("a session that never finishes", () => {
   }
   const startedSince = async (before: ReadonlySet<string>): Promise<string[]> => [...(await threadIds())].filter((id) => !before.has(id))
 
-  it.runIf(process.platform === "linux")(
+  it.skipIf(notLinux("a session's threads ended when abandoned", "it counts this process's threads in /proc/self/task"))(
     "ends its threads when abandoned",
     async () => {
       const before = await threadIds()
@@ -157,7 +161,7 @@ describe("a session that never finishes", () => {
     60_000
   )
 
-  it.runIf(process.platform === "linux")(
+  it.skipIf(notLinux("a session's threads ended when git refuses the read", "it counts this process's threads in /proc/self/task"))(
     "a work-tree read git refuses ends the threads its session started (GraphReader, in process)",
     async () => {
       // git refuses the listing (a damaged index): the read fails after its session started two threads.
@@ -224,7 +228,7 @@ describe("threads started ahead of their session", () => {
     expect(on.ahead!.take(2)).toEqual([])
   }, 60_000)
 
-  it.runIf(process.platform === "linux")(
+  it.skipIf(notLinux("parser memory reserved by threads started ahead", "it reads this process's address space in /proc/self/status"))(
     "reserve no parser memory until a session adopts them, and none once it has ended (issue 29: git still forks meanwhile)",
     async () => {
       // This thread's own parser first, so only the workers' reservations move the figure.

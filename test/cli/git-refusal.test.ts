@@ -105,11 +105,9 @@ describe("git in the user's language", () => {
     return !/not a git repository/.test(r.stderr) && r.stderr.trim() !== ""
   }
 
-  it("LANGUAGE=de: the refusal still names git's reason and safe.directory (git runs with LC_ALL=C)", async () => {
-    if (!translated()) {
-      console.log("skipped: git in German: this machine's git has no German translation installed")
-      return
-    }
+  const untranslated = skipping(!translated(), "git in German", "this machine's git has no German translation installed")
+
+  it.skipIf(untranslated)("LANGUAGE=de: the refusal still names git's reason and safe.directory (git runs with LC_ALL=C)", async () => {
     const { dir } = corpus()
     const r = await run(dir, ["impact", "--changeset", "HEAD"], { env: { ...german, GIT_TEST_ASSUME_DIFFERENT_OWNER: "1" } })
     expect(r.status, r.stderr).toBe(1)

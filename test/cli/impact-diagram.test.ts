@@ -92,12 +92,13 @@ describe("impact --format markdown: the picture of the bike-dock change", () => 
     expect(r.stdout).toContain(`\`\`\`\n\n${DIAGRAM_LEGEND}\n\n`)
   })
 
-  it("--no-diagram leaves out the picture and its legend, and nothing else", async () => {
+  it("--no-diagram leaves out the picture and its legend, and the count of what it drew, nothing else", async () => {
     const whole = (await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown"])).stdout
     const r = await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown", "--no-diagram"])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).not.toContain("```")
-    expect(r.stdout).toBe(whole.replace(`${FENCE.exec(whole)![0]}${DIAGRAM_LEGEND}\n\n`, ""))
+    expect(whole.split("\n")[0]).toMatch(/ at risk \(\d+ drawn\) /)
+    expect(r.stdout).toBe(whole.replace(`${FENCE.exec(whole)![0]}${DIAGRAM_LEGEND}\n\n`, "").replace(/ at risk \(\d+ drawn\) /, " at risk "))
   })
 
   it("refuses --no-diagram without --format markdown (exit 2, { diagnostics })", async () => {

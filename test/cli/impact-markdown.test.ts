@@ -52,9 +52,16 @@ describe("impact --format markdown on the bike-dock example", () => {
       expect(links.map((l) => l.text.split(":")[0])).toEqual(report.impactedSpecs[i].reasons.map((r: { file: string }) => r.file))
       for (const l of links) expect(l.href).toMatch(/^[^#]+#L\d+$/)
     })
+    // The count and the picture agree: the anchor at risk is listed, not drawn, and the line says how many are.
+    const drawn = (/^ {2}class ([n\d,]+) risk$/m.exec(md)?.[1] ?? "").split(",").filter((n) => n !== "").length
+    expect(report.atRisk.filter((r: { nodeType: string }) => r.nodeType === "Anchor")).toHaveLength(1)
+    expect(drawn).toBe(report.atRisk.length - 1)
     expect(md.split("\n")[0]).toBe(
-      `**specbundle impact** of \`HEAD~1\`: ${report.impactedSpecs.length} impacted Specs · ${report.impactedPacks.length} impacted Packs · ${report.removedSpecs.length} removed · 0 lost bindings · ${report.atRisk.length} at risk · ${report.coverageUnknown.length} uncovered files`
+      `**specbundle impact** of \`HEAD~1\`: ${report.impactedSpecs.length} impacted Specs · ${report.impactedPacks.length} impacted Packs · ${report.removedSpecs.length} removed · 0 lost bindings · ${report.atRisk.length} at risk (${drawn} drawn) · ${report.coverageUnknown.length} uncovered files`
     )
+    // With no picture, nothing is drawn and the count stands alone.
+    const plain = (await run(dir, ["impact", "--changeset", "HEAD~1", "--format", "markdown", "--no-diagram"])).stdout
+    expect(plain.split("\n")[0]).toContain(` · ${report.atRisk.length} at risk · `)
   })
 
   it("calls out a Spec removed by the changeset, and links through --link-base", async () => {
@@ -172,6 +179,32 @@ describe("impact --format markdown on a large changeset", () => {
     const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--link-base", "https://x.example/"])
     expect(r.status).toBe(2)
     expect(JSON.parse(r.stdout).diagnostics[0].scope).toBe("link-base")
+  })
+})
+
+describe("impact --link-base: the URL as people paste it", () => {
+  it("adds the / a pasted .../blob/SHA lacks: the same links as with it", async () => {
+    const dir = bikeDock()
+    const args = ["impact", "--changeset", "HEAD~1", "--format", "markdown", "--link-base"]
+    const bare = await run(dir, [...args, "https://github.com/o/r/blob/a32ce65"])
+    const slash = await run(dir, [...args, "https://github.com/o/r/blob/a32ce65/"])
+    expect(bare.status, bare.stderr).toBe(0)
+    expect(bare.stdout).toBe(slash.stdout)
+    expect(bare.stdout).toContain("](https://github.com/o/r/blob/a32ce65/src/rides/fare.ts#L")
+    expect(bare.stdout).not.toContain("a32ce65src")
+  })
+
+  it("refuses a link base that is no http(s) URL: exit 2, one line naming the flag, nothing rendered", async () => {
+    const repo = makeRepo()
+    repo.write("specs/a.sdp.md", specCarrier("spec:a.one"))
+    repo.commit("one")
+    for (const base of ["notaurl", "src/", "ftp://host/x/", "https://host/blob/sha?plain=1"]) {
+      const r = await run(repo.dir, ["impact", "--changeset", "HEAD", "--format", "markdown", "--link-base", base])
+      expect(r.status, base).toBe(2)
+      expect(r.stderr.trim().split("\n")).toHaveLength(1)
+      expect(r.stderr).toMatch(/^specbundle: link-base: --link-base /)
+      expect(JSON.parse(r.stdout).diagnostics).toEqual([{ scope: "link-base", problem: expect.stringContaining(JSON.stringify(base)) }])
+    }
   })
 })
 

@@ -5,6 +5,7 @@
 import * as path from "node:path"
 import { spawnSync } from "node:child_process"
 import { beforeAll, describe, expect, it } from "vitest"
+import { makeRepo, specCarrier } from "../support/git.js"
 import { run, type Run } from "../support/run.js"
 import { tempDir } from "../support/tmp.js"
 
@@ -89,6 +90,36 @@ describe("a revision", () => {
         'specbundle: unknown revision "nope~3": git does not know it in this repository; look it up with git log --oneline (or git branch -a), or fetch it with git fetch'
       ])
     }
+  })
+
+  it("before a first commit: no commit before it, and --staged for a first commit (fetching cannot help)", async () => {
+    const one = makeRepo()
+    one.write("specs/a.sdp.md", specCarrier("spec:a.one"))
+    one.commit("first")
+    const staged = "for what a first commit records, run with --staged before committing it"
+    for (const command of ["impact", "bundle"]) {
+      const r = await run(one.dir, [command, "--changeset", "HEAD~1"])
+      expect(r.status).toBe(1)
+      expect(r.stdout).toBe("")
+      expect(lines(r.stderr)).toEqual([`specbundle: unknown revision "HEAD~1": HEAD is the first commit, there is no commit before it; ${staged}`])
+      const range = await run(one.dir, [command, "--changeset", "HEAD~1..HEAD"])
+      expect(lines(range.stderr)).toEqual([`specbundle: unknown revision "HEAD~1": HEAD is the first commit, there is no commit before it; ${staged}`])
+    }
+    // Past the first commit of a longer history: where the history ends, not "fetch it".
+    expect(lines((await run(repo, ["impact", "--changeset", "HEAD~5"])).stderr)).toEqual([
+      'specbundle: unknown revision "HEAD~5": the history of HEAD ends before it (git log --oneline HEAD lists its commits)'
+    ])
+    // An empty repository: HEAD's branch is unborn.
+    const empty = makeRepo()
+    empty.write("specs/a.sdp.md", specCarrier("spec:a.one"))
+    for (const rev of ["HEAD", "HEAD~1", "@~2"]) {
+      const r = await run(empty.dir, ["impact", "--changeset", rev])
+      expect(r.status).toBe(1)
+      expect(lines(r.stderr)).toEqual([`specbundle: unknown revision "${rev}": there is no commit yet (the branch main is unborn); ${staged}`])
+    }
+    // --staged works there.
+    empty.git("add", "-A")
+    expect((await run(empty.dir, ["impact", "--staged"])).status).toBe(0)
   })
 
   it("given as a bare word: did you mean --changeset", async () => {

@@ -36,6 +36,7 @@ interface Manifest {
     config: string | null
     commit: string | null
     dirty: boolean | null
+    base?: string | null
     graphDigest: string
     files: Array<{ path: string; hash: string }>
   }
@@ -228,6 +229,84 @@ describe("stale DIR", () => {
     const r = await run(elsewhere, ["stale", out])
     expect(r.code).toBe(2)
     expect(r.lines).toEqual([expect.stringContaining("manifest.json: not a specbundle manifest")])
+  })
+
+  // A changeset bundle is also stale when its changeset names other commits, or the tree's
+  // dirtiness flipped (bundle-contract.md section 3); a Pack bundle only when its files changed.
+  describe("a changeset bundle", () => {
+    const FARE = path.join("specs", "rides", "ride-fare-rule.sdp.md")
+    const repo = () => {
+      const root = corpus()
+      git(root, "init", "-q", "-b", "main")
+      git(root, "add", "-A")
+      git(root, "commit", "-q", "-m", "corpus")
+      return root
+    }
+    const staleLines = async (out: string) => {
+      const r = await run(tempDir(), ["stale", out])
+      return { code: r.code, lines: r.stdout.split("\n").filter((l) => l !== ""), stderr: r.stderr }
+    }
+
+    it("is stale after a commit moves what --changeset HEAD names, with one line giving both commits; a Pack bundle stays current", async () => {
+      const root = repo()
+      const before = git(root, "rev-parse", "HEAD").trim()
+      fs.appendFileSync(path.join(root, FARE), "\n")
+      const out = path.join(tempDir(), "changeset-out")
+      const pack = path.join(tempDir(), "pack-out")
+      expect((await run(root, ["bundle", "--changeset", "HEAD", "--out", out])).code).toBe(0)
+      expect((await bundleParts(root, pack)).code).toBe(0)
+      expect(manifestOf(out).builtFrom).toMatchObject({ commit: before, dirty: true, base: before })
+      expect(manifestOf(pack).builtFrom).not.toHaveProperty("base")
+      expect(await staleLines(out)).toMatchObject({ code: 0, lines: [] })
+
+      git(root, "commit", "-q", "-am", "fare rule")
+      const after = git(root, "rev-parse", "HEAD").trim()
+      expect(await staleLines(out)).toEqual({
+        code: 1,
+        lines: [`changeset HEAD now resolves to ${after.slice(0, 12)}; the bundle was built from ${before.slice(0, 12)}`],
+        stderr: ""
+      })
+      expect(await staleLines(pack)).toMatchObject({ code: 0, lines: [] })
+    })
+
+    it("is stale when the tree turned clean or dirty, when B of A..B moved, and when a revision is gone", async () => {
+      const root = repo()
+      // Dirty by a file that is no corpus file: only the dirtiness tells.
+      fs.writeFileSync(path.join(root, "notes.txt"), "draft\n")
+      const out = path.join(tempDir(), "dirty-out")
+      expect((await run(root, ["bundle", "--changeset", "HEAD", "--out", out])).code).toBe(0)
+      fs.rmSync(path.join(root, "notes.txt"))
+      expect(await staleLines(out)).toMatchObject({
+        code: 1,
+        lines: ["the work tree is now clean; the bundle of changeset HEAD was built from one with changes"]
+      })
+      expect((await run(root, ["bundle", "--changeset", "HEAD", "--out", out])).code).toBe(0)
+      fs.writeFileSync(path.join(root, "notes.txt"), "draft\n")
+      expect((await staleLines(out)).lines).toEqual(["the work tree now has changes; the bundle of changeset HEAD was built from a clean one"])
+      fs.rmSync(path.join(root, "notes.txt"))
+
+      // A range read from git objects: its end moves, then is deleted.
+      git(root, "branch", "side")
+      const first = git(root, "rev-parse", "HEAD").trim()
+      const range = path.join(tempDir(), "range-out")
+      // (No corpus file differs from main's: stale compares the files with the work tree's.)
+      git(root, "switch", "-q", "side")
+      fs.writeFileSync(path.join(root, "notes.txt"), "side\n")
+      git(root, "add", "notes.txt")
+      git(root, "commit", "-q", "-m", "side one")
+      const one = git(root, "rev-parse", "HEAD").trim()
+      git(root, "switch", "-q", "main")
+      expect((await run(root, ["bundle", "--changeset", "main..side", "--out", range])).code).toBe(0)
+      expect(manifestOf(range).builtFrom).toMatchObject({ commit: one, base: first })
+      expect(await staleLines(range)).toMatchObject({ code: 0, lines: [] })
+      git(root, "branch", "-f", "side", first)
+      expect((await staleLines(range)).lines).toEqual([`changeset main..side now ends at ${first.slice(0, 12)}; the bundle was built from ${one.slice(0, 12)}`])
+      git(root, "branch", "-D", "side")
+      const gone = await staleLines(range)
+      expect(gone.code).toBe(1)
+      expect(gone.lines).toHaveLength(1)
+      expect(gone.lines[0]).toMatch(/^changeset main\.\.side no longer resolves: unknown revision "side"/)
+    })
   })
 
   it("a folder without a manifest is exit 2 (could not tell) with one line", async () => {

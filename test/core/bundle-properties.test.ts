@@ -9,6 +9,7 @@ import { factsOf } from "../../src/core/facts.js"
 import type { Facts, OpenQuestion, RelationType } from "../../src/core/model.js"
 import { RUNGS } from "../../src/core/model.js"
 import type { AnyNode } from "../support/nodes.js"
+import { reached } from "../support/branches.js"
 import { anchor, graphOf, gwt, pack, spec } from "../support/nodes.js"
 
 /** Text of any length up to max (padding keeps sizes spread, not biased to tiny strings). */
@@ -42,10 +43,12 @@ const memberArb = fc.record({
 
 const worldArb = fc.record({
   members: fc.array(memberArb, { maxLength: 6 }),
-  // An absolute budget, or a fraction of the uncut length (reaches every cut stage and many parts).
+  // An absolute budget, a fraction of the uncut length (reaches many parts, and budgetExceeded for
+  // most small fractions), or a point between the protected length and the uncut one (a cut stage).
   budget: fc.oneof(
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 200000 }) },
-    { weight: 3, arbitrary: fc.double({ min: 0.2, max: 1.05, noNaN: true }).map((fraction) => ({ fraction })) }
+    { weight: 3, arbitrary: fc.double({ min: 0.2, max: 1.05, noNaN: true }).map((fraction) => ({ fraction })) },
+    { weight: 2, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((between) => ({ between })) }
   ),
   declarations: fc.constantFrom("whole", "addresses"),
   scope: fc.constantFrom("pack", "specs")
@@ -104,7 +107,13 @@ const scopeOf = (w: World, facts: Facts): BundleParams =>
 const setup = (w: World) => {
   const facts = factsOf(graphOf(...nodesOf(w)))
   const scope = { ...scopeOf(w, facts), declarations: w.declarations }
-  const budget = typeof w.budget === "number" ? w.budget : Math.max(1, Math.round((stageLengths(facts, scope) as number[])[0] * w.budget.fraction))
+  const lengths = stageLengths(facts, scope) as number[]
+  const budget =
+    typeof w.budget === "number"
+      ? w.budget
+      : "fraction" in w.budget
+        ? Math.max(1, Math.round(lengths[0] * w.budget.fraction))
+        : Math.round(lengths[lengths.length - 1] + (lengths[0] - lengths[lengths.length - 1]) * w.budget.between)
   return { facts, budget, params: { ...scope, budget }, maxStage: w.declarations === "addresses" ? 7 : 6 }
 }
 
@@ -117,21 +126,30 @@ const usedFor = (base: number) => {
 
 const RUNS = { numRuns: 150 }
 
+// Each property counts the cases that reached its branches (test/support/branches.ts). Each floor
+// is the count a run of 150 cases falls below with a chance under 1e-7 at the rate 3,000 cases gave
+// (fits 60%, cut 34%, budgetExceeded 39%, uncut 25%; one part 24%, several 50%, oversized 26%).
+
 describe("bundle properties", () => {
   it("every success fits and used is exact (JSON.stringify(v).length === v.used)", () => {
+    const count = reached("bundle properties: every success fits", { fits: 55, cut: 20, budgetExceeded: 25 })
     fc.assert(
       fc.property(worldArb, (w) => {
+        count.case()
         const { facts, params, budget } = setup(w)
         const { value, text } = composeBundleText(facts, params)
         expect(JSON.stringify(value)).toBe(text)
-        if (isBudgetExceeded(value)) return
+        if (isBudgetExceeded(value)) return count.hit("budgetExceeded")
         const v = value as BundleValue
+        count.hit("fits")
+        if (v.leftOut.length > 0) count.hit("cut")
         expect(text.length).toBe(v.used)
         expect(v.used).toBeLessThanOrEqual(budget)
         expect(v.tokenEstimate).toEqual({ value: Math.ceil(v.used / 4), method: TOKEN_METHOD })
       }),
       RUNS
     )
+    count.check()
   })
 
   it("leftOut is a prefix of the cut order, the seventh line only under addresses", () => {
@@ -149,12 +167,15 @@ describe("bundle properties", () => {
   })
 
   it("the first stage that fits is taken, and budgetExceeded only when the protected content alone exceeds", () => {
+    const count = reached("bundle properties: the first stage that fits", { uncut: 12, cut: 20, budgetExceeded: 25 })
     fc.assert(
       fc.property(worldArb, (w) => {
+        count.case()
         const { facts, params, maxStage, budget } = setup(w)
         const lengths = stageLengths(facts, params) as number[]
         expect(lengths).toHaveLength(maxStage + 1)
         const { value } = composeBundleText(facts, params)
+        count.hit(isBudgetExceeded(value) ? "budgetExceeded" : (value as BundleValue).leftOut.length > 0 ? "cut" : "uncut")
         if (isBudgetExceeded(value)) {
           expect(lengths.every((l) => l > budget)).toBe(true)
           // The smallest budget at which the same request returns a bundle (bundle-contract.md section 2).
@@ -171,20 +192,25 @@ describe("bundle properties", () => {
       }),
       RUNS
     )
+    count.check()
   })
 
   it("parts cover the members once, in order, with one header and one cut stage, each the longest run that fits", () => {
+    const count = reached("bundle properties: parts cover the members", { onePart: 10, severalParts: 40, oversized: 12 })
     fc.assert(
       fc.property(worldArb, (w) => {
+        count.case()
         const { facts, params, maxStage, budget } = setup(w)
         const plan = planParts(facts, params)
         if (isPartsExceeded(plan)) {
+          if (plan.oversized.length > 0) count.hit("oversized")
           expect(plan.part.of).toBeNull()
           expect(plan.leftOut).toHaveLength(maxStage)
           for (const o of plan.oversized) expect(o.length).toBeGreaterThan(budget)
           return
         }
         if (!("render" in plan)) throw new Error("unexpected diagnostics")
+        count.hit(plan.of > 1 ? "severalParts" : "onePart")
         const parts: PartValue[] = Array.from({ length: plan.of }, (_, i) => plan.render(i + 1))
         const expected = "pack" in params ? facts.graph.packs.get("pack:m")!.members : (params.specs as string[])
         expect(parts.flatMap((p) => p.members.map((m) => m.id))).toEqual(expected)
@@ -208,6 +234,7 @@ describe("bundle properties", () => {
       }),
       RUNS
     )
+    count.check()
   })
 
   it("a second run over a re-read graph is byte-identical, whole and in parts", () => {

@@ -17,7 +17,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { runAsync } from "../support/cli.js"
-import { npmFreeEnv, packWorkingTree, sh } from "../support/pack.js"
+import { REPO, npmFreeEnv, packWorkingTree, sh } from "../support/pack.js"
+import { skipping } from "../support/skip.js"
 import { tempDir } from "../support/tmp.js"
 
 /** The managers' versions: pinned, so a registry release never changes what this file tests. */
@@ -63,9 +64,38 @@ const projectEnv = (() => {
   }
 })()
 
+/**
+ * A Node older than the package supports, where the machine has one (Debian 12's and many CI
+ * images' Node 20 in /usr/bin), and its version; null where there is none.
+ */
+const OLD_NODE = (() => {
+  for (const candidate of ["/usr/bin/node", "/usr/local/bin/node"]) {
+    const r = spawnSync(candidate, ["-p", "process.version"], { encoding: "utf8" })
+    const m = /^v(\d+)\.(\d+)\./.exec(r.stdout ?? "")
+    if (r.status === 0 && m && (Number(m[1]) < 22 || (Number(m[1]) === 22 && Number(m[2]) < 19))) return { node: candidate, version: r.stdout.trim() }
+  }
+  return null
+})()
+const NO_OLD_NODE = skipping(OLD_NODE === null, "hook runs on an older Node", "no Node older than 22.19 in /usr/bin or /usr/local/bin")
+/** The project's environment with that Node first on PATH (a shell or CI image whose Node is 20). */
+const oldNodeEnv = (() => {
+  let cached: NodeJS.ProcessEnv | undefined
+  return (): NodeJS.ProcessEnv => {
+    if (cached) return cached
+    const bin = tempDir("specbundle-old-node-")
+    fs.symlinkSync(OLD_NODE!.node, path.join(bin, "node"))
+    cached = { ...projectEnv(), PATH: [bin, ...PATH.split(":").filter((d) => d !== path.dirname(process.execPath))].join(":") }
+    return cached
+  }
+})()
+/** The line a hook run on that Node gives: what it needs, what the hook left undone, how to get it. */
+const oldNodeLine = (hook: string, skipped: string) =>
+  `specbundle needs Node 22.19 or later; this is ${OLD_NODE?.version}, so the ${hook} hook ${skipped}. Get it for this project with npm install -D node@22 (npm scripts, npx and the hook lines then run it), or from your version manager`
+
 const run = (cwd: string, command: string, ...args: string[]) => runAsync(command, args, { cwd, env: projectEnv(), timeout: 240_000 })
-const git = async (cwd: string, ...args: string[]) => {
-  const r = await run(cwd, "git", "-c", "commit.gpgsign=false", ...args)
+const git = async (cwd: string, ...args: string[]) => gitWith(projectEnv(), cwd, ...args)
+const gitWith = async (env: NodeJS.ProcessEnv, cwd: string, ...args: string[]) => {
+  const r = await runAsync("git", ["-c", "commit.gpgsign=false", ...args], { cwd, env, timeout: 240_000 })
   // What the managers print (on either stream) is read as one text.
   return { status: r.status, stderr: r.stderr, out: `${r.stdout}\n${r.stderr}` }
 }
@@ -173,6 +203,29 @@ const exercise = (setup: () => Promise<string>, nothingToSend: string | null) =>
     expect(fs.existsSync(path.join(folder, "manifest.json"))).toBe(true)
   }, 120_000)
 
+  it.skipIf(NO_OLD_NODE)(
+    "with Node 20 first on PATH, a commit (even a broken Spec) and a push go through with one line each naming Node 22.19",
+    async () => {
+      const old = oldNodeEnv()
+      expect((await runAsync("node", ["-p", "process.version"], { cwd: dir, env: old, timeout: 60_000 })).stdout.trim()).toBe(OLD_NODE!.version)
+      const before = await head(dir)
+      fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+      await ok(dir, "git", "add", "specs/broken.sdp.md")
+      const c = await gitWith(old, dir, "commit", "-q", "-m", "on an older Node")
+      expect(c.status, c.out).toBe(0)
+      expect(await head(dir)).not.toBe(before)
+      expect(linesWith(c.out, "specbundle needs Node"), c.out).toEqual([oldNodeLine("pre-commit", "checked nothing")])
+      expect(c.out).not.toMatch(/^\s+at |Error:/m)
+      const p = await gitWith(old, dir, "push", "-q", "fork", "HEAD:older-node")
+      expect(p.status, p.out).toBe(0)
+      expect(linesWith(p.out, "specbundle needs Node"), p.out).toEqual([oldNodeLine("pre-push", "composed no bundle")])
+      // Back to a commit the next case starts from.
+      await ok(dir, "git", "rm", "-q", "specs/broken.sdp.md")
+      await ok(dir, "git", "commit", "-q", "--no-verify", "-m", "broken Spec gone")
+    },
+    120_000
+  )
+
   it("with specbundle uninstalled, a commit (even a broken Spec) and a push go through with one line each", async () => {
     await ok(dir, "npm", "uninstall", "--no-audit", "--no-fund", "specbundle")
     expect(fs.existsSync(path.join(dir, "node_modules", ".bin", "specbundle"))).toBe(false)
@@ -194,6 +247,80 @@ const exercise = (setup: () => Promise<string>, nothingToSend: string | null) =>
     expect(p.out).not.toMatch(/^specbundle( pre-push)?: |not found|No such file|127/m)
   }, 120_000)
 }
+
+describe.skipIf(NO_OLD_NODE)(
+  "on Node 20 (first on PATH), in a project install: hook install's committed hook and the Claude Code hooks let git and the session go on, other commands refuse",
+  () => {
+    let dir = ""
+    beforeAll(async () => {
+      dir = await teamProject([])
+    }, 600_000)
+
+    it("the hook hook install writes into a committed hooks folder: a commit passes with one line naming Node 22.19", async () => {
+      await ok(dir, "git", "config", "core.hooksPath", ".githooks")
+      await ok(dir, "npx", "--no", "--", "specbundle", "hook", "install", "pre-commit")
+      const before = await head(dir)
+      fs.writeFileSync(path.join(dir, "specs", "broken.sdp.md"), BROKEN)
+      await ok(dir, "git", "add", "-A")
+      const c = await gitWith(oldNodeEnv(), dir, "commit", "-q", "-m", "on an older Node")
+      expect(c.status, c.out).toBe(0)
+      expect(await head(dir)).not.toBe(before)
+      expect(linesWith(c.out, "specbundle"), c.out).toEqual([oldNodeLine("pre-commit", "checked nothing")])
+    }, 120_000)
+
+    it("the Claude Code hooks, as hook print --manager claude-code gives them: exit 0, nothing on stdout, one line", async () => {
+      const settings = JSON.parse(await printed(dir, "claude-code", "session-start", "user-prompt-submit")) as {
+        hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>
+      }
+      for (const [event, hook] of [
+        ["SessionStart", "session-start"],
+        ["UserPromptSubmit", "user-prompt-submit"]
+      ] as const) {
+        const command = settings.hooks[event]![0]!.hooks[0]!.command
+        const r = await runAsync("sh", ["-c", command], {
+          cwd: dir,
+          env: { ...oldNodeEnv(), CLAUDE_PROJECT_DIR: dir },
+          timeout: 60_000,
+          input: JSON.stringify({ hook_event_name: event, prompt: "hello" })
+        })
+        expect(r.status, r.stderr).toBe(0)
+        expect(r.stdout).toBe("")
+        expect(r.stderr).toBe(`${oldNodeLine(hook, "added no context")}\n`)
+      }
+    }, 120_000)
+
+    it("specbundle bundle and npx specbundle --help still refuse with exit 1 and the one line, saying how to get Node 22", async () => {
+      for (const args of [["bundle", "--pack", "pack:none"], ["--help"]]) {
+        const r = await runAsync("npx", ["--no", "--", "specbundle", ...args], { cwd: dir, env: oldNodeEnv(), timeout: 120_000 })
+        expect(r.status, r.stderr).toBe(1)
+        expect(r.stdout).toBe("")
+        expect(r.stderr).toBe(
+          `specbundle needs Node 22.19 or later; this is ${OLD_NODE!.version}. Get it for this project with npm install -D node@22 (npm scripts, npx and the hook lines then run it), or from your version manager\n`
+        )
+      }
+    }, 240_000)
+
+    it("the line's advice, npm install -D node@22 run by Node 20's npm: npx specbundle and the committed hook then run on Node 22", async () => {
+      // The version the clone pins (npm's cache holds the platform binary the package's preinstall fetches).
+      const pinned = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).devDependencies.node as string
+      const install = await runAsync("npm", ["install", "-D", "--prefer-offline", "--no-audit", "--no-fund", `node@${pinned}`], {
+        cwd: dir,
+        env: oldNodeEnv(),
+        timeout: 540_000
+      })
+      expect(install.status, install.stderr).toBe(0)
+      const version = await runAsync("npx", ["--no", "--", "specbundle", "--version"], { cwd: dir, env: oldNodeEnv(), timeout: 120_000 })
+      expect(version.status, version.stderr).toBe(0)
+      // The committed hook runs again: the broken Spec staged in this commit is refused.
+      fs.writeFileSync(path.join(dir, "specs", "broken2.sdp.md"), BROKEN.replace("spec:broken", "spec:broken2"))
+      await ok(dir, "git", "add", "-A")
+      const c = await gitWith(oldNodeEnv(), dir, "commit", "-q", "-m", "on Node 22 again")
+      expect(c.status, c.out).not.toBe(0)
+      expect(c.out).toMatch(/^specs\/broken2\.sdp\.md:\d+: /m)
+      expect(c.out).not.toContain("specbundle needs Node")
+    }, 600_000)
+  }
+)
 
 describe("husky (npm registry), the lines hook print gives in .husky/pre-commit and .husky/pre-push", () => {
   exercise(async () => {
@@ -244,7 +371,7 @@ describe.skipIf(VERSION === null)(
       return dir
     }
 
-    it.skipIf(MODERN)(
+    it.skipIf(skipping(MODERN, "pre-commit before 3.2 refusing the printed stages", `the pre-commit on PATH is ${VERSION?.join(".")}, 3.2 or later`))(
       "before 3.2 the printed file is refused at its stages, before pre-commit reads minimum_pre_commit_version (3.6 reads that first)",
       async () => {
         const dir = await wire((c) => c)

@@ -1,6 +1,10 @@
 // The MCP server keeps the corpus it read warm between calls (issue 38): the built `specbundle mcp`
 // over a real git repository, with the parse cache's folder, answers each call after an edit, an
 // added, removed or renamed file, as a fresh CLI process without any cache prints the same request.
+// And it answers from what it keeps: the server runs with test/support/pause.ts's preload counting
+// the files it opens, so a call after nothing changed reads no file of the corpus or of the cache
+// folder again, and a call after one edit reads that file and not the corpus. A server that read
+// afresh on every call (the CLI's folder cache, or none) gives the same answers and fails there.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import * as fs from "node:fs"
@@ -9,9 +13,12 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BIN, cacheEnv, cliAsync } from "../support/cli.js"
 import { codeAnchor, makeRepo, specCarrier } from "../support/git.js"
+import { countedReads } from "../support/pause.js"
 
 const repo = makeRepo()
-const cache = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-warm-cache-"))
+const cache = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-warm-cache-")))
+/** Every file the server opens in the repository or the cache folder. */
+const counted = countedReads(new RegExp(`^(${[repo.dir, cache].map((d) => d.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})/`))
 let client: Client
 
 beforeAll(async () => {
@@ -21,7 +28,15 @@ beforeAll(async () => {
   repo.commit("corpus")
   const env = cacheEnv(cache) as Record<string, string>
   client = new Client({ name: "specbundle-warm-test", version: "1.0.0" })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: repo.dir, env, stderr: "ignore" }))
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [...counted.execArgv, BIN, "mcp"],
+      cwd: repo.dir,
+      env: { ...env, ...counted.env },
+      stderr: "ignore"
+    })
+  )
 }, 60_000)
 
 afterAll(async () => {
@@ -36,8 +51,15 @@ const served = async (name: string, args: Record<string, unknown>): Promise<stri
   return content.map((c) => c.text ?? "").join("")
 }
 
-/** Each call the server answers as a fresh CLI process without any cache prints it. */
-const sameAsFresh = async () => {
+/** What the server read during the calls: the corpus's files (root-relative, git's own left out) and the cache folder's. */
+interface Read {
+  readonly corpus: string[]
+  readonly cache: string[]
+}
+
+/** Each call the server answers as a fresh CLI process without any cache prints it; what the server read meanwhile. */
+const sameAsFresh = async (): Promise<Read> => {
+  const read: Read = { corpus: [], cache: [] }
   const calls: ReadonlyArray<readonly [string, Record<string, unknown>, ReadonlyArray<string>]> = [
     ["impact", { staged: true }, ["impact", "--staged"]],
     ["impact", { changeset: "HEAD", format: "markdown" }, ["impact", "--changeset", "HEAD", "--format", "markdown"]],
@@ -47,17 +69,30 @@ const sameAsFresh = async () => {
   for (const [name, args, argv] of calls) {
     const fresh = await cliAsync(repo.dir, argv, { env: cacheEnv(undefined) })
     expect(fresh.stderr).not.toContain("internal error")
+    const before = counted.reads().length
     expect(await served(name, args), `${name} ${JSON.stringify(args)}`).toBe(fresh.stdout)
+    for (const file of counted.reads().slice(before)) {
+      if (file.startsWith(`${cache}/`)) read.cache.push(path.basename(file))
+      else if (!file.startsWith(`${repo.dir}/.git/`)) read.corpus.push(path.relative(repo.dir, file))
+    }
   }
+  return read
 }
 
 describe("specbundle mcp between calls", () => {
-  it("answers each call after a change as a fresh process does", async () => {
-    await sameAsFresh()
-    await sameAsFresh()
+  it("answers each call after a change as a fresh process does, reading again only what changed", async () => {
+    const first = await sameAsFresh()
+    // The first calls read the whole corpus: the count sees the server's reads.
+    expect(new Set(first.corpus).size).toBe(13)
+    // Nothing changed: every call answers from what the server keeps, reading no file again.
+    expect(await sameAsFresh()).toEqual({ corpus: [], cache: [] })
     repo.write("specs/s3.sdp.md", specCarrier("spec:m.s3", "Spec 3, retitled", "relations:\n  refines: spec:m.s0"))
     repo.git("add", "--", "specs/s3.sdp.md")
-    await sameAsFresh()
+    // One file edited and staged: it is read again, the other twelve files of the corpus are not (a
+    // file kept in the same cache shard may be hashed again too, while its time stamp is recent).
+    const edited = new Set((await sameAsFresh()).corpus)
+    expect(edited).toContain("specs/s3.sdp.md")
+    expect(edited.size).toBeLessThan(5)
     repo.write("specs/s4.sdp.md", specCarrier("spec:m.s4", "Spec 4", "relations:\n  refines: spec:m.s2"))
     await sameAsFresh()
     repo.write("specs/new.sdp.md", specCarrier("spec:m.new", "New"))

@@ -42,15 +42,22 @@ export interface Run {
   readonly stderr: string
 }
 
-/** How a run differs from the default: its environment (gitCleanEnv() if absent) and its timeout (30 s if absent). */
+/** How a run differs from the default: its environment (gitCleanEnv() if absent), its timeout (30 s if absent) and its stdin (empty if absent). */
 export interface CliOptions {
   readonly env?: NodeJS.ProcessEnv
   readonly timeout?: number
+  readonly input?: string
 }
 
 /** Runs `node bin/specbundle.js ...args` in `cwd` and waits for it; one place for the spawn options every copy used. */
 export const cli = (cwd: string, args: ReadonlyArray<string>, options: CliOptions = {}): Run => {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: options.timeout ?? 30_000, env: options.env ?? gitCleanEnv() })
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: options.timeout ?? 30_000,
+    env: options.env ?? gitCleanEnv(),
+    input: options.input
+  })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
@@ -81,4 +88,4 @@ export const runAsync = (
 
 /** `cli` as a promise: the worker's event loop stays free while it runs, and runs can overlap. */
 export const cliAsync = (cwd: string, args: ReadonlyArray<string>, options: CliOptions = {}): Promise<Run> =>
-  runAsync(process.execPath, [BIN, ...args], { cwd, env: options.env ?? gitCleanEnv(), timeout: options.timeout ?? 30_000 })
+  runAsync(process.execPath, [BIN, ...args], { cwd, env: options.env ?? gitCleanEnv(), timeout: options.timeout ?? 30_000, input: options.input })

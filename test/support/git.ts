@@ -75,3 +75,16 @@ export const specCarrier = (id: string, title = "A spec", relations = "relations
 /** A comment-form code anchor satisfying the given Specs. */
 export const codeAnchor = (id: string, satisfies: ReadonlyArray<string>): string =>
   `/**\n * @sdpAnchor ${id}\n${satisfies.length > 0 ? ` * @sdpSatisfies ${satisfies.join(", ")}\n` : ""} */\nexport const x = 1\n`
+
+/**
+ * The example corpus in a git repository with its two commits (examples/make-history.mjs, what
+ * `specbundle example DIR` writes), in a new temp folder: the real history most tests can share.
+ */
+export const exampleHistory = (label = "specbundle-example-"): Repo => {
+  const dir = path.join(tempDir(label), "bike-dock")
+  execFileSync(process.execPath, [path.join(import.meta.dirname, "..", "..", "examples", "make-history.mjs"), dir], {
+    env: env(),
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  return repoAt(dir)
+}

@@ -1,8 +1,12 @@
 // Running the built CLI held at a point of its work the test can see, instead of at a guessed time:
 // a preload (node --require) makes each thread of the run, when it opens a file whose path matches
-// the given pattern, write that path on fd 3 and wait for one byte on fd 4. The test acts while the
-// run waits there (a signal, a save) and then lets it go on. Nothing of the CLI changes: the preload
-// wraps node:fs's openSync and readFileSync, which the bundle calls through the module object.
+// the given pattern, or is about to rename a file onto such a path, write that path on fd 3 and wait
+// for one byte on fd 4. The test acts while the run waits there (a signal, a save, a look at the
+// file a rename is about to replace) and then lets it go on. Nothing of the CLI changes: the preload
+// wraps node:fs's openSync, readFileSync, rename and renameSync, which the bundle calls through the
+// module object (Effect's FileSystem takes `rename` from it when the bundle loads, after the preload).
+// Without holding the run, the same preload counts what it reads (`countedReads`): each matching path
+// is appended to a file the test reads back, as a long-lived process (the MCP server) goes on.
 import type { ChildProcess } from "node:child_process"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -14,9 +18,12 @@ import { tempDir } from "./tmp.js"
 const PRELOAD = `"use strict"
 const fs = require("node:fs")
 const pattern = new RegExp(process.env.SPECBUNDLE_TEST_PAUSE_AT)
+const log = process.env.SPECBUNDLE_TEST_COUNT_TO
+const logFd = log === undefined ? undefined : fs.openSync(log, "a")
 let depth = 0
 const pause = (file) => {
   if (typeof file !== "string" || !pattern.test(file)) return
+  if (logFd !== undefined) return void fs.writeSync(logFd, file + "\\n")
   fs.writeSync(3, file + "\\n")
   const answer = Buffer.alloc(1)
   for (;;) {
@@ -28,11 +35,12 @@ const pause = (file) => {
     }
   }
 }
-for (const name of ["openSync", "readFileSync"]) {
+for (const name of ["openSync", "readFileSync", "rename", "renameSync"]) {
   const real = fs[name]
+  const renames = name.startsWith("rename")
   fs[name] = function (file, ...rest) {
-    // readFileSync opens through openSync: one pause per read.
-    if (depth === 0) pause(file)
+    // readFileSync opens through openSync: one pause per read. A rename pauses at its destination.
+    if (depth === 0) pause(renames ? rest[0] : file)
     depth++
     try {
       return real.call(this, file, ...rest)
@@ -64,7 +72,8 @@ export interface PausedRun {
 
 /**
  * Runs `node bin/specbundle.js ...args`; whenever a thread of it opens a file whose absolute path
- * matches `at`, the run waits until `onPause(path, n)` (n: pauses so far, from 1) has settled.
+ * matches `at`, or renames a file onto such a path, the run waits until `onPause(path, n)` (n:
+ * pauses so far, from 1) has settled: before the open or the rename.
  */
 export const runPaused = (
   args: ReadonlyArray<string>,
@@ -107,4 +116,28 @@ export const runPaused = (
     child.on("close", (code, signal) => (failure === undefined ? resolve({ code, signal, stdout: out, stderr: err }) : reject(failure)))
   )
   return { child, pauses, stdout: () => out, stderr: () => err, ended }
+}
+
+/** Node's arguments and the environment that make a process record its reads, and what it read so far. */
+export interface CountedReads {
+  /** Before the script: `[process.execPath, ...execArgv, BIN, ...]`. */
+  readonly execArgv: ReadonlyArray<string>
+  readonly env: Readonly<Record<string, string>>
+  /** Each path matching `at` that a thread of the process opened, read or renamed onto so far, in order. */
+  reads(): string[]
+}
+
+/** The preload of `runPaused`, counting instead of holding: for a process the test starts itself (an MCP client's). */
+export const countedReads = (at: RegExp): CountedReads => {
+  const log = path.join(tempDir("specbundle-reads-"), "reads.log")
+  fs.writeFileSync(log, "")
+  return {
+    execArgv: ["--require", preload()],
+    env: { SPECBUNDLE_TEST_PAUSE_AT: at.source, SPECBUNDLE_TEST_COUNT_TO: log },
+    reads: () =>
+      fs
+        .readFileSync(log, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+  }
 }

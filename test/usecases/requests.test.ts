@@ -11,6 +11,7 @@ import * as path from "node:path"
 import { DECLARATIONS } from "../../src/core/bundle/types.js"
 import { IMPACT_FORMATS } from "../../src/core/render/outputs.js"
 import { Bundler } from "../../src/usecases/Bundler.js"
+import { impactProblems } from "../../src/usecases/Changes.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
 import { BundleRequest, ImpactRequest, requestOf } from "../../src/usecases/requests.js"
 import { TestRuntime } from "../support/runtime.js"
@@ -51,5 +52,20 @@ describe("request types", () => {
   it("requestOf keeps the request's own fields that are given, and nothing else", () => {
     const args = { root: "r", pack: "p", members: undefined, quiet: true, out: "dir", budget: "M" }
     expect(requestOf(BundleRequest, args)).toEqual({ root: "r", pack: "p", budget: "M" })
+  })
+})
+
+describe("impact requests: the link base's rule, once for every entrance", () => {
+  it("refuses a link base that is no http(s) URL, and one beside another format, as { diagnostics } scoped link-base", () => {
+    const base = { root: ".", changeset: "HEAD" } as const
+    expect(impactProblems({ ...base, format: "markdown", linkBase: "https://github.com/o/r/blob/a32ce65" })).toEqual([])
+    expect(impactProblems({ ...base, format: "markdown", linkBase: "notaurl" })).toEqual([
+      { scope: "link-base", problem: '--link-base must be an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/, not "notaurl".' }
+    ])
+    expect(impactProblems({ ...base, format: "json", linkBase: "https://x.example/" })).toEqual([
+      { scope: "link-base", problem: "--link-base goes with --format markdown." }
+    ])
+    // A program's request renders nothing: its link base is only checked.
+    expect(impactProblems({ ...base, linkBase: "notaurl" }).map((d) => d.scope)).toEqual(["link-base"])
   })
 })

@@ -105,3 +105,26 @@ describe("configuration and read failures", () => {
     }).pipe(Effect.provide(Live))
   )
 })
+
+describe("a root that is no folder: one tag for one cause", () => {
+  it.effect("fails a changeset request as a bundle request does: ReadError with the same line, never git's NotARepositoryError", () =>
+    Effect.gen(function* () {
+      const { dir } = corpus()
+      const changes = yield* Changes
+      const bundler = yield* Bundler
+      for (const [root, reason] of [
+        [path.join(dir, "absent"), "the root folder does not exist"],
+        [path.join(dir, "specs", "a.sdp.md"), "the root is not a folder"]
+      ] as const) {
+        const failures = [
+          yield* Effect.flip(changes.report({ root, changeset: "HEAD" })),
+          yield* Effect.flip(changes.report({ root, staged: true })),
+          yield* Effect.flip(bundler.prepare({ root, changeset: "HEAD~1..HEAD" })),
+          yield* Effect.flip(bundler.prepare({ root, specs: ["spec:a"] }))
+        ]
+        expect(failures.map((e) => e._tag)).toEqual(["ReadError", "ReadError", "ReadError", "ReadError"])
+        for (const e of failures) expect(e.message).toBe(`${root}: ${reason}`)
+      }
+    }).pipe(Effect.provide(Live))
+  )
+})

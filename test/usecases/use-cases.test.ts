@@ -1,62 +1,47 @@
 // The use-case services in-process, without the CLI: requests as plain data in, typed values and
-// failures out. One service is replaced by a double (GitDiff.make) to show the layers compose.
+// failures out, over the real file system and real git (a repository in a temp folder). One
+// service replaced shows the layers compose (README, "Library"): the real GitDiff, wrapped.
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { composeBundleText } from "../../src/core/bundle/index.js"
 import { factsOf } from "../../src/core/facts.js"
 import { Bundler } from "../../src/usecases/Bundler.js"
 import { Changes } from "../../src/usecases/Changes.js"
-import { Composer } from "../../src/services/Composer.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
-import type { DiffResult } from "../../src/services/GitDiff.js"
+import { Composer } from "../../src/services/Composer.js"
 import { GitDiff } from "../../src/services/GitDiff.js"
 import { GraphReader } from "../../src/services/GraphReader.js"
 import { Impact } from "../../src/services/Impact.js"
-import { Git } from "../../src/node/git.js"
-import { specCarrier, tempDir } from "../support/git.js"
+import { makeRepo, specCarrier } from "../support/git.js"
 import { TestRuntime } from "../support/runtime.js"
 
 const EXAMPLE = path.resolve("examples/bike-dock")
 
 const Live = Layer.mergeAll(Bundler.Default, Corpus.Default, Changes.Default).pipe(Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime)))
 
-/** The use cases over the real reader and composer, with a GitDiff double that names the changes. */
-const withGitDouble = (double: GitDiff["Service"]) =>
+/** A real repository: a and b committed on main, then b edited and committed on the branch topic (checked out, clean). */
+const corpusRepo = () => {
+  const repo = makeRepo()
+  repo.write("specs/a.sdp.md", specCarrier("spec:a", "A"))
+  repo.write("specs/b.sdp.md", specCarrier("spec:b", "B", "relations:\n  refines: spec:a"))
+  repo.commit("a and b")
+  repo.git("checkout", "-q", "-b", "topic")
+  repo.write("specs/b.sdp.md", specCarrier("spec:b", "B, edited", "relations:\n  refines: spec:a"))
+  return { root: repo.dir, head: repo.commit("b edited") }
+}
+
+/** The use cases built from their parts with the GitDiff given (what a program replacing one service does). */
+const withGitDiff = (gitDiff: GitDiff["Service"]) =>
   Bundler.DefaultWithoutDependencies.pipe(
     Layer.provideMerge(Changes.DefaultWithoutDependencies),
     Layer.provideMerge(Impact.DefaultWithoutDependencies),
-    Layer.provideMerge(Layer.mergeAll(GraphReader.Default, Composer.Default, Layer.succeed(GitDiff, double))),
-    Layer.provide(Layer.mergeAll(NodeFileSystem.layer, Git.Default, TestRuntime))
+    Layer.provideMerge(Layer.mergeAll(GraphReader.Default, Composer.Default, Layer.succeed(GitDiff, gitDiff))),
+    Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime))
   )
-
-/** A corpus folder (no git repository at all) and a double that says `specs/b.sdp.md` changed. */
-const corpusAndDouble = () => {
-  const root = tempDir("specbundle-usecase-")
-  fs.mkdirSync(path.join(root, "specs"))
-  fs.writeFileSync(path.join(root, "specs/a.sdp.md"), specCarrier("spec:a", "A"))
-  fs.writeFileSync(path.join(root, "specs/b.sdp.md"), specCarrier("spec:b", "B", "relations:\n  refines: spec:a"))
-  const diff = (): DiffResult => ({
-    location: { root, top: root, prefix: "" },
-    files: [{ path: "specs/b.sdp.md", status: "modified" }],
-    outsideRoot: [],
-    newSource: { _tag: "WorkingTree" },
-    oldCommit: null,
-    oldObjects: new Map()
-  })
-  const double = GitDiff.make({
-    diff: () => Effect.succeed(diff()),
-    readSource: () => Effect.succeed([]),
-    readOld: () => Effect.succeed([]),
-    repoState: () => Effect.succeed({ commit: "0123456789abcdef0123456789abcdef01234567", dirty: false }),
-    locate: (r: string) => Effect.succeed({ root: r, top: r, prefix: "" })
-  } as unknown as GitDiff["Service"])
-  return { root, double }
-}
 
 describe("Bundler over the example corpus", () => {
   it.effect("a Pack request gives the composer's own text for the graph the Corpus use case reads", () =>
@@ -124,9 +109,9 @@ describe("Bundler over the example corpus", () => {
   )
 })
 
-describe("with a GitDiff double", () => {
-  it.effect("the changeset's impacted ids fill the specs scope, and the manifest records the double's commit", () => {
-    const { root, double } = corpusAndDouble()
+describe("over a real git repository", () => {
+  it.effect("the changeset's impacted ids fill the specs scope, and the manifest records the commit it was built from", () => {
+    const { root, head } = corpusRepo()
     return Effect.gen(function* () {
       const bundler = yield* Bundler
       const prepared = yield* bundler.prepare({ root, changeset: "HEAD~1" })
@@ -135,13 +120,14 @@ describe("with a GitDiff double", () => {
       const { value } = yield* bundler.compose(prepared)
       expect(JSON.stringify(value)).toContain("spec:b")
       const manifest = yield* bundler.manifest(prepared, [])
-      expect(manifest.builtFrom.commit).toBe("0123456789abcdef0123456789abcdef01234567")
+      expect(manifest.builtFrom.commit).toBe(head)
+      expect(manifest.builtFrom.dirty).toBe(false)
       expect(manifest.builtFrom.files.map((f) => f.path)).toEqual(["specs/a.sdp.md", "specs/b.sdp.md"])
-    }).pipe(Effect.provide(withGitDouble(double)))
+    }).pipe(Effect.provide(Live))
   })
 
-  it.effect("the impact request reports what the double changed, and a bad revision is a parameter problem", () => {
-    const { root, double } = corpusAndDouble()
+  it.effect("the impact request reports what the range changed, and a bad revision is a parameter problem", () => {
+    const { root } = corpusRepo()
     return Effect.gen(function* () {
       const changes = yield* Changes
       const { report, label } = yield* changes.report({ root, changeset: "main..topic" })
@@ -152,6 +138,18 @@ describe("with a GitDiff double", () => {
       expect(bad._tag).toBe("ParameterProblems")
       const neither = yield* Effect.flip(changes.report({ root }))
       expect(neither.message).toContain("changeset:")
-    }).pipe(Effect.provide(withGitDouble(double)))
+    }).pipe(Effect.provide(Live))
+  })
+
+  it.effect("a service replaced: the use cases run on the GitDiff given them (here the real one, counting its diffs)", () => {
+    const { root } = corpusRepo()
+    return Effect.gen(function* () {
+      const real = yield* GitDiff
+      const asked: string[] = []
+      const counting = GitDiff.make({ ...real, diff: (at, changeset) => (asked.push(at), real.diff(at, changeset)) })
+      const prepared = yield* Effect.flatMap(Bundler, (b) => b.prepare({ root, changeset: "HEAD~1" })).pipe(Effect.provide(withGitDiff(counting)))
+      expect(prepared.params.specs).toEqual(["spec:b"])
+      expect(asked).toEqual([root])
+    }).pipe(Effect.provide(GitDiff.Default))
   })
 })

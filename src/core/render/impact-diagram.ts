@@ -4,7 +4,7 @@
 // column that does not fit shows its first nodes and one count node ("+12 more files") that takes
 // the edges of the rest. Node ids are generated (n1, n2, …); corpus text only ever appears inside a
 // quoted label, escaped with Mermaid's entity codes. Deterministic text. Pure.
-import type { ImpactReport } from "../impact.js"
+import type { AtRiskRow, ImpactReport } from "../impact.js"
 import { byCodeUnits } from "../model.js"
 import { counted, noun } from "../plural.js"
 
@@ -125,25 +125,34 @@ const pictureOf = (report: ImpactReport): Picture => {
     for (const r of row.reasons) edge(fileAt.get(r.file)!, kinds.length, false)
     add("pack", row.id)
   }
-  // At risk: a Spec or Pack one hop from an impacted one (removed ids are not drawn); the edge runs
-  // from the impacted side, whichever way the relation points.
-  const risky = report.atRisk.filter((row) => row.nodeType === "Primitive" || row.nodeType === "Pack")
-  if (risky.length > 0) {
-    const impacted = new Map<string, number>()
-    impactedSpecs.forEach((row, i) => impacted.set(row.id, specStart + i))
-    impactedPacks.forEach((row, i) => impacted.set(row.id, rightStart + i))
-    for (const row of risky) {
-      const seeds = new Set<number>()
-      for (const r of row.reasons) {
-        const seed = impacted.get(r.from === row.id ? r.to : r.from)
-        if (seed !== undefined) seeds.add(seed)
-      }
-      if (seeds.size === 0) continue
-      for (const seed of [...seeds].sort((a, b) => a - b)) edge(seed, kinds.length, true)
-      add(row.nodeType === "Primitive" ? "riskSpec" : "riskPack", row.id)
-    }
+  // At risk: a Spec or Pack one hop from an impacted one (drawnRisk); the edge runs from the
+  // impacted side, whichever way the relation points.
+  const impacted = new Map<string, number>()
+  impactedSpecs.forEach((row, i) => impacted.set(row.id, specStart + i))
+  impactedPacks.forEach((row, i) => impacted.set(row.id, rightStart + i))
+  for (const [row, seedIds] of drawnRisk(report)) {
+    const seeds = [...new Set(seedIds.map((id) => impacted.get(id)!))].sort((a, b) => a - b)
+    for (const seed of seeds) edge(seed, kinds.length, true)
+    add(row.nodeType === "Primitive" ? "riskSpec" : "riskPack", row.id)
   }
   return { kinds, names, starts: [0, specStart, rightStart, kinds.length], from, to, risk }
+}
+
+/**
+ * The at-risk rows the picture draws, each with the impacted ids it hangs from: Specs and Packs
+ * one hop from an impacted Spec or Pack. Anchors and code units are not drawn (the files column
+ * holds files), nor a node at risk only through a removed id (removed ids are not drawn): the
+ * Markdown count line says how many of its at-risk rows the picture holds.
+ */
+export const drawnRisk = (report: ImpactReport): Array<readonly [AtRiskRow, string[]]> => {
+  const impacted = new Set([...report.impactedSpecs.map((r) => r.id), ...report.impactedPacks.map((r) => r.id)])
+  const out: Array<readonly [AtRiskRow, string[]]> = []
+  for (const row of report.atRisk) {
+    if (row.nodeType !== "Primitive" && row.nodeType !== "Pack") continue
+    const seeds = row.reasons.map((r) => (r.from === row.id ? r.to : r.from)).filter((id) => impacted.has(id))
+    if (seeds.length > 0) out.push([row, seeds])
+  }
+  return out
 }
 
 /**

@@ -12,7 +12,7 @@ import { memberChangeText } from "../impact-members.js"
 import type { Rung } from "../model.js"
 import { RUNGS } from "../model.js"
 import { counted } from "../plural.js"
-import { impactDiagramMarkdown } from "./impact-diagram.js"
+import { drawnRisk, impactDiagramMarkdown } from "./impact-diagram.js"
 import { mdCode, mdId, mdText, urlPath } from "./markdown-text.js"
 
 /** A GitHub comment holds 65,536 characters; the default leaves room for a marker and a header. */
@@ -52,6 +52,23 @@ export interface ImpactMarkdownOptions {
   /** The Mermaid picture under the counts (default true; `--no-diagram` leaves it out). */
   readonly diagram?: boolean
 }
+
+/**
+ * Why `--link-base` text is no link base, or null: an absolute http(s) URL with no query or
+ * fragment (the file path goes after it). The one rule for every entrance (the use case's
+ * impactProblems asks it).
+ */
+export const linkBaseProblem = (text: string): string | null => {
+  const url = URL.canParse(text) ? new URL(text) : null
+  if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    return `--link-base must be an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/, not ${JSON.stringify(text)}.`
+  }
+  if (/[?#]/.test(text)) return `--link-base takes no ? or # part (the file path goes after it): ${JSON.stringify(text)}.`
+  return null
+}
+
+/** The base every file link starts with: as given, with the "/" a pasted URL lacks added (blob/SHA + src/a.ts must not glue). */
+export const linkBaseOf = (text: string): string => (text === "" || text.endsWith("/") ? text : `${text}/`)
 
 /** Each summary section (removed, lost bindings, Packs, at risk, uncovered) may take this fraction of the cap. */
 export const SUMMARY_SHARE = 12
@@ -139,7 +156,7 @@ const details = (summary: string): string => `<details><summary>${summary}</summ
 const DETAILS_END = "\n</details>\n\n"
 
 export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts, options: ImpactMarkdownOptions = {}): string => {
-  const base = options.linkBase ?? ""
+  const base = linkBaseOf(options.linkBase ?? "")
   const cap = options.maxChars ?? DEFAULT_MAX_CHARS
   const prefix = report.root === "." || report.root === "" ? "" : `${report.root.replace(/\/+$/, "")}/`
   const link = (file: string, line: number | null): string =>
@@ -165,16 +182,19 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
   // The note's room is kept before any row: its longest form has every section cut whole.
   const reserve = note(Object.values(sections).map((c) => ({ ...c, omitted: c.total }))).length + CLOSING
   const doc = new CappedText(cap - reserve)
+  const picture = options.diagram === false ? "" : impactDiagramMarkdown(report, facts, Math.floor(cap / DIAGRAM_SHARE))
+  // The count and the picture agree: where it leaves some at-risk rows out (anchors, code units), the line says how many it draws.
+  const drawn = picture === "" ? report.atRisk.length : drawnRisk(report).length
   const summary = [
     counted(report.impactedSpecs.length, "impacted Spec"),
     counted(report.impactedPacks.length, "impacted Pack"),
     `${report.removedSpecs.length + removedPacks.length} removed`,
     counted(lostBindings.length, "lost binding"),
-    `${report.atRisk.length} at risk`,
+    drawn === report.atRisk.length ? `${report.atRisk.length} at risk` : `${report.atRisk.length} at risk (${drawn} drawn)`,
     counted(report.coverageUnknown.length, "uncovered file")
   ].join(" · ")
   doc.add(`**specbundle impact** of ${mdCode(report.changeset)}: ${summary}\n\n`)
-  if (options.diagram !== false) doc.add(impactDiagramMarkdown(report, facts, Math.floor(cap / DIAGRAM_SHARE)))
+  doc.add(picture)
 
   const reasonText = (r: ImpactReason, own: Located | undefined): string => {
     if (r.via === null) return `${link(r.file, own?.file === r.file ? own.line : null)} (its file)`
@@ -243,6 +263,6 @@ export const impactMarkdown = (report: ImpactReport, facts: ImpactMarkdownFacts,
 /** The command that prints the whole report, as the cut note names it. */
 export const wholeReportCommand = (report: ImpactReport): string => {
   const root = report.root === "." || report.root === "" ? "" : ` --root ${report.root}`
-  const changeset = report.changeset === "--staged" ? "--staged" : `--changeset ${report.changeset}`
+  const changeset = report.changeset === "--staged" ? "--staged" : report.changeset === "--paths-from" ? "--paths-from FILE" : `--changeset ${report.changeset}`
   return `specbundle impact${root} ${changeset} --format json`
 }

@@ -35,7 +35,7 @@ export const checkOutput = (graph: Graph, format: Exclude<CheckFormat, "text">, 
   return JSON.stringify(findingsSarif(graph.findings, { version: VERSION }, prefix), null, 2) + "\n"
 }
 
-/** The report for people: the counts first, then one section per class, one line per row. */
+/** The report for people: the counts first, then one section per class that has rows, one line per row (the counts line names the empty ones). */
 export const impactText = (r: ImpactReport): string => {
   const lines: string[] = [
     `changeset ${r.changeset} (root ${r.root})`,
@@ -44,6 +44,7 @@ export const impactText = (r: ImpactReport): string => {
     ""
   ]
   const section = (title: string, rows: ReadonlyArray<string>) => {
+    if (rows.length === 0) return
     lines.push(`${title} (${rows.length})`)
     for (const row of rows) lines.push(`  ${row}`)
     lines.push("")

@@ -22,7 +22,7 @@ import { ExitWith, OutputFolderFailure } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
 import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "./out.js"
-import { Invocation, located } from "./invocation.js"
+import { Invocation, inCwd, located } from "./invocation.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 import { withProgress } from "./progress.js"
 
@@ -151,7 +151,10 @@ const checkOut = (args: BundleArgs) =>
     if (args.output !== undefined) yield* checkOutputFile(args.output)
   })
 
-/** `--output FILE`: not a folder (exit 2), and in a folder that exists (else exit 1, nothing composed). */
+/**
+ * `--output FILE`: not a folder (exit 2), and in a folder that exists (else exit 1, nothing
+ * composed). A relative FILE is the run's folder's, as the write's (writeAtomic: inCwd).
+ */
 const checkOutputFile = (file: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
@@ -160,10 +163,11 @@ const checkOutputFile = (file: string) =>
         Effect.map((info) => info.type),
         Effect.orElseSucceed(() => null)
       )
-    if ((yield* kind(file)) === "Directory") {
+    const full = yield* inCwd(file)
+    if ((yield* kind(full)) === "Directory") {
       return yield* problems([{ scope: "output", problem: `--output ${file} is a folder; name a file, or give --out DIR for part files.` }])
     }
-    const folder = nodePath.dirname(nodePath.resolve(file))
+    const folder = nodePath.dirname(full)
     const type = yield* kind(folder)
     if (type === null) return yield* new OutputFolderFailure({ file, folder, reason: "missing" })
     if (type !== "Directory") return yield* new OutputFolderFailure({ file, folder, reason: "not-a-folder" })

@@ -65,14 +65,19 @@ const endOf = (error: Exclude<ProgramError, CliError.CliError>): End => {
 const interruptedCode = (cause: Cause.Cause<unknown>): number =>
   cause.reasons.reduce((code, reason) => Math.max(code, Context.getOrUndefined(Cause.reasonAnnotations(reason), Runtime.InterruptExitCode) ?? 0), 0)
 
+/** An end with no failure of ours in it: an interruption (with the code it carries) or a defect, one line. */
+export const endOfCause = (cause: Cause.Cause<unknown>): End =>
+  Cause.hasInterruptsOnly(cause) ? { code: interruptedCode(cause), line: null } : { code: 1, line: `internal error: ${Cause.pretty(cause).split("\n")[0]}` }
+
+/** Whether a value is an End (what bin.ts's run succeeds with, read back from runMain's untyped Exit). */
+export const isEnd = (u: unknown): u is End =>
+  typeof u === "object" && u !== null && typeof (u as { code?: unknown }).code === "number" && "line" in u
+
 /** How the program's end ends the run. */
 export const endOfExit = (exit: Exit.Exit<unknown, ProgramError>): End => {
   if (Exit.isSuccess(exit)) return { code: 0, line: null }
   const failure = Cause.findErrorOption(exit.cause)
-  if (Option.isNone(failure)) {
-    if (Cause.hasInterruptsOnly(exit.cause)) return { code: interruptedCode(exit.cause), line: null }
-    return { code: 1, line: `internal error: ${Cause.pretty(exit.cause).split("\n")[0]}` }
-  }
+  if (Option.isNone(failure)) return endOfCause(exit.cause)
   const error = failure.value
   // effect/cli's own (what its parse did not turn into a refusal): its first line.
   return CliError.isCliError(error) ? { code: 1, line: error.message } : endOf(error)

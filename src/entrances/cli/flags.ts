@@ -7,21 +7,23 @@ import * as Flag from "effect/cli/Flag"
 import type * as Param from "effect/cli/Param"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
-import type { Defaulted } from "../../usecases/fields.js"
+import type { Defaulted, FromFile } from "../../usecases/fields.js"
 import { fieldInfo } from "../../usecases/fields.js"
 import { spellingOf } from "../../usecases/spelling.js"
 
 /** The value a field's flag gives the handler: the request's type; `undefined` when left out, unless a default or a switch's false fills it. */
 type Value<S> =
-  S extends Defaulted<Schema.optionalKey<infer I>>
-    ? I["Type"]
-    : S extends Schema.optionalKey<infer I>
-      ? I["Type"] extends boolean
-        ? boolean
-        : I["Type"] | undefined
-      : S extends Schema.Top
-        ? S["Type"]
-        : never
+  S extends FromFile<unknown>
+    ? string | undefined
+    : S extends Defaulted<Schema.optionalKey<infer I>>
+      ? I["Type"]
+      : S extends Schema.optionalKey<infer I>
+        ? I["Type"] extends boolean
+          ? boolean
+          : I["Type"] | undefined
+        : S extends Schema.Top
+          ? S["Type"]
+          : never
 
 /** A handler's arguments for these fields. */
 export type Args<F extends Schema.Struct.Fields> = { readonly [K in keyof F]: Value<F[K]> }
@@ -70,6 +72,8 @@ const flagOf = (name: string, schema: Schema.Top): Param.Param<Param.ParamKind, 
         ? Flag.Literals(flagName, choices).pipe(described, Flag.withDefault(spec.default))
         : Flag.Literals(flagName, choices).pipe(described, Flag.optional, Flag.map(absentIsUndefined))
     case "texts":
+      // A list read from a file: the flag gives the FILE (or -), the handler reads its lines.
+      if (spec.list === "file") return valued().pipe(Flag.optional, Flag.map(absentIsUndefined))
       return spec.list === "repeat" ? valued().pipe(Flag.atLeast(0)) : valued().pipe(Flag.optional, Flag.map(commaList))
     case "text":
     case "textOrNumber":

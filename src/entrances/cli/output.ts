@@ -13,7 +13,7 @@ import { Invocation } from "./invocation.js"
 /**
  * Where a run's text goes: values on stdout, lines on stderr. The handlers write only through
  * this service, so a test can run a command in process and read both streams (`Output.collect`);
- * bin.ts provides `Output.live`, the process's own stdout and stderr.
+ * bin.ts provides the process's own stdout and stderr (`processOutput`).
  */
 export class Output extends Context.Service<
   Output,
@@ -28,8 +28,8 @@ export class Output extends Context.Service<
     readonly stdoutColumns: number | undefined
   }
 >()("specbundle/cli/Output") {
-  /** The process's stdout and stderr (identical bytes and behaviour to writing to them directly). */
-  static readonly live: Layer.Layer<Output> = Layer.sync(this, () => liveOutput())
+  /** The process's stdout and stderr (identical bytes and behaviour to writing to them directly); bin.ts keeps its processOutput() to stop and drain it after a signal. */
+  static readonly live: Layer.Layer<Output> = Layer.sync(this, () => processOutput().output)
   /** Collects stdout and stderr as text (the in-process runner's): the layer and what was written. */
   static readonly collect = (): {
     readonly layer: Layer.Layer<Output>
@@ -61,29 +61,26 @@ export class Output extends Context.Service<
   }
 }
 
-/** stdout writes under way, and who waits for there to be none (bin.ts, after a signal). */
-let writing = 0
-let waiting: Array<() => void> = []
-/** After a signal: no new value starts; one under way is written whole (bin.ts waits for it). */
-let stopped = false
-
-export const stopOutput = (): void => {
-  stopped = true
-}
-
-/** Calls `f` once no stdout write is under way (at once when none is). */
-export const whenOutputIdle = (f: () => void): void => {
-  if (writing === 0) f()
-  else waiting.push(f)
-}
-
-const liveOutput = (): Output["Service"] => {
+/**
+ * The process's stdout and stderr as the Output service, with what bin.ts needs after a signal:
+ * `stop` (no new value starts; one under way is written whole) and `whenIdle` (called once no
+ * stdout write is under way, at once when none is). The writes' state lives here, one per process.
+ */
+export const processOutput = (): {
+  readonly output: Output["Service"]
+  readonly stop: () => void
+  readonly whenIdle: (f: () => void) => void
+} => {
+  /** stdout writes under way, and who waits for there to be none. */
+  let writing = 0
+  let waiting: Array<() => void> = []
+  let stopped = false
   let stdoutClosed = false
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     // A reader that went away (`| head`) is not an error of ours.
     if (e.code === "EPIPE") stdoutClosed = true
   })
-  return {
+  const output: Output["Service"] = {
     out: (text) =>
       Effect.callback<void, StdoutClosed>((resume) => {
         if (stdoutClosed) return resume(Effect.fail(new StdoutClosed()))
@@ -102,6 +99,16 @@ const liveOutput = (): Output["Service"] => {
     err: (text) => void process.stderr.write(text),
     stderrIsTTY: process.stderr.isTTY === true,
     stdoutColumns: process.stdout.isTTY === true ? (process.stdout.columns ?? 80) : undefined
+  }
+  return {
+    output,
+    stop: () => {
+      stopped = true
+    },
+    whenIdle: (f) => {
+      if (writing === 0) f()
+      else waiting.push(f)
+    }
   }
 }
 

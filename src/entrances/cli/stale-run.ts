@@ -1,5 +1,6 @@
 // The `stale` handler, loaded when the command runs (stale.ts holds its definition, all `--help`
-// needs): the Stale use case's answer rendered, one line per path, and its exit.
+// needs): the Stale use case's answer rendered, one line per path (a moved changeset's line
+// first), and its exit.
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Stale } from "../../usecases/Stale.js"
@@ -19,7 +20,13 @@ export const runStale = (args: StaleArgs) =>
     const root = Option.isSome(args.root) ? yield* inCwd(args.root.value) : undefined
     const set = yield* stale.open(yield* inCwd(args.dir), args.dir, root)
     const s = yield* withProgress(stale.compare(set), `reading ${set.root}`, false)
-    const lines = [...s.added.map((p) => `added ${p}`), ...s.removed.map((p) => `removed ${p}`), ...s.changed.map((p) => `changed ${p}`)]
+    const move = yield* stale.moved(set)
+    const lines = [
+      ...(move === null ? [] : [move]),
+      ...s.added.map((p) => `added ${p}`),
+      ...s.removed.map((p) => `removed ${p}`),
+      ...s.changed.map((p) => `changed ${p}`)
+    ]
     if (lines.length === 0) return
     yield* writeOut(lines.join("\n") + "\n")
     return yield* new ExitWith({ code: 1 })

@@ -1,5 +1,6 @@
 // `specbundle stale DIR`: is a saved bundle still what the corpus would give? Re-reads the corpus
-// with the recorded root (or --root) and excludes and compares every file's hash. Works from any
+// with the recorded root (or --root) and excludes and compares every file's hash; a changeset
+// bundle's changeset is resolved again and compared with builtFrom. Works from any
 // folder; exit codes follow diff(1). The handler loads from stale-run.ts when the command runs.
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
@@ -21,7 +22,7 @@ export const staleCommand = Command.make("stale", options, (args) =>
   Effect.promise(() => import("./stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(args)))
 ).pipe(
   Command.withDescription(
-    "Tell whether a bundle written with --out is stale. Exit 0 when every file it was built from is unchanged; 1 when it is stale, printing each added, removed or changed path (root-relative, one a line); 2 when it cannot tell (no readable manifest, the root is gone), with one line on stderr."
+    "Tell whether a bundle written with --out is stale. Exit 0 when every file it was built from is unchanged (and a changeset bundle's changeset still names the commits it was built from, with the work tree as clean or dirty as it was); 1 when it is stale, printing one line when the changeset moved, then each added, removed or changed path (root-relative, one a line); 2 when it cannot tell (no readable manifest, the root is gone), with one line on stderr."
   )
 )
 

@@ -1,6 +1,6 @@
 // The `watch` handler, loaded when the command runs (watch.ts holds its definition, all `--help` needs).
-import * as FileSystem from "effect/FileSystem"
 import * as Cause from "effect/Cause"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -10,13 +10,15 @@ import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import { CONFIG_FILE } from "../../core/config.js"
 import { classifyPath, isExcluded, isSkippedDirectory } from "../../core/extract.js"
+import { byCodeUnits } from "../../core/model.js"
 import { counted } from "../../core/plural.js"
 import type { BundleArgs } from "./bundle.js"
 import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "../../core/diagnostic.js"
 import { problems } from "../../usecases/requests.js"
 import { requestExcludes } from "../../usecases/excludes.js"
-import { ParseCache } from "../../node/runtime.js"
+import { GitEnvironment, ParseCache, watchFolders } from "../../node/runtime.js"
+import { Repository } from "../../usecases/Repository.js"
 import { ServicesLive } from "./live.js"
 import { writeErr, writeOut } from "./output.js"
 import { Invocation } from "./invocation.js"
@@ -67,6 +69,53 @@ const problemsOf = (args: WatchArgs, cwd: string, root: string): Diagnostic[] =>
   return problems
 }
 
+/**
+ * Events under `dir` (paths relative to it, with `/`) from a watch on each of its folders that `skip`
+ * leaves in (src/node/watchFolders.ts); `armed` completes once the watches are set.
+ */
+const folderEvents = (dir: string, skip: (rel: string) => boolean, armed: Deferred.Deferred<void>): Stream.Stream<string, Error> =>
+  Stream.callback<string, Error>((queue) =>
+    Effect.acquireRelease(
+      Effect.sync(() =>
+        watchFolders(dir, {
+          skip,
+          onEvent: (rel) => void Queue.offerUnsafe(queue, rel),
+          onError: (error) => void Queue.failCauseUnsafe(queue, Cause.fail(error))
+        })
+      ),
+      (watch) => Effect.sync(() => watch.close())
+    ).pipe(Effect.andThen(Deferred.succeed(armed, undefined)))
+  )
+
+/** The git folder and the common git folder (they differ in a linked work tree), or null outside a repository. */
+const gitFolders = (root: string) => Repository.use((r) => r.gitFolders(root))
+
+/**
+ * What a changeset names in the git folders: HEAD, the refs (loose, under refs/, and packed-refs)
+ * and, for --staged, the index. git writes each through a lock file renamed over it: the rename is
+ * the event, the lock files are not.
+ */
+export const isGitMove = (rel: string, staged: boolean): boolean =>
+  rel === "HEAD" || (staged && rel === "index") || rel === "packed-refs" || (rel.startsWith("refs/") && !rel.endsWith(".lock"))
+
+/** In a git folder only refs/ and the folders under it are watched. */
+const refsOnly = (rel: string): boolean => !(rel === "refs" || rel.startsWith("refs/"))
+
+/** Paths a rebuild line names before it counts the rest. */
+export const NAMED_PATHS = 10
+
+/**
+ * What a rebuild saw: the changed paths, counted and named (the first NAMED_PATHS in code-unit
+ * order), and what moved in git: `2 changed paths: a.sdp.md, b.ts; refs/heads/main moved`.
+ */
+export const changedText = (paths: ReadonlySet<string>, moved: ReadonlySet<string>): string => {
+  const sorted = [...paths].sort(byCodeUnits)
+  const named = sorted.slice(0, NAMED_PATHS).join(", ")
+  const more = sorted.length > NAMED_PATHS ? ` and ${sorted.length - NAMED_PATHS} more` : ""
+  const git = moved.size === 0 ? "" : `; ${[...moved].sort(byCodeUnits).join(", ")} moved`
+  return `${counted(sorted.length, "changed path")}${sorted.length === 0 ? "" : `: ${named}${more}`}${git}`
+}
+
 const messageOf = (cause: Cause.Cause<unknown>): string => {
   const error = Cause.squash(cause) as { message?: unknown; _tag?: unknown }
   const text = typeof error?.message === "string" && error.message !== "" ? error.message : String(error?._tag ?? error)
@@ -92,43 +141,83 @@ export const runWatch = (args: WatchArgs) =>
     // The per-build "wrote ..." line is replaced by watch's own; --strict cannot end a watch.
     const writeArgs: BundleArgs = { ...args, quiet: true, strict: false }
     // Uninterruptible: Ctrl-C waits for the files of a running build to be renamed into place.
+    // git's optional locks off (GIT_OPTIONAL_LOCKS=0): a build's `git status` would otherwise
+    // refresh and rewrite the index, which --staged watches, and make one more rebuild each time.
+    const gitEnv = yield* GitEnvironment
     const build = prepareBundle(args).pipe(
       Effect.flatMap((input) => composeAndWrite(writeArgs, input)),
+      Effect.provideService(GitEnvironment, { ...gitEnv, GIT_OPTIONAL_LOCKS: "0" }),
       Effect.uninterruptible
     )
 
-    const fs = yield* FileSystem.FileSystem
     const pending = new Set<string>()
+    /** What moved in the git folders since the last build (HEAD, refs/heads/main, index). */
+    const moved = new Set<string>()
     const ticks = yield* Queue.sliding<void>(1)
-    const events = fs.watch(root, { recursive: true }).pipe(
-      Stream.map((event) => (nodePath.isAbsolute(event.path) ? nodePath.relative(root, event.path) : event.path)),
-      Stream.filter((path) => isRelevantEvent(path, filter)),
-      Stream.tap((path) => Effect.sync(() => pending.add(path.split(nodePath.sep).join("/")))),
+    const skipFolder = (rel: string) => isSkippedDirectory(nodePath.posix.basename(rel)) || isExcluded(rel, filter.exclude) || rel === filter.outRel
+    const sources: Array<{ readonly events: (armed: Deferred.Deferred<void>) => Stream.Stream<string, Error>; readonly into: Set<string> }> = [
+      { events: (armed) => folderEvents(root, skipFolder, armed).pipe(Stream.filter((path) => isRelevantEvent(path, filter))), into: pending }
+    ]
+    // A changeset follows git: a commit, a reset, a rebase, a checkout (and the index under --staged) rebuild.
+    if (args.changeset !== undefined || args.staged === true) {
+      const folders = yield* gitFolders(root)
+      if (folders !== null) {
+        const staged = args.staged === true
+        const named = (dir: string, skip: (rel: string) => boolean, keep: (rel: string) => boolean) => ({
+          events: (armed: Deferred.Deferred<void>) => folderEvents(dir, skip, armed).pipe(Stream.filter(keep)),
+          into: moved
+        })
+        if (folders.gitDir === folders.commonDir) sources.push(named(folders.gitDir, refsOnly, (rel) => isGitMove(rel, staged)))
+        else {
+          // A linked work tree: its own HEAD and index, the refs in the common folder.
+          sources.push(
+            named(
+              folders.gitDir,
+              () => true,
+              (rel) => (rel === "HEAD" || rel === "index") && isGitMove(rel, staged)
+            ),
+            named(folders.commonDir, refsOnly, (rel) => rel !== "HEAD" && rel !== "index" && isGitMove(rel, staged))
+          )
+        }
+      }
+    }
+    const armed = yield* Effect.forEach(sources, () => Deferred.make<void>())
+    const events = Stream.mergeAll(
+      sources.map((source, i) =>
+        source.events(armed[i]).pipe(
+          Stream.tap((path) => Effect.sync(() => source.into.add(path))),
+          // The watcher may fail (the root removed, too many watches): say so and try again.
+          Stream.tapError((e) =>
+            Deferred.succeed(armed[i], undefined).pipe(Effect.andThen(writeErr(`watch: watching ${root} failed (${e.message.split("\n")[0]}); retrying`)))
+          ),
+          Stream.retry(Schedule.spaced(Duration.seconds(1)))
+        )
+      ),
+      { concurrency: "unbounded" }
+    ).pipe(
       Stream.debounce(Duration.millis(quietMs)),
-      Stream.runForEach(() => Queue.offer(ticks, undefined)),
-      // The watcher may fail (the root removed, too many watches): say so and try again.
-      Effect.tapError((e) => writeErr(`watch: watching ${root} failed (${e.message.split("\n")[0]}); retrying`)),
-      Effect.retry(Schedule.spaced(Duration.seconds(1)))
+      Stream.runForEach(() => Queue.offer(ticks, undefined))
     )
     // Watch before the first build, so a save made while it runs is not lost (it makes a rebuild).
     yield* Effect.forkScoped(events)
-    yield* Effect.yieldNow
+    yield* Effect.forEach(armed, Deferred.await)
 
     // The first build fails the command like `bundle` would: wrong parameters show at once.
     const first = yield* build
     yield* writeErr(`watch: built ${counted(first, "part")} into ${dir} (0 changed paths)`)
 
     const rebuild = Effect.gen(function* () {
-      const changed = pending.size
+      const changed = changedText(pending, moved)
       pending.clear()
+      moved.clear()
       const outcome = yield* Effect.exit(build)
       if (outcome._tag === "Success") {
-        return yield* writeErr(`watch: rebuilt ${counted(outcome.value, "part")} into ${dir} (${counted(changed, "changed path")})`)
+        return yield* writeErr(`watch: rebuilt ${counted(outcome.value, "part")} into ${dir} (${changed})`)
       }
       // Wrong parameters (a profile the edited configuration lost) show their value, as the first build's would.
       const failure = Cause.findErrorOption(outcome.cause)
       if (Option.isSome(failure) && failure.value._tag === "ParameterProblems") yield* writeOut(failure.value.value + "\n").pipe(Effect.ignore)
-      yield* writeErr(`watch: rebuild failed (${counted(changed, "changed path")}): ${messageOf(outcome.cause)}; previous files kept, still watching`)
+      yield* writeErr(`watch: rebuild failed (${changed}): ${messageOf(outcome.cause)}; previous files kept, still watching`)
     })
     return yield* Queue.take(ticks).pipe(Effect.andThen(rebuild), Effect.forever)
   }).pipe(

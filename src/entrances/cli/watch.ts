@@ -24,8 +24,8 @@ export const watchCommand = Command.make("watch", flagsOf(watchFields), (args) =
 ).pipe(
   Command.withDescription(
     [
-      `Compose the bundle into --out DIR, then recompose whenever files under the root change and stay quiet for --quiet-ms (default ${DEFAULT_QUIET_MS}). Events within the quiet window make one rebuild; a running rebuild finishes first and is followed by one more. Files are replaced atomically; events inside DIR and in skipped folders (.git, node_modules, ...) are ignored.`,
-      "Prints one line on stderr per build: watch: rebuilt <n> parts into DIR (<k> changed paths). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0."
+      `Compose the bundle into --out DIR, then recompose whenever files under the root change and stay quiet for --quiet-ms (default ${DEFAULT_QUIET_MS}). Events within the quiet window make one rebuild; a running rebuild finishes first and is followed by one more. Files are replaced atomically; a save is heard however it is written (in place, or a file renamed over it by git or an editor); events inside DIR and in skipped folders (.git, node_modules, ...) are ignored. With --changeset or --staged, a commit, reset, rebase or checkout (and, with --staged, the index) rebuilds too.`,
+      "Prints one line on stderr per build: watch: rebuilt <n> parts into DIR (<k> changed paths: <the first ten>; <what moved in git> moved). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0."
     ].join("\n")
   )
 )

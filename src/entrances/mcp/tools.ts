@@ -13,7 +13,7 @@ import { formatFinding } from "../../core/finding-text.js"
 import { exceededLine } from "../../core/render/exceeded.js"
 import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../../core/render/outputs.js"
 import { Bundler } from "../../usecases/Bundler.js"
-import { Changes, impactProblems } from "../../usecases/Changes.js"
+import { Changes } from "../../usecases/Changes.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
 import { fitLine } from "../../core/tokens.js"
 import { FieldSpelling } from "../../usecases/spelling.js"
@@ -110,13 +110,8 @@ const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
   Effect.gen(function* () {
     const changes = yield* Changes
     const { linkBase, format } = p
-    const request = requestOf(ImpactRequest, p)
-    if (linkBase !== undefined && format !== "markdown") {
-      return yield* new ParameterProblems({
-        diagnostics: [...impactProblems(request, PARAMETER_NAMES), { scope: "link-base", problem: "--link-base goes with --format markdown." }]
-      })
-    }
-    const { report, graph } = yield* changes.report(request)
+    // The use case checks the link base (impactProblems): a problem is its { diagnostics } value.
+    const { report, graph } = yield* changes.report(requestOf(ImpactRequest, p))
     return ok(impactOutput(report, graph, format, linkBase ?? ""))
   })
 
