@@ -37,10 +37,7 @@ const Live = Layer.mergeAll(Layer.succeed(Output, stdio.output), Invocation.live
  * (bin/specbundle.js) offers when the cache is on; the program reads the settings (SPECBUNDLE_WORKERS) from the run's environment.
  */
 const RuntimeLive = Layer.suspend(() =>
-  Layer.mergeAll(
-    WorkerPool.layer(nodePath.join(__dirname, "specbundle-worker.cjs")),
-    ParseCache.layerStore(module.specbundleCache)
-  )
+  Layer.mergeAll(WorkerPool.layer(nodePath.join(__dirname, "specbundle-worker.cjs")), ParseCache.layerStore(module.specbundleCache))
 )
 
 /**

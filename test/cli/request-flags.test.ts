@@ -32,14 +32,14 @@ const expectOption = (options: ReadonlyArray<OptionModel>, name: string, schema:
 
 describe("request fields as flags", () => {
   it("every BundleRequest and ImpactRequest field is its command's option, with the field's placeholder and sentence", () => {
-    const bundle = modelOf(bundleCommand)
+    const bundle = modelOf(bundleCommand(() => Effect.void))
     for (const [name, schema] of Object.entries(BundleRequest.fields)) expectOption(bundle.options, name, schema)
-    const impact = modelOf(impactCommand)
+    const impact = modelOf(impactCommand(() => Effect.void))
     for (const [name, schema] of Object.entries(ImpactRequest.fields)) expectOption(impact.options, name, schema)
   })
 
   it("a field marked as a word is an argument: list's WHAT takes the request's choices", () => {
-    const list = modelOf(listCommand)
+    const list = modelOf(listCommand(() => Effect.void))
     expect(list.args).toEqual([
       { name: "packs|specs", description: ListRequest.fields.what.ast.annotations?.description, repeated: false, choices: ["packs", "specs"] }
     ])

@@ -49,10 +49,17 @@ describe("a use case's problems name the fields as the entrance does", () => {
   it("an impact without a changeset, and a budgetTokens without an encoding: each entrance's words", async () => {
     const impact = await client.callTool({ name: "impact", arguments: { root: EXAMPLE } })
     expect((impact.structuredContent as { diagnostics: unknown }).diagnostics).toEqual([
-      { scope: "changeset", problem: "Give exactly one of changeset REV|A..B|A...B or staged." }
+      { scope: "changeset", problem: "Give exactly one of changeset REV|A..B|A...B, staged or paths FILE|-." }
     ])
     const cliImpact = await run(cwd, ["impact", "--root", EXAMPLE])
-    expect(JSON.parse(cliImpact.stdout).diagnostics).toEqual([{ scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B or --staged." }])
+    expect(JSON.parse(cliImpact.stdout).diagnostics).toEqual([
+      { scope: "changeset", problem: "Give exactly one of --changeset REV|A..B|A...B, --staged or --paths-from FILE|-." }
+    ])
+    // The link base's rule, the use case's: the tool's parameters, the CLI's flags.
+    const link = await client.callTool({ name: "impact", arguments: { root: EXAMPLE, staged: true, linkBase: "https://example.org/", format: "json" } })
+    expect((link.structuredContent as { diagnostics: unknown }).diagnostics).toEqual([{ scope: "linkBase", problem: "linkBase goes with format markdown." }])
+    const cliLink = await run(cwd, ["impact", "--root", EXAMPLE, "--staged", "--link-base", "https://example.org/", "--format", "json"])
+    expect(JSON.parse(cliLink.stdout).diagnostics).toEqual([{ scope: "link-base", problem: "--link-base goes with --format markdown." }])
     expect(await diagnosticsOf({ pack: "pack:rides-v1", budgetTokens: 500 })).toEqual([
       { scope: "budgetTokens", problem: "budgetTokens counts in an encoding: give tokens o200k_base or tokens cl100k_base." }
     ])

@@ -192,9 +192,10 @@ describe("specbundle mcp", () => {
     expect(linkBase.isError).toBe(true)
     const cliLinkBase = runCli(["impact", "--root", EXAMPLE, "--link-base", "https://example.org/"], cwd)
     expect(cliLinkBase.status).toBe(2)
-    // The same problems under the same scopes; each entrance names the fields its own way (field-names.test.ts).
+    // The same problems; each entrance names the fields its own way (field-names.test.ts): the tool's parameters, the CLI's flags.
     const scopes = (text: string) => (JSON.parse(text) as { diagnostics: { scope: string }[] }).diagnostics.map((d) => d.scope)
-    expect(scopes(textOf(linkBase))).toEqual(scopes(cliLinkBase.stdout))
+    expect(scopes(textOf(linkBase))).toEqual(["changeset", "linkBase"])
+    expect(scopes(cliLinkBase.stdout)).toEqual(["changeset", "link-base"])
     const unknownRev = await call("impact", { root: EXAMPLE, changeset: "-x" })
     expect(unknownRev.isError).toBe(true)
     expect(JSON.parse(textOf(unknownRev)).diagnostics[0].scope).toBe("changeset")

@@ -3,7 +3,7 @@
 // the seed's { diagnostics } value and exit 2. This file holds the command's definition, all that
 // `--help` needs; the handler (bundle-run.ts) and the services it uses load when the command runs.
 import * as Command from "effect/cli/Command"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 import { text, toggle, choice } from "../../usecases/fields.js"
 import { BundleRequest, tokenFields } from "../../usecases/requests.js"
 import { commandFields, findingsField } from "./common.js"
@@ -37,16 +37,19 @@ const bundleOnlyFields = {
 /** `bundle`'s arguments; watch's lack the fields of `bundle` alone. */
 export type BundleArgs = Args<typeof bundleFields> & Partial<Args<typeof bundleOnlyFields>>
 
-export const bundleCommand = Command.make("bundle", flagsOf({ ...bundleFields, ...bundleOnlyFields }), (args) =>
-  Effect.promise(() => import("./bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))
-).pipe(
-  Command.withDescription(
-    [
-      "Compose the context bundle for one scope (--pack, --specs, or a change) within a hard budget and print it on stdout as compact JSON, the text the budget measures. Corpus findings go to stderr: the first few, then a tally.",
-      "Exit 0 when a value was produced (budgetExceeded and oversized results are values: a stderr line says what would fit), 2 for wrong parameters ({ diagnostics } on stdout), 1 for any other failure; with --fail-on-exceeded, 3 after a budgetExceeded value."
-    ].join("\n")
+/**
+ * The `bundle` command given its handler: main.ts passes the handler, loaded when the command runs
+ * (bundle-run.ts), so this definition holds all `--help` needs and the handler imports its arguments' type from here.
+ */
+export const bundleCommand = <E, R>(handler: (args: BundleArgs) => Effect.Effect<void, E, R>) =>
+  Command.make("bundle", flagsOf({ ...bundleFields, ...bundleOnlyFields }), handler).pipe(
+    Command.withDescription(
+      [
+        "Compose the context bundle for one scope (--pack, --specs, or a change) within a hard budget and print it on stdout as compact JSON, the text the budget measures. Corpus findings go to stderr: the first few, then a tally.",
+        "Exit 0 when a value was produced (budgetExceeded and oversized results are values: a stderr line says what would fit), 2 for wrong parameters ({ diagnostics } on stdout), 1 for any other failure; with --fail-on-exceeded, 3 after a budgetExceeded value."
+      ].join("\n")
+    )
   )
-)
 
 export const bundleExamples = [
   "specbundle bundle --pack pack:rides-v1 --budget M",

@@ -70,8 +70,7 @@ export const endOfCause = (cause: Cause.Cause<unknown>): End =>
   Cause.hasInterruptsOnly(cause) ? { code: interruptedCode(cause), line: null } : { code: 1, line: `internal error: ${Cause.pretty(cause).split("\n")[0]}` }
 
 /** Whether a value is an End (what bin.ts's run succeeds with, read back from runMain's untyped Exit). */
-export const isEnd = (u: unknown): u is End =>
-  typeof u === "object" && u !== null && typeof (u as { code?: unknown }).code === "number" && "line" in u
+export const isEnd = (u: unknown): u is End => typeof u === "object" && u !== null && typeof (u as { code?: unknown }).code === "number" && "line" in u
 
 /** How the program's end ends the run. */
 export const endOfExit = (exit: Exit.Exit<unknown, ProgramError>): End => {

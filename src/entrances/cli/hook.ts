@@ -5,7 +5,7 @@
 import * as Argument from "effect/cli/Argument"
 import * as Command from "effect/cli/Command"
 import * as Flag from "effect/cli/Flag"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 import { choiceOption, flag } from "./common.js"
 
 const action = Argument.Literals("ACTION", ["install", "uninstall", "print", "run"]).pipe(
@@ -43,13 +43,16 @@ export interface HookArgs {
   readonly manager: "husky" | "lefthook" | "pre-commit" | "claude-code" | "codex" | "gemini" | "copilot"
 }
 
-export const hookCommand = Command.make("hook", { action, hook: hookName, gitArgs, force, root, manager }, (args) =>
-  Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))
-).pipe(
-  Command.withDescription(
-    "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives what to commit for a hook manager (--manager husky, lefthook or pre-commit), without machine paths; print pre-commit pre-push gives one lefthook.yml or .pre-commit-config.yaml with both hooks. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup). print session-start user-prompt-submit --manager claude-code gives the hooks for .claude/settings.json (--manager codex, gemini or copilot: that agent's hooks file): each hands the agent the bundle of the work tree against HEAD, within what the agent takes whole, or nothing at all."
+/**
+ * The `hook` command given its handler: main.ts passes the handler, loaded when the command runs
+ * (hook-run.ts), so this definition holds all `--help` needs and the handler imports its arguments' type from here.
+ */
+export const hookCommand = <E, R>(handler: (args: HookArgs) => Effect.Effect<void, E, R>) =>
+  Command.make("hook", { action, hook: hookName, gitArgs, force, root, manager }, handler).pipe(
+    Command.withDescription(
+      "Install, print or remove a git hook that runs this specbundle (into core.hooksPath when set). pre-commit refuses a commit only when a carrier staged in it does not read; carriers refused elsewhere are one tally line. pre-push composes the bundle for the pushed range into .git/specbundle/<remote>/ and never blocks a push. print gives what to commit for a hook manager (--manager husky, lefthook or pre-commit), without machine paths; print pre-commit pre-push gives one lefthook.yml or .pre-commit-config.yaml with both hooks. A hook specbundle did not write is left alone unless --force (then kept as <hook>.specbundle-backup). print session-start user-prompt-submit --manager claude-code gives the hooks for .claude/settings.json (--manager codex, gemini or copilot: that agent's hooks file): each hands the agent the bundle of the work tree against HEAD, within what the agent takes whole, or nothing at all."
+    )
   )
-)
 
 export const hookExamples = [
   "specbundle hook install pre-commit",

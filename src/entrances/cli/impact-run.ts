@@ -27,8 +27,7 @@ const pathsFrom = (file: string) =>
   Effect.gen(function* () {
     const { stdin, stdinIsTTY } = yield* Invocation
     if (file === "-") {
-      if (stdinIsTTY())
-        return yield* problems([{ scope: "paths-from", problem: "--paths-from -: stdin is a terminal; pipe the paths in, one a line." }])
+      if (stdinIsTTY()) return yield* problems([{ scope: "paths-from", problem: "--paths-from -: stdin is a terminal; pipe the paths in, one a line." }])
       return pathLines(yield* Effect.promise(() => text(stdin())))
     }
     const fs = yield* FileSystem.FileSystem

@@ -1,6 +1,7 @@
 // The command tree. Each subcommand lives in its own file; this one only assembles them, and
 // gives the help pages (help.ts) the tree as data (model.ts) with each command's examples.
 import * as Command from "effect/cli/Command"
+import * as Effect from "effect/Effect"
 import { bundleCommand, bundleExamples } from "./bundle.js"
 import { checkCommand, checkExamples } from "./check.js"
 import { exampleCommand, exampleExamples } from "./example.js"
@@ -24,17 +25,17 @@ export const root = Command.make(PROGRAM).pipe(
     "Compose deterministic, budgeted context bundles from an SDP Spec corpus and a git changeset.\nExit codes: 0 a value was produced (budgetExceeded included), 2 wrong parameters ({ diagnostics } on stdout), 1 any other failure."
   ),
   Command.withSubcommands([
-    bundleCommand,
-    perspectiveCommand,
-    impactCommand,
-    checkCommand,
-    listCommand,
-    watchCommand,
-    staleCommand,
-    hookCommand,
+    bundleCommand((args) => Effect.promise(() => import("./bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))),
+    perspectiveCommand((args) => Effect.promise(() => import("./perspective-run.js")).pipe(Effect.flatMap((run) => run.runPerspective(args)))),
+    impactCommand((args) => Effect.promise(() => import("./impact-run.js")).pipe(Effect.flatMap((run) => run.runImpactCommand(args)))),
+    checkCommand((args) => Effect.promise(() => import("./check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))),
+    listCommand((args) => Effect.promise(() => import("./list-run.js")).pipe(Effect.flatMap((run) => run.runList(args)))),
+    watchCommand((args) => Effect.promise(() => import("./watch-run.js")).pipe(Effect.flatMap((run) => run.runWatch(args)))),
+    staleCommand((args) => Effect.promise(() => import("./stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(args)))),
+    hookCommand((args) => Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))),
     mcpCommand,
-    pluginCommand,
-    exampleCommand
+    pluginCommand((args) => Effect.promise(() => import("./plugin-run.js")).pipe(Effect.flatMap((run) => run.runPlugin(args)))),
+    exampleCommand((args) => Effect.promise(() => import("./example-run.js")).pipe(Effect.flatMap((run) => run.runExample(args))))
   ])
 )
 

@@ -4,7 +4,7 @@
 // composeAndWrite, so the part files and the manifest are replaced atomically.
 // The handler loads from watch-run.ts when the command runs.
 import * as Command from "effect/cli/Command"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 import { text } from "../../usecases/fields.js"
 import { bundleFields } from "./bundle.js"
 import type { Args } from "./flags.js"
@@ -19,15 +19,18 @@ const watchFields = {
 
 export type WatchArgs = Args<typeof watchFields>
 
-export const watchCommand = Command.make("watch", flagsOf(watchFields), (args) =>
-  Effect.promise(() => import("./watch-run.js")).pipe(Effect.flatMap((run) => run.runWatch(args)))
-).pipe(
-  Command.withDescription(
-    [
-      `Compose the bundle into --out DIR, then recompose whenever files under the root change and stay quiet for --quiet-ms (default ${DEFAULT_QUIET_MS}). Events within the quiet window make one rebuild; a running rebuild finishes first and is followed by one more. Files are replaced atomically; a save is heard however it is written (in place, or a file renamed over it by git or an editor); events inside DIR and in skipped folders (.git, node_modules, ...) are ignored. With --changeset or --staged, a commit, reset, rebase or checkout (and, with --staged, the index) rebuilds too.`,
-      "Prints one line on stderr per build: watch: rebuilt <n> parts into DIR (<k> changed paths: <the first ten>; <what moved in git> moved). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0."
-    ].join("\n")
+/**
+ * The `watch` command given its handler: main.ts passes the handler, loaded when the command runs
+ * (watch-run.ts), so this definition holds all `--help` needs and the handler imports its arguments' type from here.
+ */
+export const watchCommand = <E, R>(handler: (args: WatchArgs) => Effect.Effect<void, E, R>) =>
+  Command.make("watch", flagsOf(watchFields), handler).pipe(
+    Command.withDescription(
+      [
+        `Compose the bundle into --out DIR, then recompose whenever files under the root change and stay quiet for --quiet-ms (default ${DEFAULT_QUIET_MS}). Events within the quiet window make one rebuild; a running rebuild finishes first and is followed by one more. Files are replaced atomically; a save is heard however it is written (in place, or a file renamed over it by git or an editor); events inside DIR and in skipped folders (.git, node_modules, ...) are ignored. With --changeset or --staged, a commit, reset, rebase or checkout (and, with --staged, the index) rebuilds too.`,
+        "Prints one line on stderr per build: watch: rebuilt <n> parts into DIR (<k> changed paths: <the first ten>; <what moved in git> moved). A failing rebuild prints its reason and keeps watching. Ctrl-C ends it with exit 0."
+      ].join("\n")
+    )
   )
-)
 
 export const watchExamples = ["specbundle watch --pack pack:rides-v1 --parts --budget M --out .specbundle/out"]
