@@ -54,15 +54,15 @@ export type { RunSettings } from "./node/runtime.js"
 // The pure core: graph in, bundle out; no Effect, no I/O.
 export { composeBundle, composeBundleText, isDiagnostics, planParts, validateParams } from "./core/bundle/index.js"
 export type { BundleParams, BundleResult, Diagnostics } from "./core/bundle/index.js"
-export { factsOf } from "./core/facts.js"
-export { BUILT_IN_PERSPECTIVES, lookupPerspective, perspectiveNames, resolvePerspective, selectMembers } from "./core/perspective.js"
-export type { Criteria, Perspective, PerspectiveRequest, PerspectiveSelection, Perspectives } from "./core/perspective.js"
-export { buildGraph, hasRefusal } from "./core/graph.js"
-export { impactReport } from "./core/impact.js"
-export type { ImpactReport } from "./core/impact.js"
+export { factsOf } from "./core/graph/facts.js"
+export { BUILT_IN_PERSPECTIVES, lookupPerspective, perspectiveNames, resolvePerspective, selectMembers } from "./core/graph/perspective.js"
+export type { Criteria, Perspective, PerspectiveRequest, PerspectiveSelection, Perspectives } from "./core/graph/perspective.js"
+export { buildGraph, hasRefusal } from "./core/graph/graph.js"
+export { impactReport } from "./core/changes/impact.js"
+export type { ImpactReport } from "./core/changes/impact.js"
 export type { Manifest, PartRecord } from "./core/manifest.js"
 export type { Finding, Graph, PackNode, SpecNode } from "./core/model.js"
-export { formatFinding } from "./core/finding-text.js"
+export { formatFinding } from "./core/render/finding-text.js"
 
 /**
  * The library's runtime: files parsed in the calling thread, and a parse cache in memory for as

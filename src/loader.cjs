@@ -50,7 +50,7 @@ const nodeSupported = (version) => {
 if (!nodeSupported(process.versions.node)) {
   // A hook never locks a team out (bundle-contract.md section 6): a hook run (`hook run NAME ...`,
   // as every hook line specbundle writes or prints starts) says so in one line, naming what it
-  // left undone (hook-print.ts's words), and lets the commit, the push or the agent session go
+  // left undone (hooks/print.ts's words), and lets the commit, the push or the agent session go
   // on, as a missing specbundle does. Any other command keeps exit 1.
   const skippedBy = new Map([
     ["pre-commit", "checked nothing"],

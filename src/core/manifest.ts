@@ -4,7 +4,7 @@
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { DECLARATIONS } from "./bundle/types.js"
-import { sha256 } from "./discover.js"
+import { sha256 } from "./read/discover.js"
 import { ENCODINGS } from "./encodings.js"
 import { STRICT, TYPE_NAME, schemaLine, shapeProblem } from "./schema-line.js"
 
@@ -33,7 +33,7 @@ const FileHash = Schema.Struct({ path: Schema.String, hash: Sha256Hex })
 
 // The scope as the bundle states it; the specific forms first, since a Struct ignores extra keys.
 const Scope = Schema.Union([
-  // A perspective's subset (src/core/perspective.ts), with the changeset it read when one was given.
+  // A perspective's subset (src/core/graph/perspective.ts), with the changeset it read when one was given.
   Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String), perspective: Schema.String, changeset: Schema.optionalKey(Schema.String) }),
   Schema.Struct({ pack: Schema.String, members: Schema.Array(Schema.String) }),
   Schema.Struct({ pack: Schema.String }),

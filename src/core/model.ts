@@ -263,7 +263,7 @@ export abstract class SpecWithProseLater implements SpecNode {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Derived facts (computed by src/core/facts.ts from a Graph; never stored on nodes)
+// Derived facts (computed by src/core/graph/facts.ts from a Graph; never stored on nodes)
 
 export interface TargetRef {
   readonly type: TypedDependency

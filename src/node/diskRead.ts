@@ -2,8 +2,8 @@
 // with its stat data and git object id for the parse cache (parseCache.ts) and the index read.
 import { createHash } from "node:crypto"
 import { closeSync, constants, lstatSync, openSync, readFileSync, readSync } from "node:fs"
-import type { SourceFile } from "../core/discover.js"
-import { unreadableFile } from "../core/discover.js"
+import type { SourceFile } from "../core/read/discover.js"
+import { unreadableFile } from "../core/read/discover.js"
 import { reasonOf } from "./errno.js"
 import type { CarrierRead } from "../core/model.js"
 

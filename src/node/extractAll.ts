@@ -6,7 +6,7 @@
 // Workers run their own bundle (src/worker.ts): which one, and whether at all, is the pool the
 // session is given (the WorkerPool service, src/node/runtime.ts); tests and the library run in-thread.
 import { availableParallelism } from "node:os"
-import type { SourceFile } from "../core/discover.js"
+import type { SourceFile } from "../core/read/discover.js"
 import type { ExtractAllOptions, Extracted, Input } from "./extractInThread.js"
 import { extractInThread, keptByNothing, loadParser, needsParser } from "./extractInThread.js"
 import { type Chunk, Helper, type Link } from "./workerThread.js"

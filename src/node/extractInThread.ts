@@ -1,9 +1,9 @@
 // Parsing files in this thread: what one file gives (its contribution and hash), read from disk or
 // held in memory, each parsed as soon as it is read. The pool (extractAll.ts) runs this in every
 // thread it starts, the main one included; a small corpus runs it alone.
-import type { SourceFile } from "../core/discover.js"
-import { classifyPath, fileFinding, sha256 } from "../core/discover.js"
-import type { ExtractOptions } from "../core/extract.js"
+import type { SourceFile } from "../core/read/discover.js"
+import { classifyPath, fileFinding, sha256 } from "../core/read/discover.js"
+import type { ExtractOptions } from "../core/read/extract.js"
 import type { CarrierRead } from "../core/model.js"
 import type { AnchorParser } from "../core/read/anchors.js"
 import { type Extracted, type FileOnDisk, RACY_MS, asIndexObject, gitObjectId, load, statOf } from "./diskRead.js"
@@ -57,7 +57,7 @@ export const loadParser = (): Promise<AnchorParser> =>
 /** Whether a run will surely parse code: nothing from an earlier run to reuse (a first run, or no cache). */
 export const needsParser = (options: ExtractAllOptions): boolean => options.known === undefined || options.known.size === 0
 /** The parsers (yaml, @cucumber/gherkin) load on first read, not at start-up (`--help` needs none). */
-const loadExtract = () => import("../core/extract.js")
+const loadExtract = () => import("../core/read/extract.js")
 
 /**
  * Parses files in this thread, in order, each as soon as it is read (straight from the scratch

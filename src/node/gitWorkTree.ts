@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs"
 import * as nodePath from "node:path"
-import { normalizePrefix } from "../core/changeset.js"
+import { normalizePrefix } from "../core/changes/changeset.js"
 import type { GitError, GitOutput } from "./git.js"
 import { type Git, GitEnvironment, GitMissingError, classify } from "./git.js"
 

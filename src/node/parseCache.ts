@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto"
 import { realpathSync } from "node:fs"
 import type { CarrierRead, Graph } from "../core/model.js"
-import { patchGraph } from "../core/graph-patch.js"
+import { patchGraph } from "../core/graph/graph-patch.js"
 import { type DecodedShard, type OpenedFile, type SavedEntry, decodeShard, encodeShard } from "./cacheFormat.js"
 
 export type { SavedEntry }

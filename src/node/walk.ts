@@ -3,7 +3,7 @@
 import * as Effect from "effect/Effect"
 import { type Dirent, promises } from "node:fs"
 import * as nodePath from "node:path"
-import { classifyPath, fileFinding, isExcluded, isSkippedDirectory } from "../core/discover.js"
+import { classifyPath, fileFinding, isExcluded, isSkippedDirectory } from "../core/read/discover.js"
 import type { CarrierRead } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 

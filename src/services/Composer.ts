@@ -6,7 +6,7 @@ import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { composeBundleText, isDiagnostics, planParts } from "../core/bundle/index.js"
 import type { BundleParams, BundleResult, Diagnostics, PartsExceeded } from "../core/bundle/index.js"
-import { factsOf } from "../core/facts.js"
+import { factsOf } from "../core/graph/facts.js"
 import type { Graph } from "../core/model.js"
 
 /** One composed value and its compact JSON text (the exact text the budget measured). */

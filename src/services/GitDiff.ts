@@ -7,8 +7,8 @@ import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import { lstatSync } from "node:fs"
 import * as nodePath from "node:path"
-import type { ChangedFile, Changeset, RepoChange } from "../core/changeset.js"
-import type { BlobEntry } from "../core/changeset.js"
+import type { ChangedFile, Changeset, RepoChange } from "../core/changes/changeset.js"
+import type { BlobEntry } from "../core/changes/changeset.js"
 import {
   dropSkippedFolders,
   normalizePrefix,
@@ -19,7 +19,7 @@ import {
   revisionProblem,
   splitZ,
   underRoot
-} from "../core/changeset.js"
+} from "../core/changes/changeset.js"
 import type { GitError, GitOutput } from "../node/git.js"
 import { sidesOf } from "./gitSides.js"
 import type { GitSideAnswers } from "../node/gitWorkTree.js"

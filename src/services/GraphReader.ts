@@ -1,6 +1,6 @@
 // Reads a corpus into the graph. Discovery walks the working tree (or takes files another source
 // already holds: git objects, the index); file contents come through Effect's FileSystem,
-// so a test can put faults under it. Parsing is the pure core (src/core/extract.ts).
+// so a test can put faults under it. Parsing is the pure core (src/core/read/extract.ts).
 import * as Data from "effect/Data"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -9,8 +9,8 @@ import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Fiber from "effect/Fiber"
 import * as nodePath from "node:path"
-import type { SourceFile } from "../core/discover.js"
-import { classifyPath, unreadableFile } from "../core/discover.js"
+import type { SourceFile } from "../core/read/discover.js"
+import { classifyPath, unreadableFile } from "../core/read/discover.js"
 import { walk } from "../node/walk.js"
 import { TurnBudget, afterPoll } from "../node/loopTurn.js"
 import type { Extracted } from "../node/extractInThread.js"
@@ -23,7 +23,7 @@ import { asIndexObject, load } from "../node/diskRead.js"
 import type { ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
 import { shardListing } from "../node/parseCache.js"
 import { ParseCache, WorkerPool } from "../node/runtime.js"
-import { buildGraph } from "../core/graph.js"
+import { buildGraph } from "../core/graph/graph.js"
 import { isProtocolPackageJson } from "../core/protocol-package.js"
 import type { CarrierRead, Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"

@@ -2,9 +2,9 @@
 // extraction root and read through one `git cat-file --batch`, and the old side of a few paths.
 // GitDiff (what changed) hands these on as part of its service.
 import * as Effect from "effect/Effect"
-import type { SourceFile } from "../core/discover.js"
-import type { BlobEntry } from "../core/changeset.js"
-import { parseLsFilesStageZ, parseLsTreeZ, splitZ, underRoot } from "../core/changeset.js"
+import type { SourceFile } from "../core/read/discover.js"
+import type { BlobEntry } from "../core/changes/changeset.js"
+import { parseLsFilesStageZ, parseLsTreeZ, splitZ, underRoot } from "../core/changes/changeset.js"
 import type { GitError } from "../node/git.js"
 import { type Git, classify, parseBatch } from "../node/git.js"
 

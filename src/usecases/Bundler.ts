@@ -13,9 +13,9 @@ import { isDiagnostics } from "../core/bundle/index.js"
 import { budgetTierProblem, numericText, resolveBudget } from "../core/config.js"
 import type { ManifestDraft, PartRecord } from "../core/manifest.js"
 import { graphDigest } from "../core/manifest.js"
-import { factsOf } from "../core/facts.js"
+import { factsOf } from "../core/graph/facts.js"
 import type { Graph } from "../core/model.js"
-import { perspectiveNames, resolvePerspective } from "../core/perspective.js"
+import { perspectiveNames, resolvePerspective } from "../core/graph/perspective.js"
 import { type CountTokens, type Encoding, type TokenFit, budgetTokensProblems, fitTokenBudget } from "../core/tokens.js"
 import { loadTokenizer } from "../node/tokenizer.js"
 import { Changes } from "./Changes.js"
@@ -170,7 +170,7 @@ const make = Effect.gen(function* () {
     const tier = budgetTierProblem(settings.budget, settings.tiers)
     if (tier !== null) found.push({ scope: spell.name("budget"), problem: tier })
     if (found.length > 0) return yield* problems(found)
-    /** The members a perspective chooses (src/core/perspective.ts), as the bundle's Pack scope. */
+    /** The members a perspective chooses (src/core/graph/perspective.ts), as the bundle's Pack scope. */
     const chosen = (graph: Graph, perspective: string, impacted?: ReadonlyArray<string>, changeset?: string) => {
       const selection = resolvePerspective(factsOf(graph), {
         pack: request.pack,
@@ -321,7 +321,7 @@ const make = Effect.gen(function* () {
     const { pack, members, perspective, changeset } = prepared.params
     return {
       graph: prepared.graph,
-      // The perspective's selection, settled into the bundle's parameters (src/core/perspective.ts).
+      // The perspective's selection, settled into the bundle's parameters (src/core/graph/perspective.ts).
       selection: {
         pack: String(pack),
         members: members as ReadonlyArray<string>,

@@ -13,7 +13,7 @@ import * as nodePath from "node:path"
 import type { Manifest } from "../core/manifest.js"
 import { MANIFEST, parseManifest } from "../core/manifest.js"
 import { byCodeUnits } from "../core/model.js"
-import type { Changeset } from "../core/changeset.js"
+import type { Changeset } from "../core/changes/changeset.js"
 import { decodeChangeset, GitDiff } from "../services/GitDiff.js"
 import { GraphReader } from "../services/GraphReader.js"
 

@@ -1,7 +1,7 @@
 // A request's excludes: the caller's (a refused one is a parameter problem) and the configuration
-// file's (a refused one is the file's problem), normalized by the one rule in core/discover.ts.
+// file's (a refused one is the file's problem), normalized by the one rule in core/read/discover.ts.
 import * as Effect from "effect/Effect"
-import { normalizeExclude } from "../core/discover.js"
+import { normalizeExclude } from "../core/read/discover.js"
 import type { Diagnostic } from "./requests.js"
 import { ConfigError } from "./requests.js"
 import { FIELD_NAMES, type Spelling } from "./spelling.js"

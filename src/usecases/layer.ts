@@ -1,4 +1,4 @@
-// The use cases as one layer, for every entrance: the CLI's handlers (src/entrances/cli/live.ts),
+// The use cases as one layer, for every entrance: the CLI's handlers (src/entrances/cli/handlers/live.ts),
 // the MCP server (src/entrances/mcp/server.ts) and the library (src/index.ts `layer`). Under them
 // the services and git; what they still need is a FileSystem and the runtime the entrance runs on
 // (WorkerPool, ParseCache: src/node/runtime.ts).

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { composeBundle, stageLengths } from "../../src/core/bundle/index.js"
 import type { BudgetExceeded, BundleValue, DeclarationMode, MemberRow } from "../../src/core/bundle/index.js"
 import { LEFT_OUT_LINES } from "../../src/core/bundle/index.js"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import { anchor, graphOf, gwt, pack, spec } from "../support/nodes.js"
 import { CONTRACT_LEFT_OUT } from "../support/contract.js"
 

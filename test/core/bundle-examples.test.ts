@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { composeBundle, planParts } from "../../src/core/bundle/index.js"
 import type { BundleValue, PartValue, PartsExceeded } from "../../src/core/bundle/index.js"
 import { LEFT_OUT_LINES, isDiagnostics } from "../../src/core/bundle/index.js"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import type { SpecNode } from "../../src/core/model.js"
 import { graphOf, pack, spec } from "../support/nodes.js"
 

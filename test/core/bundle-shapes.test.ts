@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { composeBundle, planParts } from "../../src/core/bundle/index.js"
 import type { BudgetExceeded, BundleParams, BundleValue, Diagnostics, PartValue, PartsExceeded } from "../../src/core/bundle/index.js"
 import { TOKEN_METHOD } from "../../src/core/bundle/index.js"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import { anchor, graphOf, gwt, pack, spec } from "../support/nodes.js"
 
 const A = "spec:shop.cart"

@@ -3,7 +3,7 @@
 // at that scale: every part fits, the parts cover the members once, in order.
 import { describe, expect, it } from "vitest"
 import { composeBundleText, planParts } from "../../src/core/bundle/index.js"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import type { AnyNode } from "../support/nodes.js"
 import { graphOf, pack, spec } from "../support/nodes.js"
 

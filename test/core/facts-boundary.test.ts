@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import { anchor, graphOf, pack, spec } from "../support/nodes.js"
 
 // Members m1, m2 (manifest order m2 before m1 on purpose) and outside Specs around them.

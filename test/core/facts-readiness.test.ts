@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import type { Edge, Graph, SpecKind, SpecNode } from "../../src/core/model.js"
-import { CLAUSES, kindEvidenceComplete, kindEvidencePresent } from "../../src/core/readiness.js"
+import { CLAUSES, kindEvidenceComplete, kindEvidencePresent } from "../../src/core/graph/readiness.js"
 import type { AnyNode, SpecInit } from "../support/nodes.js"
 import { anchor, graphOf, gwt, pack, spec } from "../support/nodes.js"
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { factsOf, openingCodeSpan } from "../../src/core/facts.js"
+import { factsOf, openingCodeSpan } from "../../src/core/graph/facts.js"
 import { anchor, graphOf, pack, spec } from "../support/nodes.js"
 
 describe("delivery facts and verifier enablement", () => {

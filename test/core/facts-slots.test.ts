@@ -1,7 +1,7 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { reached } from "../support/branches.js"
-import { type Slot, isConcrete, parseSlots, skeleton, stepFitsVocabulary, valueFits, vocabularyStep } from "../../src/core/slots.js"
+import { type Slot, isConcrete, parseSlots, skeleton, stepFitsVocabulary, valueFits, vocabularyStep } from "../../src/core/graph/slots.js"
 
 /**
  * Step text made of the pieces slots are made of (braces, colons, quotes, bars, names, types,

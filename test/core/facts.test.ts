@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import type { Rung } from "../../src/core/model.js"
 import { anchor, graphOf, gwt, pack, spec } from "../support/nodes.js"
 

@@ -1,8 +1,8 @@
-// The stderr findings cap (src/core/findings-cap.ts): one line per file and rule with a count,
+// The stderr findings cap (src/core/render/findings-cap.ts): one line per file and rule with a count,
 // refused files first, at most the cap, and one tally line for the files left out.
 import { describe, expect, it } from "vitest"
-import { formatFinding } from "../../src/core/finding-text.js"
-import { capFindings, countedFinding, perFileRule, tallyLine } from "../../src/core/findings-cap.js"
+import { formatFinding } from "../../src/core/render/finding-text.js"
+import { capFindings, countedFinding, perFileRule, tallyLine } from "../../src/core/render/findings-cap.js"
 import type { Finding } from "../../src/core/model.js"
 
 const finding = (file: string, line: number, code: string, severity: "error" | "warning" = "error"): Finding => ({

@@ -11,7 +11,7 @@ import {
   parseIndexListingZ,
   rebaseChanges,
   revisionProblem
-} from "../../src/core/changeset.js"
+} from "../../src/core/changes/changeset.js"
 
 describe("parseChangeset", () => {
   it("reads REV, A..B and A...B, an empty side meaning HEAD", () => {

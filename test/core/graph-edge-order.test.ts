@@ -1,4 +1,4 @@
-// The graph's edge order (src/core/graph.ts): (from, type, to) in code-unit order, whatever the
+// The graph's edge order (src/core/graph/graph.ts): (from, type, to) in code-unit order, whatever the
 // ids look like: prefixes of one another, characters below and above "-", U+0000 inside one; and
 // the outgoing and incoming lists are the edges of each id in that order.
 import fc from "fast-check"

@@ -3,7 +3,7 @@
 // find exactly the nodes and edges meant, each label showing the id and title a reader should see,
 // whatever the titles hold; the node cap folds the rest into counts that add up.
 import { describe, expect, it } from "vitest"
-import type { AtRiskRow, ImpactReport, ImpactRow } from "../../src/core/impact.js"
+import type { AtRiskRow, ImpactReport, ImpactRow } from "../../src/core/changes/impact.js"
 import type { DiagramTitles } from "../../src/core/render/impact-diagram.js"
 import {
   DIAGRAM_LEGEND,

@@ -2,7 +2,7 @@
 // titles cannot break the table or inject HTML, long lists fold, and the size cap holds and says
 // what it cut. Every assertion reads the text back with marked's lexer (GFM).
 import { describe, expect, it } from "vitest"
-import type { ImpactReport, ImpactRow } from "../../src/core/impact.js"
+import type { ImpactReport, ImpactRow } from "../../src/core/changes/impact.js"
 import type { ImpactMarkdownFacts, SpecFacts } from "../../src/core/render/impact-markdown.js"
 import { DEFAULT_MAX_CHARS, MAX_REASONS, OPEN_ROWS, impactMarkdown } from "../../src/core/render/impact-markdown.js"
 import { MAX_TEXT } from "../../src/core/render/markdown-text.js"

@@ -2,7 +2,7 @@
 // folders the reader skips (dot-folders, node_modules, dist, generated, coverage) are left out, as
 // they are dropped inside it.
 import { describe, expect, it } from "vitest"
-import { dropSkippedFolders, rebaseChanges } from "../../src/core/changeset.js"
+import { dropSkippedFolders, rebaseChanges } from "../../src/core/changes/changeset.js"
 
 describe("rebaseChanges: skipped folders outside the root", () => {
   it("leaves out paths in skipped folders outside the root, at any depth, and keeps the rest", () => {

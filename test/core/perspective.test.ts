@@ -1,13 +1,13 @@
-// The perspective filter (src/core/perspective.ts) criterion by criterion, over the corpus written
+// The perspective filter (src/core/graph/perspective.ts) criterion by criterion, over the corpus written
 // for it (test/fixtures/perspectives, whose README tabulates each member's facts). The graph is read
 // once from disk; everything after is the pure filter.
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { composeBundle, isDiagnostics } from "../../src/core/bundle/index.js"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import type { Facts, PackNode } from "../../src/core/model.js"
-import type { Perspective } from "../../src/core/perspective.js"
-import { BUILT_IN_PERSPECTIVES, idPattern, needsChangeset, perspectiveNames, resolvePerspective, selectMembers } from "../../src/core/perspective.js"
+import type { Perspective } from "../../src/core/graph/perspective.js"
+import { BUILT_IN_PERSPECTIVES, idPattern, needsChangeset, perspectiveNames, resolvePerspective, selectMembers } from "../../src/core/graph/perspective.js"
 import { readTree } from "../support/tmp.js"
 
 const CORPUS = path.join(import.meta.dirname, "..", "fixtures", "perspectives")

@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { PARSER } from "../support/oxc.js"
 import { describe, expect, it } from "vitest"
-import { buildGraph } from "../../src/core/graph.js"
+import { buildGraph } from "../../src/core/graph/graph.js"
 import { mayHoldAnchor, parseAnchors } from "../../src/core/read/anchors.js"
 
 const ROOT = path.join(import.meta.dirname, "..", "fixtures", "checkout-anchors")

@@ -1,6 +1,6 @@
 // The pure halves of two CLI guides: did-you-mean (edit distance) and the one exclude rule.
 import { describe, expect, it } from "vitest"
-import { isExcluded, normalizeExclude, unmatchedExcludes } from "../../src/core/discover.js"
+import { isExcluded, normalizeExclude, unmatchedExcludes } from "../../src/core/read/discover.js"
 import { didYouMean, editDistance, suggest } from "../../src/core/suggest.js"
 
 describe("suggest", () => {

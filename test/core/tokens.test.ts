@@ -6,7 +6,7 @@ import { countTokens as o200kCount, isWithinTokenLimit } from "gpt-tokenizer/enc
 import { beforeAll, describe, expect, it } from "vitest"
 import type { Facts } from "../../src/core/model.js"
 import { composeBundleText, isBudgetExceeded, isDiagnostics, isPartsSplit, planParts, stageLengths } from "../../src/core/bundle/index.js"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import type { CountTokens, TokenFit } from "../../src/core/tokens.js"
 import { budgetTokensProblems, fitLine, fitTokenBudget } from "../../src/core/tokens.js"
 import { BIKE_DOCK } from "../support/paths.js"

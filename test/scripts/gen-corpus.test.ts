@@ -8,8 +8,8 @@ import * as path from "node:path"
 import { PARSER } from "../support/oxc.js"
 import { listFiles } from "../support/tmp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { extractFile } from "../../src/core/extract.js"
-import { buildGraph } from "../../src/core/graph.js"
+import { extractFile } from "../../src/core/read/extract.js"
+import { buildGraph } from "../../src/core/graph/graph.js"
 import type { CarrierRead, Graph } from "../../src/core/model.js"
 
 const SCRIPT = path.resolve(__dirname, "../../scripts/gen-corpus.mjs")

@@ -4,7 +4,7 @@
 // short comments give the derivation.
 import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { factsOf } from "../../src/core/facts.js"
+import { factsOf } from "../../src/core/graph/facts.js"
 import type { Edge, Facts, FootingRow, Graph, Rung } from "../../src/core/model.js"
 import type { ReadResult } from "../../src/services/GraphReader.js"
 import { copyInto, readTree, tempDir } from "../support/tmp.js"

@@ -1,5 +1,5 @@
 // An impact report with every list empty: the pure renderers' tests fill in what each case needs.
-import type { ImpactReport } from "../../src/core/impact.js"
+import type { ImpactReport } from "../../src/core/changes/impact.js"
 
 export const emptyReport = (): ImpactReport => ({
   changeset: "origin/main...HEAD",

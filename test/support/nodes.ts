@@ -17,7 +17,7 @@
 //   test: Anchor "test"; oracle: Anchor "oracle"), form "constant", label null, file
 //   "src/<name>.ts" (code) or "test/<name>.test.ts" (test/oracle), line 1, empty target lists,
 //   component/role/layer/context null.
-import { buildGraph } from "../../src/core/graph.js"
+import { buildGraph } from "../../src/core/graph/graph.js"
 import type { AnchorNode, AuthoredRelation, CarrierRead, Graph, Gwt, PackNode, RelationType, SpecNode } from "../../src/core/model.js"
 
 export type RelationsInit = Partial<Record<RelationType, string | ReadonlyArray<string>>>

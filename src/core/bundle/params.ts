@@ -17,7 +17,7 @@ export interface BundleParams {
   readonly specs?: unknown
   /** The range as given; beside specs (filled from the impacted ids) or beside a perspective. */
   readonly changeset?: unknown
-  /** The perspective's name, beside pack and the members it chose (src/core/perspective.ts). */
+  /** The perspective's name, beside pack and the members it chose (src/core/graph/perspective.ts). */
   readonly perspective?: unknown
   /** Default 100000. */
   readonly budget?: unknown

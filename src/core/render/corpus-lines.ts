@@ -1,6 +1,6 @@
 // The lines about a corpus read that `check` and `list` print on stderr. Pure.
 import type { Graph } from "../model.js"
-import { classifyPath } from "../discover.js"
+import { classifyPath } from "../read/discover.js"
 import { counted } from "../plural.js"
 
 /** The summary line `check` prints after the findings: "23 specs, 2 packs, 10 anchors, 0 findings". */

@@ -7,9 +7,9 @@
 // fingerprint names the problem, not its line: an edit above it must not turn it into a "new"
 // issue, and two problems in one file must not share one (docs/decisions.md, "GitLab Code Quality").
 import { hash } from "node:crypto"
-import type { ImpactReport } from "../impact.js"
+import type { ImpactReport } from "../changes/impact.js"
 import type { Finding, Graph } from "../model.js"
-import { riskReasonText } from "../impact-members.js"
+import { riskReasonText } from "../changes/impact-members.js"
 
 /** GitLab's scale is info, minor, major, critical, blocker. */
 export type CodeQualitySeverity = "info" | "minor" | "major" | "critical" | "blocker"

@@ -4,7 +4,7 @@
 // column that does not fit shows its first nodes and one count node ("+12 more files") that takes
 // the edges of the rest. Node ids are generated (n1, n2, …); corpus text only ever appears inside a
 // quoted label, escaped with Mermaid's entity codes. Deterministic text. Pure.
-import type { AtRiskRow, ImpactReport } from "../impact.js"
+import type { AtRiskRow, ImpactReport } from "../changes/impact.js"
 import { byCodeUnits } from "../model.js"
 import { counted, noun } from "../plural.js"
 

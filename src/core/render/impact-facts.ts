@@ -2,9 +2,9 @@
 // the floor reached (evaluated for the rows shown only), and the lines of carriers and anchors
 // the reasons link to. Pure.
 import type { Graph } from "../model.js"
-import { evaluateFloor } from "../readiness.js"
+import { evaluateFloor } from "../graph/readiness.js"
 import type { ImpactMarkdownFacts, Located, SpecFacts } from "./impact-markdown.js"
-import type { ImpactReport } from "../impact.js"
+import type { ImpactReport } from "../changes/impact.js"
 
 export const impactMarkdownFacts = (report: ImpactReport, graph: Graph): ImpactMarkdownFacts => {
   // The floor is evaluated when a row asks for it: a capped text shows a few hundred of maybe thousands.

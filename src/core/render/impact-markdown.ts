@@ -7,8 +7,8 @@
 // cut last. Corpus text is escaped (markdown-text.ts); the whole text stays under a character cap
 // that a GitHub comment holds, and the cut note names each section it shortened and the command
 // that prints the whole report. Pure.
-import type { AtRiskReason, ImpactReason, ImpactReport } from "../impact.js"
-import { memberChangeText } from "../impact-members.js"
+import type { AtRiskReason, ImpactReason, ImpactReport } from "../changes/impact.js"
+import { memberChangeText } from "../changes/impact-members.js"
 import type { Rung } from "../model.js"
 import { RUNGS } from "../model.js"
 import { counted } from "../plural.js"

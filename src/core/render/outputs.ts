@@ -2,8 +2,8 @@
 // server's tools return and the library can render. Pure: below every entrance, so no entrance
 // imports another.
 import * as nodePath from "node:path"
-import type { ImpactReport } from "../impact.js"
-import { riskReasonText } from "../impact-members.js"
+import type { ImpactReport } from "../changes/impact.js"
+import { riskReasonText } from "../changes/impact-members.js"
 import type { Graph } from "../model.js"
 import { byCodeUnits } from "../model.js"
 import { counted } from "../plural.js"

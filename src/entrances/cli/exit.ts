@@ -94,7 +94,7 @@ export const exitCodeOf = (exit: Exit.Exit<unknown, ProgramError>, stderr: (text
 
 /**
  * A failure's one line (without the `specbundle: ` prefix), its message: what the git hooks that
- * never fail a push or a prompt say instead of failing (hook-push.ts, hook-agent-run.ts).
+ * never fail a push or a prompt say instead of failing (hooks/pre-push.ts, hooks/agent-run.ts).
  */
 export const lineOf = (failure: unknown): string => (failure instanceof Error ? failure.message : String(failure))
 

@@ -2,20 +2,20 @@
 // gives the help pages (help.ts) the tree as data (model.ts) with each command's examples.
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
-import { bundleCommand, bundleExamples } from "./bundle.js"
-import { checkCommand, checkExamples } from "./check.js"
-import { exampleCommand, exampleExamples } from "./example.js"
+import { bundleCommand, bundleExamples } from "./commands/bundle.js"
+import { checkCommand, checkExamples } from "./commands/check.js"
+import { exampleCommand, exampleExamples } from "./commands/example.js"
 import type { HelpInput } from "./help.js"
-import { hookCommand, hookExamples } from "./hook.js"
-import { impactCommand, impactExamples } from "./impact.js"
-import { listCommand, listExamples } from "./list.js"
+import { hookCommand, hookExamples } from "./commands/hook.js"
+import { impactCommand, impactExamples } from "./commands/impact.js"
+import { listCommand, listExamples } from "./commands/list.js"
 import { VERSION } from "../../core/version.js"
-import { mcpCommand, mcpExamples } from "./mcp.js"
+import { mcpCommand, mcpExamples } from "./commands/mcp.js"
 import { type CommandModel, modelOf } from "./model.js"
-import { perspectiveCommand, perspectiveExamples } from "./perspective.js"
-import { pluginCommand, pluginExamples } from "./plugin.js"
-import { staleCommand, staleExamples } from "./stale.js"
-import { watchCommand, watchExamples } from "./watch.js"
+import { perspectiveCommand, perspectiveExamples } from "./commands/perspective.js"
+import { pluginCommand, pluginExamples } from "./commands/plugin.js"
+import { staleCommand, staleExamples } from "./commands/stale.js"
+import { watchCommand, watchExamples } from "./commands/watch.js"
 
 export { VERSION }
 export const PROGRAM = "specbundle"
@@ -25,17 +25,17 @@ export const root = Command.make(PROGRAM).pipe(
     "Compose deterministic, budgeted context bundles from an SDP Spec corpus and a git changeset.\nExit codes: 0 a value was produced (budgetExceeded included), 2 wrong parameters ({ diagnostics } on stdout), 1 any other failure."
   ),
   Command.withSubcommands([
-    bundleCommand((args) => Effect.promise(() => import("./bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))),
-    perspectiveCommand((args) => Effect.promise(() => import("./perspective-run.js")).pipe(Effect.flatMap((run) => run.runPerspective(args)))),
-    impactCommand((args) => Effect.promise(() => import("./impact-run.js")).pipe(Effect.flatMap((run) => run.runImpactCommand(args)))),
-    checkCommand((args) => Effect.promise(() => import("./check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))),
-    listCommand((args) => Effect.promise(() => import("./list-run.js")).pipe(Effect.flatMap((run) => run.runList(args)))),
-    watchCommand((args) => Effect.promise(() => import("./watch-run.js")).pipe(Effect.flatMap((run) => run.runWatch(args)))),
-    staleCommand((args) => Effect.promise(() => import("./stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(args)))),
-    hookCommand((args) => Effect.promise(() => import("./hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))),
+    bundleCommand((args) => Effect.promise(() => import("./handlers/bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))),
+    perspectiveCommand((args) => Effect.promise(() => import("./handlers/perspective-run.js")).pipe(Effect.flatMap((run) => run.runPerspective(args)))),
+    impactCommand((args) => Effect.promise(() => import("./handlers/impact-run.js")).pipe(Effect.flatMap((run) => run.runImpactCommand(args)))),
+    checkCommand((args) => Effect.promise(() => import("./handlers/check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))),
+    listCommand((args) => Effect.promise(() => import("./handlers/list-run.js")).pipe(Effect.flatMap((run) => run.runList(args)))),
+    watchCommand((args) => Effect.promise(() => import("./handlers/watch-run.js")).pipe(Effect.flatMap((run) => run.runWatch(args)))),
+    staleCommand((args) => Effect.promise(() => import("./handlers/stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(args)))),
+    hookCommand((args) => Effect.promise(() => import("./hooks/hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))),
     mcpCommand,
-    pluginCommand((args) => Effect.promise(() => import("./plugin-run.js")).pipe(Effect.flatMap((run) => run.runPlugin(args)))),
-    exampleCommand((args) => Effect.promise(() => import("./example-run.js")).pipe(Effect.flatMap((run) => run.runExample(args))))
+    pluginCommand((args) => Effect.promise(() => import("./handlers/plugin-run.js")).pipe(Effect.flatMap((run) => run.runPlugin(args)))),
+    exampleCommand((args) => Effect.promise(() => import("./handlers/example-run.js")).pipe(Effect.flatMap((run) => run.runExample(args))))
   ])
 )
 
