@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
+import { isatty } from "node:tty"
 import { endOfCause, endOfExit, isEnd } from "./entrances/cli/exit.js"
 import { Invocation } from "./entrances/cli/invocation.js"
 import { Output, processOutput } from "./entrances/cli/output/output.js"
@@ -28,8 +29,21 @@ declare global {
 /** The process's stdout and stderr: the Output service, and the drain a signal waits for. */
 const stdio = processOutput()
 
-/** The process's own stdout, stderr, folder, environment and stdin. */
-const Live = Layer.mergeAll(Layer.succeed(Output, stdio.output), Invocation.live)
+/** The process's own stdout, stderr, folder, environment and stdin: this file is where the process is read. */
+const Live = Layer.mergeAll(
+  Layer.succeed(Output, stdio.output),
+  Layer.sync(Invocation, () => ({
+    cwd: process.cwd(),
+    env: process.env,
+    // isatty(0), not process.stdin.isTTY: reading process.stdin creates the stream (~5 ms).
+    stdinIsTTY: () => isatty(0),
+    stdin: () => process.stdin,
+    node: process.execPath,
+    script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js"),
+    // Bundled, every module's __dirname is bin/.
+    bin: __dirname
+  }))
+)
 
 /**
  * What the commands' reads run on, once for the process: worker threads on their own bundle next

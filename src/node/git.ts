@@ -131,7 +131,7 @@ const CONFIG = ["core.quotePath=false"]
  * repository" lines are recognised by their English text, and a translated one lost its
  * `safe.directory` hint. No prompt may wait on a terminal (`GIT_TERMINAL_PROMPT=0`).
  */
-export const gitEnv = (base: NodeJS.ProcessEnv = process.env): Record<string, string> => {
+export const gitEnv = (base: NodeJS.ProcessEnv): Record<string, string> => {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(base)) if (v !== undefined && k !== "LANGUAGE" && !k.startsWith("LC_")) env[k] = v
   env.LC_ALL = "C"

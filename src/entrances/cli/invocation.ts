@@ -1,13 +1,11 @@
 // What a CLI run is started with besides its arguments: the working folder, the environment and
 // stdin. The handlers read them here, never from `process`, so the same program runs as the real
-// process (bin.ts provides `Invocation.live`) and in a test's own process with a folder, an
+// process (bin.ts provides the process's own) and in a test's own process with a folder, an
 // environment and a stdin of its own (test/support/run.ts).
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import type { Readable } from "node:stream"
-import { isatty } from "node:tty"
 
 /** A stdin stream, with its `isTTY` when it is a terminal. */
 export type Stdin = Readable & { readonly isTTY?: boolean }
@@ -28,20 +26,8 @@ export interface InvocationShape {
   readonly bin: string
 }
 
-export class Invocation extends Context.Service<Invocation, InvocationShape>()("specbundle/cli/Invocation") {
-  /** This process's folder, environment and stdin. */
-  static readonly live: Layer.Layer<Invocation> = Layer.sync(this, () => ({
-    cwd: process.cwd(),
-    env: process.env,
-    // isatty(0), not process.stdin.isTTY: reading process.stdin creates the stream (~5 ms).
-    stdinIsTTY: () => isatty(0),
-    stdin: () => process.stdin,
-    node: process.execPath,
-    script: nodePath.resolve(process.argv[1] ?? "bin/specbundle.js"),
-    // Bundled, every module's __dirname is bin/.
-    bin: __dirname
-  }))
-}
+/** The run's folder, environment and stdin: bin.ts gives the process's, a test its own (test/support/run.ts). */
+export class Invocation extends Context.Service<Invocation, InvocationShape>()("specbundle/cli/Invocation") {}
 
 /** A path as given on the command line, made absolute against the run's working folder. */
 export const inCwd = (path: string): Effect.Effect<string, never, Invocation> => Invocation.useSync((i) => nodePath.resolve(i.cwd, path))

@@ -28,8 +28,6 @@ export class Output extends Context.Service<
     readonly stdoutColumns: number | undefined
   }
 >()("specbundle/cli/Output") {
-  /** The process's stdout and stderr (identical bytes and behaviour to writing to them directly); bin.ts keeps its processOutput() to stop and drain it after a signal. */
-  static readonly live: Layer.Layer<Output> = Layer.sync(this, () => processOutput().output)
   /** Collects stdout and stderr as text (the in-process runner's): the layer and what was written. */
   static readonly collect = (): {
     readonly layer: Layer.Layer<Output>
