@@ -117,15 +117,20 @@ export const surelyTopLevel = (text: string, outline: Outline): ReadonlySet<Span
 const isWordChar = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36
 
-/** The last text's answers: the kept-statement search and the misplaced-call check ask the same. */
-let remembered: { text: string; offsets: Map<string, ReadonlyArray<number>> } = { text: "", offsets: new Map() }
-
 /** Offsets of `word` in `text` not inside a longer identifier-like word. */
-export const wordOffsets = (text: string, word: string): ReadonlyArray<number> => {
-  if (remembered.text !== text) remembered = { text, offsets: new Map() }
-  let found = remembered.offsets.get(word)
-  if (found === undefined) remembered.offsets.set(word, (found = findWord(text, word)))
-  return found
+export const wordOffsets = (text: string, word: string): ReadonlyArray<number> => findWord(text, word)
+
+/** A word's offsets in one text (as wordOffsets), each word found once. */
+export type Words = (word: string) => ReadonlyArray<number>
+
+/** The offsets of words in `text`, each remembered for this text's read: the kept-statement search and the misplaced-call check ask the same. */
+export const wordIndex = (text: string): Words => {
+  const offsets = new Map<string, ReadonlyArray<number>>()
+  return (word) => {
+    let found = offsets.get(word)
+    if (found === undefined) offsets.set(word, (found = findWord(text, word)))
+    return found
+  }
 }
 
 const findWord = (text: string, word: string): number[] => {
@@ -142,7 +147,13 @@ const findWord = (text: string, word: string): number[] => {
  * const, a misplaced call, a comment): only the whole AST can tell what it is. An identifier
  * written with a `\u` escape could name a builder without mentioning it, so such text gets null too.
  */
-export const keptStatements = (text: string, outline: Outline, file: string, selfHosting: boolean): ReadonlyArray<Span> | null => {
+export const keptStatements = (
+  text: string,
+  outline: Outline,
+  file: string,
+  selfHosting: boolean,
+  words: Words = wordIndex(text)
+): ReadonlyArray<Span> | null => {
   const imports = outline.imports.filter((i) => isTrustedSource(file, i.source, selfHosting))
   if (imports.length === 0) return []
   if (text.includes("\\u")) return null
@@ -150,7 +161,7 @@ export const keptStatements = (text: string, outline: Outline, file: string, sel
   // Type-only names too: a superset of what collectBindings binds, so no mention goes unseen.
   const locals = new Set(imports.flatMap((i) => i.entries.map((e) => e.local)))
   for (const local of locals) {
-    for (const offset of wordOffsets(text, local)) {
+    for (const offset of words(local)) {
       if (containing(imports, offset) !== undefined) continue
       const statement = containing(outline.exports, offset)
       if (statement === undefined || !text.startsWith("export", statement.start)) return null

@@ -14,7 +14,7 @@ import type { AnchorBuilder, Bindings } from "./anchors-constant.js"
 import { parseHazard } from "./anchors-depth.js"
 import { validateAnchor } from "./anchors-fields.js"
 import type { Problem, RawAnchor } from "./anchors-fields.js"
-import { blankOutside, insideSpans, keptStatements, surelyTopLevel, wordOffsets } from "./anchors-slice.js"
+import { blankOutside, insideSpans, keptStatements, surelyTopLevel, type Words, wordIndex } from "./anchors-slice.js"
 import type { OutlineComment, OutlineError, OutlineParser } from "./anchors-slice.js"
 
 export interface AnchorParser {
@@ -121,20 +121,18 @@ const misplacedCalls = (program: Program, bindings: Bindings, recognized: Readon
   return found
 }
 
-const wordCount = (text: string, word: string): number => wordOffsets(text, word).length
-
 /**
  * Cheap text check before the AST walk for misplaced calls: every builder call mentions a bound
  * local name, and each local is mentioned once by its import. When the mentions left over are no
  * more than the calls already recognized, there is nothing to find and the walk (the costliest JS
  * step for a large file) is skipped. Over-counting only costs the walk, never a finding.
  */
-const mayHoldMisplacedCalls = (text: string, bindings: Bindings, recognized: number): boolean => {
+const mayHoldMisplacedCalls = (words: Words, bindings: Bindings, recognized: number): boolean => {
   let mentions = 0
   for (const [local, exported] of bindings.named) {
-    if (isAnchorBuilder(exported) || CARRIER_BUILDERS.has(exported)) mentions += wordCount(text, local) - 1
+    if (isAnchorBuilder(exported) || CARRIER_BUILDERS.has(exported)) mentions += words(local).length - 1
   }
-  for (const local of bindings.modules) mentions += wordCount(text, local) - 1
+  for (const local of bindings.modules) mentions += words(local).length - 1
   return mentions > recognized
 }
 
@@ -143,7 +141,15 @@ type Add = (p: Problem, severity?: Finding["severity"]) => void
 const isAnchorComment = (comment: OutlineComment): boolean => comment.type === "Block" && comment.value.startsWith("*") && hasReservedTag(comment.value)
 
 /** Constant-form anchors and misplaced-call warnings, from the AST (or that of the kept statements). */
-const readConstants = (text: string, program: Program, file: string, options: AnchorOptions, lineOf: (o: number) => number, add: Add): RawAnchor[] => {
+const readConstants = (
+  text: string,
+  program: Program,
+  file: string,
+  options: AnchorOptions,
+  lineOf: (o: number) => number,
+  words: Words,
+  add: Add
+): RawAnchor[] => {
   const raws: RawAnchor[] = []
   const bindings = collectBindings(program, file, options.selfHosting)
   if (bindings.named.size === 0 && bindings.modules.size === 0) return raws
@@ -154,7 +160,7 @@ const readConstants = (text: string, program: Program, file: string, options: An
     for (const p of read.problems) add(p, p.severity)
     if (read.raw !== null) raws.push(read.raw)
   }
-  const misplaced = mayHoldMisplacedCalls(text, bindings, recognized.size) ? misplacedCalls(program, bindings, recognized) : []
+  const misplaced = mayHoldMisplacedCalls(words, bindings, recognized.size) ? misplacedCalls(program, bindings, recognized) : []
   for (const [call, name] of misplaced) {
     const where = isAnchorBuilder(name) ? "an anchor is read only from a top-level const" : `${name}(…) is read only in a .sdp.ts carrier`
     add({ line: lineOf(call.start), code: "extract/misplaced-authoring", message: `${name}(…) is not extracted here: ${where}` }, "warning")
@@ -191,26 +197,26 @@ const readComments = (
 type Parsed = { readonly errors: ReadonlyArray<OutlineError>; readonly read: () => RawAnchor[] }
 
 /** The whole file's AST as JS objects: always right, and the costly route. */
-const wholeAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, add: Add): Parsed => {
+const wholeAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, words: Words, add: Add): Parsed => {
   const result = parser.parse(file, text)
   return {
     errors: result.errors,
     read: () => {
       const program = result.program
-      const constants = readConstants(text, program, file, options, lineOf, add)
+      const constants = readConstants(text, program, file, options, lineOf, words, add)
       return [...constants, ...readComments(result.comments, (c) => insideSpans(program.body, c), lineOf, add)]
     }
   }
 }
 
 /** The outline for errors, comments and imports; objects only for the kept statements. */
-const keptAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, add: Add): Parsed => {
+const keptAst = (file: string, text: string, options: AnchorOptions, parser: AnchorParser, lineOf: (o: number) => number, words: Words, add: Add): Parsed => {
   const route = parser.outline
   const outline = route?.outline(file, text) ?? null
-  if (route === undefined || outline === null) return wholeAst(file, text, options, parser, lineOf, add)
+  if (route === undefined || outline === null) return wholeAst(file, text, options, parser, lineOf, words, add)
   const read = () => {
-    const spans = keptStatements(text, outline, file, options.selfHosting)
-    if (spans === null) return wholeAst(file, text, options, parser, lineOf, add).read()
+    const spans = keptStatements(text, outline, file, options.selfHosting, words)
+    if (spans === null) return wholeAst(file, text, options, parser, lineOf, words, add).read()
     let constants: RawAnchor[] = []
     if (spans.length > 0) {
       let small: ReturnType<OutlineParser["parseKept"]>
@@ -220,10 +226,10 @@ const keptAst = (file: string, text: string, options: AnchorOptions, parser: Anc
         // oxc's deserializer recurses once per nesting level: a deep kept statement can overflow
         // the stack where JSON.parse does not, and the whole AST decides. Anything else is a bug.
         if (!(e instanceof RangeError)) throw e
-        return wholeAst(file, text, options, parser, lineOf, add).read()
+        return wholeAst(file, text, options, parser, lineOf, words, add).read()
       }
-      if (small.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, add).read()
-      constants = readConstants(text, small.program, file, options, lineOf, add)
+      if (small.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, words, add).read()
+      constants = readConstants(text, small.program, file, options, lineOf, words, add)
     }
     // Asked only of anchor comments, so worked out on the first one.
     let sure: ReadonlySet<unknown> | undefined
@@ -235,6 +241,8 @@ const keptAst = (file: string, text: string, options: AnchorOptions, parser: Anc
 
 export const parseAnchors = (file: string, text: string, options: AnchorOptions, parser: AnchorParser): CarrierRead => {
   const lineOf = lineIndex(text)
+  // The kept-statement search and the misplaced-call check ask the same words of this text.
+  const words = wordIndex(text)
   const findings: Finding[] = []
   // Messages quote literals (an id may hold "\n"): a finding stays one line.
   const add: Add = (p, severity = "error") =>
@@ -248,7 +256,7 @@ export const parseAnchors = (file: string, text: string, options: AnchorOptions,
   }
   let raws: RawAnchor[]
   try {
-    const parsed = keptAst(file, text, options, parser, lineOf, add)
+    const parsed = keptAst(file, text, options, parser, lineOf, words, add)
     const error = parsed.errors.find((e) => e.severity === "Error")
     if (error !== undefined) {
       const at = error.labels[0]?.start

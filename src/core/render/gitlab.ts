@@ -124,7 +124,7 @@ export const impactIssues = (report: ImpactReport, graph: Graph): CodeQualityIss
 /** The report's bytes: a JSON array, two-space indented, one newline at the end. */
 export const codeQualityJson = (issues: ReadonlyArray<CodeQualityIssue>): string => JSON.stringify(issues, null, 2) + "\n"
 
-/** The CI variables the link base is read from (process.env has them). */
+/** The CI variables the link base is read from (the run's settings, src/node/runtime.ts). */
 export type GitlabEnv = Readonly<Record<string, string | undefined>>
 
 /**
