@@ -10,8 +10,7 @@ import { shardOf } from "../../src/node/parseCache.js"
 import { sealed, unsealed } from "../support/cache-file.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { tempDir, writeFiles } from "../support/tmp.js"
-
-const PKG = "@libar-dev/software-delivery-protocol"
+import { PROTOCOL_PACKAGE as PKG } from "../../src/core/protocol-package.js"
 
 interface Run {
   readonly status: number | null

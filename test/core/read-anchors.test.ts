@@ -2,8 +2,8 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { mayHoldAnchor, mayHoldAnchorBytes, parseAnchors } from "../../src/core/read/anchors.js"
 import { PARSER, WHOLE_AST } from "../support/oxc.js"
+import { PROTOCOL_PACKAGE as PKG } from "../../src/core/protocol-package.js"
 
-const PKG = "@libar-dev/software-delivery-protocol"
 const OFF = { selfHosting: false }
 /** Every case also checks that the kept-statement route reads exactly what the whole AST reads. */
 const read = (text: string, file = "src/orders/a.ts", options = OFF) => {

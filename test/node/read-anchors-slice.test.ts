@@ -9,8 +9,8 @@ import type { Outline } from "../../src/core/read/anchors-slice.js"
 import { blankOutside, insideSpans, keptStatements, surelyTopLevel, wordOffsets } from "../../src/core/read/anchors-slice.js"
 import { loadOxcRaw, rawParser } from "../../src/node/oxcRaw.js"
 import { PARSER, WHOLE_AST } from "../support/oxc.js"
+import { PROTOCOL_PACKAGE as PKG } from "../../src/core/protocol-package.js"
 
-const PKG = "@libar-dev/software-delivery-protocol"
 const OFF = { selfHosting: false }
 const FILE = "src/orders/a.ts"
 const OUTLINE = PARSER.outline!
