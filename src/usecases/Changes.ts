@@ -92,7 +92,7 @@ export const impactProblems = (request: ImpactRequest, spell: Spelling = FIELD_N
     // A library request that renders nothing gives no format: its link base is only checked.
     if (request.format !== undefined && request.format !== "markdown") found.push({ scope, problem: `${c("linkBase")} goes with ${c("format")} markdown.` })
     else {
-      const problem = linkBaseProblem(request.linkBase)
+      const problem = linkBaseProblem(request.linkBase, c("linkBase"))
       if (problem !== null) found.push({ scope, problem })
     }
   }

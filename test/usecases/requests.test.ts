@@ -11,6 +11,7 @@ import * as path from "node:path"
 import { DECLARATIONS } from "../../src/core/bundle/types.js"
 import { IMPACT_FORMATS } from "../../src/core/render/outputs.js"
 import { Bundler } from "../../src/usecases/Bundler.js"
+import { FLAG_NAMES } from "../../src/entrances/cli/flags.js"
 import { impactProblems } from "../../src/usecases/Changes.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
 import { BundleRequest, ImpactRequest, requestOf } from "../../src/usecases/requests.js"
@@ -56,16 +57,22 @@ describe("request types", () => {
 })
 
 describe("impact requests: the link base's rule, once for every entrance", () => {
-  it("refuses a link base that is no http(s) URL, and one beside another format, as { diagnostics } scoped link-base", () => {
+  it("refuses a link base that is no http(s) URL, and one beside another format, naming the field as the caller spells it", () => {
     const base = { root: ".", changeset: "HEAD" } as const
-    expect(impactProblems({ ...base, format: "markdown", linkBase: "https://github.com/o/r/blob/a32ce65" })).toEqual([])
-    expect(impactProblems({ ...base, format: "markdown", linkBase: "notaurl" })).toEqual([
+    expect(impactProblems({ ...base, format: "markdown", linkBase: "https://github.com/o/r/blob/a32ce65" }, FLAG_NAMES)).toEqual([])
+    expect(impactProblems({ ...base, format: "markdown", linkBase: "notaurl" }, FLAG_NAMES)).toEqual([
       { scope: "link-base", problem: '--link-base must be an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/, not "notaurl".' }
     ])
-    expect(impactProblems({ ...base, format: "json", linkBase: "https://x.example/" })).toEqual([
+    expect(impactProblems({ ...base, format: "json", linkBase: "https://x.example/" }, FLAG_NAMES)).toEqual([
       { scope: "link-base", problem: "--link-base goes with --format markdown." }
     ])
+    // The library's spelling, the fields themselves (the MCP tools' too).
+    expect(impactProblems({ ...base, format: "json", linkBase: "https://x.example/" })).toEqual([
+      { scope: "linkBase", problem: "linkBase goes with format markdown." }
+    ])
     // A program's request renders nothing: its link base is only checked.
-    expect(impactProblems({ ...base, linkBase: "notaurl" }).map((d) => d.scope)).toEqual(["link-base"])
+    expect(impactProblems({ ...base, linkBase: "notaurl" })).toEqual([
+      { scope: "linkBase", problem: 'linkBase must be an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/, not "notaurl".' }
+    ])
   })
 })

@@ -58,12 +58,12 @@ export interface ImpactMarkdownOptions {
  * fragment (the file path goes after it). The one rule for every entrance (the use case's
  * impactProblems asks it).
  */
-export const linkBaseProblem = (text: string): string | null => {
+export const linkBaseProblem = (text: string, field = "--link-base"): string | null => {
   const url = URL.canParse(text) ? new URL(text) : null
   if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    return `--link-base must be an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/, not ${JSON.stringify(text)}.`
+    return `${field} must be an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/, not ${JSON.stringify(text)}.`
   }
-  if (/[?#]/.test(text)) return `--link-base takes no ? or # part (the file path goes after it): ${JSON.stringify(text)}.`
+  if (/[?#]/.test(text)) return `${field} takes no ? or # part (the file path goes after it): ${JSON.stringify(text)}.`
   return null
 }
 
