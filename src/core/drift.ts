@@ -213,6 +213,8 @@ const ancestry = (history: ReadonlyArray<HistoryCommit>) => {
 export interface DriftPlan {
   /** How many Specs the pass looked at (those whose carrier some commit holds). */
   readonly specs: number
+  /** Their ids, sorted. */
+  readonly watched: ReadonlyArray<string>
   /** The substance questions the caller answers (read the carrier before and after, parse, compare). */
   readonly questions: ReadonlyArray<SubstanceQuestion>
   /** The report, given the set of substanceKey(spec, commit) that changed in substance. */
@@ -342,6 +344,7 @@ export const planDrift = (input: DriftInput): DriftPlan => {
 
   return {
     specs: plans.length,
+    watched: plans.map((p) => p.spec.id),
     questions: [...questions.values()].sort((a, b) => byCodeUnits(a.spec, b.spec) || byCodeUnits(a.commit, b.commit)),
     finish,
     atBoundary,

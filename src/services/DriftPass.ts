@@ -31,6 +31,8 @@ export interface PassResult {
   readonly commit: string
   /** Specs the pass looked at (a committed carrier). */
   readonly specs: number
+  /** Their ids, sorted. */
+  readonly watched: ReadonlyArray<string>
   /** Specs whose only watermark is a shallow clone's boundary commit. */
   readonly atBoundary: ReadonlyArray<string>
   /** How many commits the history held. */
@@ -229,6 +231,7 @@ const make = Effect.gen(function* () {
     return {
       rows: plan.finish(substantive),
       specs: plan.specs,
+      watched: plan.watched,
       atBoundary: plan.atBoundary,
       commits: log.length,
       unknownReviews: plan.unknownReviews,

@@ -34,12 +34,12 @@ export const DriftRequest = Schema.Struct({
     value: "A...B"
   }),
   accept: toggle({
-    description: "Record the listed Specs (specs) or, with all, every drifted Spec as reviewed at HEAD in the reviews file at the root.",
-    help: `Record the Specs named after the flags (or, with --all, every drifted Spec) as read and found right at HEAD, in ${REVIEWS_FILE} at the root; commit that file.`
+    description: "Record the listed Specs (specs) or, with all, every Spec as reviewed at HEAD in the reviews file at the root.",
+    help: `Record the Specs named after the flags (or, with --all, every Spec) as read and found right at HEAD, in ${REVIEWS_FILE} at the root; commit that file.`
   }),
   all: toggle({
-    description: "With accept: every Spec drifted now.",
-    help: "With --accept: every Spec drifted now (a baseline)."
+    description: "With accept: every Spec whose carrier is committed (a baseline).",
+    help: "With --accept: every Spec whose carrier is committed, drifted or not (a baseline)."
   }),
   specs: texts({
     description: "With accept: the Spec ids to record.",
@@ -80,7 +80,7 @@ export const driftProblems = (request: DriftRequest): Diagnostic[] => {
     if (request.accept === true) found.push({ scope: "accept", problem: "--accept records reviews at HEAD; it does not go with --changeset." })
   }
   if (request.accept === true && request.all !== true && ids.length === 0)
-    found.push({ scope: "accept", problem: "--accept needs the Spec ids to record, or --all for every drifted Spec." })
+    found.push({ scope: "accept", problem: "--accept needs the Spec ids to record, or --all for every Spec." })
   if (request.accept === true && request.all === true && ids.length > 0) found.push({ scope: "accept", problem: "Give Spec ids or --all, not both." })
   if (request.accept !== true && (request.all === true || ids.length > 0)) found.push({ scope: "accept", problem: "Spec ids and --all go with --accept." })
   for (const id of ids) if (id === "") found.push({ scope: "accept", problem: "An empty Spec id." })
@@ -94,7 +94,7 @@ const notesOf = (pass: PassResult, label: string): string[] => {
   const notes: string[] = []
   if (pass.atBoundary.length > 0)
     notes.push(
-      `${label}: shallow clone: the history stops after ${counted(pass.commits, "commit")}; ${counted(pass.atBoundary.length, "Spec")} last changed at or before its oldest commit count drift from there (git fetch --unshallow for the whole history)`
+      `${label}: shallow clone: the history stops after ${counted(pass.commits, "commit")}; the watermark of ${counted(pass.atBoundary.length, "Spec")} is its oldest commit, which may be later than their last change (git fetch --unshallow for exact drift)`
     )
   if (pass.unknownReviews.length > 0)
     notes.push(
@@ -150,7 +150,9 @@ const make = Effect.gen(function* () {
     let pass: PassResult = yield* drift.passAt(location, { _tag: "WorkTree" }, head, log, exclude, shallow)
     let accepted: DriftResult["accepted"] = null
     if (request.accept === true) {
-      const ids = request.all === true ? pass.rows.map((r) => r.id) : [...new Set(request.specs ?? [])]
+      // --all: a baseline, every Spec the pass looked at; a file holding every Spec changes only
+      // in place afterwards, which two branches merge without a conflict unless they accept the same Spec.
+      const ids = request.all === true ? pass.watched : [...new Set(request.specs ?? [])]
       const unknown = ids.filter((id) => !pass.graph.specs.has(id))
       if (unknown.length > 0)
         return yield* problems(unknown.map((id) => ({ scope: "accept", problem: `${id}: no such Spec in the corpus (specbundle list specs names them).` })))
