@@ -36,6 +36,6 @@ export const driftCommand = Command.make("drift", { ...flagsOf(driftFields), ids
 
 export const driftExamples = [
   "specbundle drift --format text",
-  "specbundle drift --changeset HEAD~1...HEAD --fail-on-drift",
-  "specbundle drift --accept spec:rides.unlock-bike"
+  "specbundle drift --changeset HEAD~1...HEAD --format markdown",
+  "specbundle drift --accept spec:decisions.per-minute-fares"
 ]
