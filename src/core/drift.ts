@@ -185,6 +185,24 @@ const touchesOf = (history: ReadonlyArray<HistoryCommit>, paths: ReadonlySet<str
   return touches
 }
 
+/**
+ * Each commit's generation (1 + its parents' greatest, 0 for a root or a shallow boundary): "later"
+ * and "older" by (generation, commit id) do not depend on which topological order the log came in.
+ */
+export const generationsOf = (history: ReadonlyArray<HistoryCommit>): Int32Array => {
+  const index = new Map(history.map((c, i) => [c.commit, i]))
+  const gen = new Int32Array(history.length)
+  for (let i = history.length - 1; i >= 0; i--) {
+    let g = 0
+    for (const p of history[i].parents) {
+      const at = index.get(p)
+      if (at !== undefined && gen[at] + 1 > g) g = gen[at] + 1
+    }
+    gen[i] = g
+  }
+  return gen
+}
+
 /** Ancestry over the history: is commit i an ancestor of (or equal to) commit w? */
 const ancestry = (history: ReadonlyArray<HistoryCommit>) => {
   const index = new Map(history.map((c, i) => [c.commit, i]))
@@ -282,7 +300,10 @@ export const planDrift = (input: DriftInput): DriftPlan => {
   }
   const touches = touchesOf(history, paths)
   const { index, isAncestor } = ancestry(history)
-  const boundary = history.length > 0 && (input.shallow?.has(history[history.length - 1].commit) ?? false) ? history.length - 1 : -1
+  const gen = generationsOf(history)
+  /** Orders history indices oldest first, whatever order the log came in. */
+  const older = (a: number, b: number): number => gen[a] - gen[b] || byCodeUnits(history[a].commit, history[b].commit)
+  const shallow = input.shallow ?? new Set<string>()
 
   const unknownReviews: Array<{ id: string; commit: string }> = []
   const atBoundary: string[] = []
@@ -297,15 +318,16 @@ export const planDrift = (input: DriftInput): DriftPlan => {
     const own = touches.get(spec.file)
     // A carrier no commit holds (not committed yet): nothing to have drifted from.
     if (own === undefined || own.length === 0) continue
-    const marks: Array<{ at: number; by: Watermark["by"] }> = [{ at: own[0].index, by: "carrier" }]
+    const latest = own.reduce((a, b) => (older(a.index, b.index) < 0 ? b : a))
+    const marks: Array<{ at: number; by: Watermark["by"] }> = [{ at: latest.index, by: "carrier" }]
     for (const commit of input.reviews.get(spec.id) ?? []) {
       const at = index.get(commit)
       if (at === undefined) unknownReviews.push({ id: spec.id, commit })
       else marks.push({ at, by: "review" })
     }
     const seen = (i: number) => marks.some((m) => isAncestor(i, m.at))
-    const newest = marks.reduce((a, b) => (b.at < a.at ? b : a))
-    if (boundary >= 0 && marks.every((m) => m.at === boundary)) atBoundary.push(spec.id)
+    const newest = marks.reduce((a, b) => (older(a.at, b.at) < 0 || (a.at === b.at && b.by === "carrier") ? b : a))
+    if (shallow.size > 0 && marks.every((m) => shallow.has(history[m.at].commit))) atBoundary.push(spec.id)
     const reasons: Plan["reasons"] = []
     for (const binding of bindings.get(spec.id) ?? []) {
       if (binding.file === spec.file) continue
@@ -334,8 +356,9 @@ export const planDrift = (input: DriftInput): DriftPlan => {
       const reasons = p.reasons
         .map(({ binding, touches: list }): DriftReason => {
           const kept = binding.spec === null ? list : list.filter((t) => substantive.has(substanceKey(binding.spec!, history[t.index].commit)))
-          // Oldest first: the history is newest first.
-          return { file: binding.file, via: binding.via, commits: kept.map((t) => history[t.index].commit).reverse() }
+          // Oldest first, by generation then id: the same bytes whatever order the log came in.
+          const ordered = kept.map((t) => t.index).sort(older)
+          return { file: binding.file, via: binding.via, commits: [...new Set(ordered.map((i) => history[i].commit))] }
         })
         .filter((r) => r.commits.length > 0)
         .sort(compareReasons)

@@ -6,6 +6,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import { createHash } from "node:crypto"
 import * as nodePath from "node:path"
 import { underRoot } from "../core/changeset.js"
 import { classifyPath, shouldRead } from "../core/discover.js"
@@ -20,6 +21,8 @@ import { revisionProblem } from "../core/changeset.js"
 import type { RepoLocation } from "./GitDiff.js"
 import { GitDiff } from "./GitDiff.js"
 import { GraphReader } from "./GraphReader.js"
+import type { CacheStore } from "../node/parseCache.js"
+import { ParseCache } from "../node/runtime.js"
 
 /** Where a pass reads the graph and the reviews file: the work tree (history up to HEAD), or a commit's tree. */
 export type DriftTip = { readonly _tag: "WorkTree" } | { readonly _tag: "Commit"; readonly commit: string }
@@ -69,11 +72,62 @@ export const parseBatchInOrder = (buffer: Buffer, count: number): Array<Uint8Arr
   return out
 }
 
+/** What the drift cache keeps per repository and root: the log up to a tip, and substance answers by (Spec, commit). */
+interface Kept {
+  readonly tip: string
+  readonly shallow: ReadonlyArray<string>
+  readonly log: ReadonlyArray<HistoryCommit>
+  readonly substance: Readonly<Record<string, boolean>>
+}
+
+const CACHE_FORMAT = 1
+
+/**
+ * The drift cache in the parse cache's folder store (the loader's; none with SPECBUNDLE_CODE_CACHE=0):
+ * one file per repository and root. It only changes speed: a file that cannot be read, parsed or
+ * written is as none.
+ */
+const driftCache = (store: CacheStore | undefined, location: RepoLocation) => {
+  if (store === undefined) return undefined
+  const name = `${createHash("sha256")
+    .update(JSON.stringify(["drift", CACHE_FORMAT, store.build, location.top, location.prefix]))
+    .digest("hex")
+    .slice(0, 40)}-drift`
+  let kept: Kept | null | undefined
+  const load = (): Kept | null => {
+    if (kept !== undefined) return kept
+    try {
+      const bytes = store.read(name)
+      kept = bytes === undefined ? null : (JSON.parse(Buffer.from(bytes).toString("utf8")) as Kept)
+    } catch {
+      kept = null
+    }
+    return kept
+  }
+  const save = (next: Kept) => {
+    kept = next
+    try {
+      store.write(name, Buffer.from(JSON.stringify(next), "utf8"))
+    } catch {
+      // a cache that cannot be written is no cache
+    }
+  }
+  return { load, save }
+}
+
 const make = Effect.gen(function* () {
   const git = yield* Git
   const gitDiff = yield* GitDiff
   const reader = yield* GraphReader
   const fs = yield* FileSystem.FileSystem
+  const caches = yield* Effect.serviceOption(ParseCache)
+  const store = caches._tag === "Some" ? caches.value.store : undefined
+  const cacheFor = new Map<string, ReturnType<typeof driftCache>>()
+  const cacheOf = (location: RepoLocation) => {
+    const key = `${location.top}\0${location.prefix}`
+    if (!cacheFor.has(key)) cacheFor.set(key, driftCache(store, location))
+    return cacheFor.get(key)
+  }
 
   /** A revision as the commit it names; a malformed one refused before git sees it. */
   const resolve = (top: string, rev: string): Effect.Effect<string, GitError | InvalidRevisionError> =>
@@ -96,23 +150,49 @@ const make = Effect.gen(function* () {
       return yield* shallow ? new ShallowCloneError({ revision: label }) : new GitFailedError({ command: "merge-base", detail: `${label}: no common ancestor` })
     })
 
-  /** The one pass over history: every commit the tip reaches, newest first, root-relative paths. */
-  const history = Effect.fn("DriftPass.history")(function* (location: RepoLocation, tip: string) {
-    const out = yield* git.run(location.top, [
-      "log",
-      "--topo-order",
-      "-z",
-      "--name-status",
-      "-M",
-      "--no-color",
-      "--no-ext-diff",
-      "--no-abbrev",
-      LOG_FORMAT,
-      "--end-of-options",
-      tip,
-      "--"
-    ])
-    return parseLogZ(out, (p) => underRoot(location.prefix, p))
+  const logOf = (location: RepoLocation, revisions: ReadonlyArray<string>) =>
+    Effect.map(
+      git.run(location.top, [
+        "log",
+        "--topo-order",
+        "-z",
+        "--name-status",
+        "-M",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-abbrev",
+        LOG_FORMAT,
+        "--end-of-options",
+        ...revisions,
+        "--"
+      ]),
+      (out) => parseLogZ(out, (p) => underRoot(location.prefix, p))
+    )
+
+  /**
+   * The one pass over history: every commit the tip reaches, newest first, root-relative paths. With
+   * a cache, only the commits since the tip it kept (`git log TIP ^KEPT`), put before the kept ones
+   * (still a topological order: no kept commit has a parent among them) and cut to the tip's
+   * ancestors; the pass's answers do not depend on which topological order the log came in.
+   */
+  const history = Effect.fn("DriftPass.history")(function* (location: RepoLocation, tip: string, shallow: ReadonlySet<string> = new Set()) {
+    const cache = cacheOf(location)
+    const kept = cache?.load() ?? null
+    const shallowList = [...shallow].sort()
+    const usable = kept !== null && JSON.stringify(kept.shallow) === JSON.stringify(shallowList)
+    if (usable && kept.tip === tip) return kept.log
+    const log = usable
+      ? below(
+          [
+            ...((yield* logOf(location, [tip, `^${kept.tip}`]).pipe(Effect.catchTag("GitFailedError", () => Effect.succeed(null as HistoryCommit[] | null)))) ??
+              (yield* logOf(location, [tip]))),
+            ...kept.log
+          ],
+          tip
+        )
+      : yield* logOf(location, [tip])
+    cache?.save({ tip, shallow: shallowList, log, substance: usable ? kept.substance : {} })
+    return log
   })
 
   /** The boundary commits of a shallow clone (none in a full one). */
@@ -161,7 +241,16 @@ const make = Effect.gen(function* () {
       }
       return i
     }
-    const asked = questions.map((q) => ({ q, after: name(q.commit, q.path), before: name(q.parent, q.oldPath) }))
+    // Answers kept from earlier runs: a commit's substance never changes.
+    const cache = cacheOf(location)
+    const known = cache?.load()?.substance ?? {}
+    const changed = new Set<string>()
+    const open = questions.filter((q) => {
+      const answer = known[substanceKey(q.spec, q.commit)]
+      if (answer === true) changed.add(substanceKey(q.spec, q.commit))
+      return answer === undefined
+    })
+    const asked = open.map((q) => ({ q, after: name(q.commit, q.path), before: name(q.parent, q.oldPath) }))
     const blobs = yield* readNamed(location.top, names)
     const values = new Map<string, string | null | undefined>()
     const substanceAt = (i: number, path: string | null, spec: string): string | null | undefined => {
@@ -180,12 +269,16 @@ const make = Effect.gen(function* () {
       values.set(key, value)
       return value
     }
-    const changed = new Set<string>()
+    const answers: Record<string, boolean> = { ...known }
     for (const { q, after, before } of asked) {
       const a = substanceAt(after, q.path, q.spec)
       const b = substanceAt(before, q.oldPath, q.spec)
-      if (a === undefined || b === undefined || a !== b) changed.add(substanceKey(q.spec, q.commit))
+      const key = substanceKey(q.spec, q.commit)
+      answers[key] = a === undefined || b === undefined || a !== b
+      if (answers[key]) changed.add(key)
     }
+    const kept = cache?.load()
+    if (asked.length > 0 && kept !== null && kept !== undefined) cache?.save({ ...kept, substance: answers })
     return changed
   })
 

@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import * as nodePath from "node:path"
 import { parseChangeset } from "../core/changeset.js"
 import type { DriftReport } from "../core/drift.js"
-import { REVIEWS_FILE, formatReviews, introduced } from "../core/drift.js"
+import { REVIEWS_FILE, formatReviews, generationsOf, introduced } from "../core/drift.js"
 import type { Graph } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 import { counted } from "../core/plural.js"
@@ -126,9 +126,9 @@ const make = Effect.gen(function* () {
       const b = yield* drift.resolve(location.top, cs.to)
       const base = cs._tag === "MergeBase" ? yield* drift.mergeBase(location.top, a, b, request.changeset) : a
       const shallow = yield* drift.shallowOf(location.top)
-      const log = yield* drift.history(location, b)
+      const log = yield* drift.history(location, b, shallow)
       // A..B with A off B's line: A's own history (a second pass).
-      const baseLog = log.some((c) => c.commit === base) ? drift.below(log, base) : yield* drift.history(location, base)
+      const baseLog = log.some((c) => c.commit === base) ? drift.below(log, base) : yield* drift.history(location, base, shallow)
       const atBase = yield* drift.passAt(location, { _tag: "Commit", commit: base }, base, baseLog, exclude, shallow)
       const atTip = yield* drift.passAt(location, { _tag: "Commit", commit: b }, b, log, exclude, shallow)
       const report: DriftReport = {
@@ -144,9 +144,15 @@ const make = Effect.gen(function* () {
       return { report, graph: atTip.graph, notes: notesOf(atTip, cs.to), accepted: null, exclude, excluded } satisfies DriftResult
     }
 
-    const head = yield* drift.resolve(location.top, "HEAD")
+    const head = yield* drift
+      .resolve(location.top, "HEAD")
+      .pipe(
+        Effect.catchTag("UnknownRevisionError", () =>
+          Effect.fail(new RunFailure({ line: `${location.top}: HEAD names no commit yet; drift reads the history of commits (commit first)` }))
+        )
+      )
     const shallow = yield* drift.shallowOf(location.top)
-    const log = yield* drift.history(location, head)
+    const log = yield* drift.history(location, head, shallow)
     let pass: PassResult = yield* drift.passAt(location, { _tag: "WorkTree" }, head, log, exclude, shallow)
     let accepted: DriftResult["accepted"] = null
     if (request.accept === true) {
@@ -157,12 +163,11 @@ const make = Effect.gen(function* () {
       if (unknown.length > 0)
         return yield* problems(unknown.map((id) => ({ scope: "accept", problem: `${id}: no such Spec in the corpus (specbundle list specs names them).` })))
       // Every other record kept (a merge's two commits for one Spec: the newer of those HEAD reaches).
-      const order = new Map(log.map((c, i) => [c.commit, i]))
+      const gen = generationsOf(log)
+      const generation = new Map(log.map((c, i) => [c.commit, gen[i]]))
+      const later = (x: string, y: string) => (generation.get(y) ?? -1) - (generation.get(x) ?? -1) || byCodeUnits(y, x)
       const records = new Map<string, string>()
-      for (const [id, commits] of pass.reviews) {
-        const ranked = [...commits].sort((x, y) => (order.get(x) ?? Number.MAX_SAFE_INTEGER) - (order.get(y) ?? Number.MAX_SAFE_INTEGER))
-        records.set(id, ranked[0])
-      }
+      for (const [id, commits] of pass.reviews) records.set(id, [...commits].sort(later)[0])
       for (const id of ids) records.set(id, head)
       const text = formatReviews(records)
       const path = nodePath.join(location.root, REVIEWS_FILE)

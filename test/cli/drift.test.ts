@@ -8,7 +8,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { cliAsync, gitCleanEnv } from "../support/cli.js"
+import { cacheEnv, cliAsync, gitCleanEnv } from "../support/cli.js"
 import { repoAt, runGitIn, tempDir } from "../support/git.js"
 import { run } from "../support/run.js"
 
@@ -151,6 +151,41 @@ describe("specbundle drift in the example history", () => {
     expect(zero.status).toBe(0)
     expect(zero.stdout).toBe(inProcess)
     expect(two.stdout).toBe(inProcess)
+  })
+})
+
+describe("the drift cache (the parse cache's folder)", () => {
+  it("a warm run reads only the commits since the tip it kept, through a merge, and prints what a run without any cache prints", async () => {
+    const repo = await example()
+    const cache = tempDir("specbundle-drift-cache-")
+    const trace = path.join(tempDir("specbundle-drift-trace-"), "trace")
+    const warm = (extra: NodeJS.ProcessEnv = {}) => cliAsync(repo.dir, ["drift", "--format", "text"], { env: cacheEnv(cache, extra) })
+    const cold = () => cliAsync(repo.dir, ["drift", "--format", "text"], { env: cacheEnv(undefined) })
+    expect((await warm()).status).toBe(0)
+    const kept = repo.git("rev-parse", "HEAD").trim()
+    // A branch and a merge since: a stood-on Spec changed on one side, code on the other.
+    repo.git("checkout", "-q", "-b", "side")
+    edit(repo.dir, "specs/docks/dock-capacity.sdp.md", (t) => t.replace("# A station never holds", "# A station never ever holds"))
+    repo.commit("side: dock-capacity")
+    repo.git("checkout", "-q", "main")
+    edit(repo.dir, "src/rides/return.ts", (t) => `${t}\n// main\n`)
+    repo.commit("main: return")
+    repo.git("merge", "-q", "--no-edit", "side")
+    const traced = await warm({ GIT_TRACE: trace })
+    const uncached = await cold()
+    expect(traced.status).toBe(0)
+    expect(traced.stdout).toBe(uncached.stdout)
+    expect(ids(JSON.parse((await cliAsync(repo.dir, ["drift"], { env: cacheEnv(cache) })).stdout))).toEqual([
+      FROM_THE_START,
+      "spec:docks.rebalancing",
+      "spec:rides.return-bike"
+    ])
+    const logs = fs
+      .readFileSync(trace, "utf8")
+      .split("\n")
+      .filter((l) => / git log /.test(l))
+    expect(logs).toHaveLength(1)
+    expect(logs[0]).toContain(`^${kept}`)
   })
 })
 
