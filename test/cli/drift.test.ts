@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { cacheEnv, cliAsync, gitCleanEnv } from "../support/cli.js"
-import { repoAt, runGitIn, tempDir } from "../support/git.js"
+import { codeAnchor, makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
 import { run } from "../support/run.js"
 
 interface Row {
@@ -246,6 +246,26 @@ describe("the reviews file", () => {
 })
 
 describe("drift's parameters and edges", () => {
+  it("follows a bound file through a rename: the rename is a change, and the commits before it count under the new name", async () => {
+    const repo = makeRepo()
+    repo.write("specs/a.sdp.md", specCarrier("spec:a", "A"))
+    repo.write("src/a.ts", codeAnchor("impl:a", ["spec:a"]))
+    repo.commit("spec and code together")
+    repo.write("src/a.ts", `${codeAnchor("impl:a", ["spec:a"])}export const edited = 1\n`)
+    const edited = repo.commit("code edited")
+    repo.git("mv", "src/a.ts", "src/b.ts")
+    const moved = repo.commit("code moved")
+    const r = await drift(repo.dir)
+    expect(r.report!.drifted).toEqual([
+      {
+        id: "spec:a",
+        file: "specs/a.sdp.md",
+        watermark: { commit: expect.any(String), by: "carrier" },
+        reasons: [{ file: "src/b.ts", via: { id: "impl:a", edgeType: "satisfies", claim: "anchored" }, commits: [edited, moved] }]
+      }
+    ])
+  })
+
   it("refuses a changeset that is not a range, an accept without ids, ids without --accept, and an unknown id: exit 2 with diagnostics", async () => {
     const repo = await example()
     for (const args of [
