@@ -40,7 +40,11 @@ export const driftText = (r: DriftReport): string => {
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ")
 
 export const driftMarkdown = (r: DriftReport): string => {
-  const lines = [`### specbundle drift`, "", scopeLine(r).replace(/^drift /, "Drift "), ""]
+  const head =
+    r.base === null
+      ? scopeLine(r).replace(/^drift /, "Drift ")
+      : `This change (${r.changeset}) leaves ${counted(r.drifted.length, "Spec")} drifted: clean at ${short(r.base)}, drifted at ${short(r.commit)}.`
+  const lines = [`### specbundle drift`, "", head, ""]
   if (r.drifted.length > 0) {
     lines.push("| Spec | Changed | Through | Commits |", "| --- | --- | --- | --- |")
     for (const d of r.drifted)
