@@ -246,6 +246,21 @@ describe("the reviews file", () => {
 })
 
 describe("drift's parameters and edges", () => {
+  it("--format github names the carrier as seen from the working folder, and gitlab from the repository's top", async () => {
+    const repo = makeRepo()
+    repo.write("pkg/specs/a.sdp.md", specCarrier("spec:a", "A"))
+    repo.write("pkg/src/a.ts", codeAnchor("impl:a", ["spec:a"]))
+    repo.commit("first")
+    repo.write("pkg/src/a.ts", `${codeAnchor("impl:a", ["spec:a"])}// later\n`)
+    repo.commit("later")
+    const fromTop = await run(repo.dir, ["drift", "--root", "pkg", "--format", "github"])
+    expect(fromTop.stdout).toMatch(/^::warning file=pkg\/specs\/a\.sdp\.md,title=specbundle drift%3A spec%3Aa::spec:a drifted since /)
+    const inside = await run(path.join(repo.dir, "pkg"), ["drift", "--format", "github"])
+    expect(inside.stdout).toMatch(/^::warning file=specs\/a\.sdp\.md,/)
+    const gitlab = JSON.parse((await run(path.join(repo.dir, "pkg"), ["drift", "--format", "gitlab"])).stdout)
+    expect(gitlab.map((i: { location: { path: string } }) => i.location.path)).toEqual(["pkg/specs/a.sdp.md"])
+  })
+
   it("follows a bound file through a rename: the rename is a change, and the commits before it count under the new name", async () => {
     const repo = makeRepo()
     repo.write("specs/a.sdp.md", specCarrier("spec:a", "A"))

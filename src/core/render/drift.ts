@@ -57,12 +57,12 @@ export const driftMarkdown = (r: DriftReport): string => {
   return lines.join("\n") + "\n"
 }
 
-/** One `::warning` per drifted Spec, on its carrier. */
-export const driftGithub = (r: DriftReport): string =>
+/** One `::warning` per drifted Spec, on its carrier; `prefix`: the root as seen from the working folder (GitHub resolves paths from there). */
+export const driftGithub = (r: DriftReport, prefix = r.root): string =>
   r.drifted
     .map(
       (d) =>
-        `::warning file=${escapeCommandProperty(joined(r.root, d.file))},title=${escapeCommandProperty(`specbundle drift: ${d.id}`)}::${escapeCommandData(
+        `::warning file=${escapeCommandProperty(joined(prefix, d.file))},title=${escapeCommandProperty(`specbundle drift: ${d.id}`)}::${escapeCommandData(
           `${d.id} drifted since ${short(d.watermark.commit)}: ${d.reasons.map(driftReasonText).join("; ")}`
         )}\n`
     )
@@ -82,7 +82,8 @@ export const driftGitlab = (r: DriftReport): string =>
     })
   )
 
-export const driftOutput = (r: DriftReport, format: DriftFormat): string => {
+/** The report in a format; `prefix` (github): the root as seen from the working folder, the repository-relative root by default. */
+export const driftOutput = (r: DriftReport, format: DriftFormat, prefix = r.root): string => {
   switch (format) {
     case "json":
       return JSON.stringify(r) + "\n"
@@ -91,7 +92,7 @@ export const driftOutput = (r: DriftReport, format: DriftFormat): string => {
     case "markdown":
       return driftMarkdown(r)
     case "github":
-      return driftGithub(r)
+      return driftGithub(r, prefix)
     case "gitlab":
       return driftGitlab(r)
   }

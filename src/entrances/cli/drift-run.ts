@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { driftOutput } from "../../core/render/drift.js"
+import { findingsPrefix } from "../../core/render/outputs.js"
 import { hasRefusal } from "../../core/graph.js"
 import { Drift, DriftRequest } from "../../usecases/Drift.js"
 import { requestOf } from "../../usecases/requests.js"
@@ -9,7 +10,7 @@ import { renderProblems } from "./diagnostics.js"
 import type { DriftArgs } from "./drift.js"
 import { ExitWith } from "./errors.js"
 import { warnUnmatched } from "./excludes.js"
-import { located } from "./invocation.js"
+import { Invocation, located } from "./invocation.js"
 import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "./output.js"
 
@@ -25,7 +26,8 @@ export const runDrift = (args: DriftArgs) =>
       yield* writeErr(
         `specbundle: drift: recorded ${result.accepted.ids.join(", ")} as reviewed at ${result.accepted.commit.slice(0, 12)} in ${result.report.reviews} (commit it to share the review)`
       )
-    yield* writeOut(driftOutput(result.report, args.format))
+    const { cwd } = yield* Invocation
+    yield* writeOut(driftOutput(result.report, args.format, findingsPrefix(args.root, cwd)))
     if (args.strict && hasRefusal(result.graph)) return yield* new ExitWith({ code: 1 })
     if (args.failOnDrift && result.report.drifted.length > 0) {
       yield* writeErr(`specbundle: drift: ${result.report.drifted.length} drifted (--fail-on-drift): exit 3`)
