@@ -289,18 +289,20 @@ const make = Effect.gen(function* () {
         const read = yield* reader.readTree({ root: location.root, exclude, hashes: false })
         return { graph: read.graph, excluded: read.excluded }
       }
+      // A commit's tree by object id: read from the work tree where its bytes are that object (most
+      // files, at either end of a change), else from git, through the parse cache kept for commits.
       const matched = new Set<string>()
-      const files = yield* gitDiff.readSource(
+      const listed = yield* gitDiff.listSource(
         location,
         { _tag: "Tree", commit: tip.commit },
         (p) => p === "package.json" || shouldRead(p, exclude, matched) !== null
       )
-      const pkg = files.find((f) => f.path === "package.json")
-      const selfHosting = pkg !== undefined && isProtocolPackageJson(Buffer.from(pkg.bytes).toString("utf8"))
-      const read = yield* reader.readFiles(
-        files.filter((f) => shouldRead(f.path, exclude) !== null),
-        { selfHosting, hashes: false }
-      )
+      const fetch = (stale: ReadonlyArray<{ readonly path: string; readonly object: string }>) => gitDiff.readObjects(location, stale)
+      const pkg = listed.filter((e) => e.path === "package.json")
+      const pkgFiles = pkg.length === 0 ? [] : yield* reader.readIndexedFiles(location.root, pkg, fetch)
+      const selfHosting = pkgFiles.length > 0 && isProtocolPackageJson(Buffer.from(pkgFiles[0].bytes).toString("utf8"))
+      const entries = listed.filter((e) => e.path !== "package.json" && shouldRead(e.path, exclude) !== null)
+      const read = yield* reader.readIndexed({ root: location.root, entries, selfHosting, cache: "commit", hashes: false }, fetch)
       return { graph: read.graph, excluded: matched as ReadonlySet<string> }
     })
 
