@@ -1,12 +1,13 @@
 // Drift (issue 51): a Spec has drifted when, after its watermark, a file it is bound to changed (an
 // anchored code file, a test or oracle anchor) or a Spec it stands on or is verified by changed in
-// substance. The watermark is the newest commit that changed the Spec's own carrier (editing a Spec
-// is reviewing it) together with the reviews recorded in the corpus's reviews file
+// substance. The watermark is the latest commit (by generation, then id) that changed the Spec's own
+// carrier (editing a Spec is reviewing it) together with the reviews recorded in the reviews file
 // (`specbundle drift --accept`). Pure: the Drift service reads git's log, the graph and the blobs.
 //
 // History is a DAG: "after the watermark" means "not an ancestor of (or equal to) any watermark
-// commit", so a change made on a branch the review never saw counts, and the order of `git log
-// --topo-order` (newest first) only serves to find the newest carrier change and to skip walks.
+// commit", so a change made on a branch the review never saw counts. The log's topological order
+// only serves to skip walks: every answer is the same for any topological order of the same
+// commits (what the drift cache gives: the commits since the kept tip, then the kept ones).
 import type { Claim, EdgeType, Graph, SpecNode } from "./model.js"
 import { TYPED_DEPENDENCIES, byCodeUnits } from "./model.js"
 import { splitZ } from "./changeset.js"
@@ -127,7 +128,7 @@ export interface DriftReason {
 
 export interface Watermark {
   readonly commit: string
-  /** carrier: the newest commit that changed the Spec's carrier; review: a record of the reviews file. */
+  /** carrier: the latest commit (by generation, then id) that changed the Spec's carrier; review: a record of the reviews file. */
   readonly by: "carrier" | "review"
 }
 
