@@ -76,6 +76,19 @@ export const gitRows = ({ cliRow, readAll, big, chain, small, sizeLabel, repo, g
   const chainDir = gitHosted(chain.dir, undefined, pickMidChain)
   const chainWhere = `git-hosted ${chain.packs} chains of ${chain.specs / chain.packs}, ${sizeLabel(chain)}`
   rows.push(...corpusRows({ cliRow, readAll, dir: chainDir, where: chainWhere, log, check: false, coldTarget: ["<= 5x", 5], runs }))
+  // Issue 51: the drift pass (the graph read, one git log, the substance checks) against the git
+  // log it reads at least, in the same repository.
+  const bigDir = gitHosted(big.dir)
+  log(`drift, git-hosted ${sizeLabel(big)}`)
+  rows.push(
+    cliRow(
+      `drift --quiet, git-hosted ${sizeLabel(big)}`,
+      ["drift", "--root", bigDir, "--quiet"],
+      { cmd: [path.join(import.meta.dirname, "bench-git-log.mjs"), bigDir], label: "git log --name-only HEAD (node)" },
+      "info",
+      null
+    )
+  )
   // Small corpora: what most repositories hold. The example's repository is built afresh.
   const example = mkdtempSync(path.join(tmp, "specbundle-bench-example-"))
   try {

@@ -6,6 +6,7 @@ import * as Layer from "effect/Layer"
 import { Bundler } from "./usecases/Bundler.js"
 import { Changes } from "./usecases/Changes.js"
 import { Corpus } from "./usecases/Corpus.js"
+import { Drift } from "./usecases/Drift.js"
 import * as NodeFileSystemSync from "./node/NodeFileSystemSync.js"
 import { InThread } from "./node/runtime.js"
 
@@ -17,6 +18,8 @@ export { Changes } from "./usecases/Changes.js"
 export type { ChangesetImpact, ChangesetScope } from "./usecases/Changes.js"
 export { Corpus, listingOf, summaryOf } from "./usecases/Corpus.js"
 export type { CorpusRead, Listing } from "./usecases/Corpus.js"
+export { Drift, DriftRequest, driftProblems } from "./usecases/Drift.js"
+export type { DriftResult } from "./usecases/Drift.js"
 export { ConfigError, ParameterProblems, RunFailure } from "./usecases/requests.js"
 // Each request is an Effect Schema (its type of the same name): what the CLI's flags, the MCP
 // tools' parameters and these types are built from.
@@ -57,6 +60,9 @@ export type { Criteria, Perspective, PerspectiveRequest, PerspectiveSelection, P
 export { buildGraph, hasRefusal } from "./core/graph.js"
 export { impactReport } from "./core/impact.js"
 export type { ImpactReport } from "./core/impact.js"
+export { REVIEWS_FILE, planDrift, substanceOf } from "./core/drift.js"
+export type { DriftReason, DriftReport, DriftRow } from "./core/drift.js"
+export { DRIFT_FORMATS, driftOutput } from "./core/render/drift.js"
 export type { Manifest, PartRecord } from "./core/manifest.js"
 export type { Finding, Graph, PackNode, SpecNode } from "./core/model.js"
 export { formatFinding } from "./core/finding-text.js"
@@ -68,8 +74,8 @@ export { formatFinding } from "./core/finding-text.js"
  */
 export const layerRuntime = InThread
 
-/** The three use cases with everything under them and the library's runtime; needs a FileSystem. */
-export const layer = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default).pipe(Layer.provide(layerRuntime))
+/** The use cases with everything under them and the library's runtime; needs a FileSystem. */
+export const layer = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default, Drift.Default).pipe(Layer.provide(layerRuntime))
 
 /** Node's file system as the CLI uses it (synchronous reads, see NodeFileSystemSync.ts). */
 export const layerNode = layer.pipe(Layer.provide(NodeFileSystemSync.layer))

@@ -12,7 +12,7 @@ import { type Run, runCli } from "../support/run.js"
 import { tempDir } from "../support/tmp.js"
 import { skipping } from "../support/skip.js"
 
-const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "plugin", "example"]
+const COMMANDS = ["bundle", "impact", "drift", "check", "list", "watch", "stale", "hook", "plugin", "example"]
 
 const pages = new Map<string, Promise<Run>>()
 /** A help page, run once per test file. */
@@ -126,7 +126,7 @@ describe("every help example runs as written in the example corpus", () => {
 
   // In this order: stale reads what bundle's --out example wrote; example's folder goes last (and
   // is removed after), so no other example reads the second corpus it writes.
-  it.each(["bundle", "impact", "check", "list", "stale", "hook", "example"])("%s", async (command) => {
+  it.each(["bundle", "impact", "check", "list", "stale", "hook", "drift", "example"])("%s", async (command) => {
     const examples = await examplesOf(command)
     expect(examples.length).toBeGreaterThan(0)
     for (const args of examples) {

@@ -246,10 +246,18 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
       { cwd: ws, encoding: "utf8", env: cleanEnv() }
     ).stdout
     expect(expected).toContain("2 impacted Specs")
-    expect(fs.readFileSync(summary, "utf8")).toBe(`${expected}\n`)
+    // The change drifts Specs clean at the base (issue 51): drift's Markdown follows the impact report.
+    const drift = spawnSync(process.execPath, [BIN, "drift", "--changeset", "origin/main...HEAD", "--format", "markdown"], {
+      cwd: ws,
+      encoding: "utf8",
+      env: cleanEnv()
+    }).stdout
+    expect(drift).toMatch(/^### specbundle drift\n\nThis change \(origin\/main\.\.\.HEAD\) leaves \d+ Specs? drifted/)
+    expect(drift).toContain("specbundle drift --accept ")
+    expect(fs.readFileSync(summary, "utf8")).toBe(`${expected}\n${drift}\n`)
     const marker = "<!-- specbundle-impact root=. -->"
     let comments = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
-    expect(comments).toEqual([{ id: 1000, body: `${marker}\n${expected}` }])
+    expect(comments).toEqual([{ id: 1000, body: `${marker}\n${expected}\n${drift}` }])
 
     const outputs = Object.fromEntries(
       fs

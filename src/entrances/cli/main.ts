@@ -3,6 +3,7 @@
 import * as Command from "effect/cli/Command"
 import { bundleCommand, bundleExamples } from "./bundle.js"
 import { checkCommand, checkExamples } from "./check.js"
+import { driftCommand, driftExamples } from "./drift.js"
 import { exampleCommand, exampleExamples } from "./example.js"
 import type { HelpInput } from "./help.js"
 import { hookCommand, hookExamples } from "./hook.js"
@@ -27,6 +28,7 @@ export const root = Command.make(PROGRAM).pipe(
     bundleCommand,
     perspectiveCommand,
     impactCommand,
+    driftCommand,
     checkCommand,
     listCommand,
     watchCommand,
@@ -54,6 +56,7 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
   bundle: bundleExamples,
   perspective: perspectiveExamples,
   impact: impactExamples,
+  drift: driftExamples,
   check: checkExamples,
   list: listExamples,
   watch: watchExamples,
