@@ -149,6 +149,43 @@ describe("specbundle mcp", () => {
     expect(textOf(result)).toBe(cli.stderr)
   }, 60_000)
 
+  it("an exclude that matches nothing: check's text holds the CLI's warning lines, and every tool answers them as the CLI prints them on stderr", async () => {
+    const exclude = ["no-such-folder", "specs/rides"]
+    const text = await call("check", { root: EXAMPLE, exclude })
+    const cli = runCli(["check", "--root", EXAMPLE, "--exclude", "no-such-folder", "--exclude", "specs/rides"], cwd)
+    expect(cli.stderr).toContain('specbundle: warning: exclude "no-such-folder" matches nothing under ')
+    expect(textOf(text)).toBe(cli.stderr)
+    const warning = cli.stderr.split("\n").find((l) => l.includes("matches nothing"))! + "\n"
+    const texts = (r: Awaited<ReturnType<Client["callTool"]>>) => (r.content as ReadonlyArray<{ text: string }>).map((c) => c.text)
+    const json = await call("check", { root: EXAMPLE, exclude, format: "json" })
+    expect(texts(json)).toEqual([
+      runCli(["check", "--root", EXAMPLE, "--exclude", "no-such-folder", "--exclude", "specs/rides", "--format", "json"], cwd).stdout,
+      warning
+    ])
+    const list = await call("list", { root: EXAMPLE, what: "packs", exclude })
+    expect(texts(list)[1]).toBe(warning)
+    const bundle = await call("bundle", { root: EXAMPLE, pack: "pack:docks-v1", exclude })
+    expect(texts(bundle)[1]).toBe(warning)
+  }, 60_000)
+
+  it("a changeset whose only impacted Spec is refused: the empty members come with the CLI's line saying why", async () => {
+    const repo = makeRepo()
+    fs.cpSync(EXAMPLE, repo.dir, { recursive: true })
+    repo.commit("the example corpus")
+    // Raw HTML in a Spec carrier refuses it: the Spec the change impacts is not in the graph.
+    fs.appendFileSync(path.join(repo.dir, "specs/rides/return-bike.full-dock.sdp.md"), "\n<div>raw</div>\n")
+    const result = await call("bundle", { root: repo.dir, changeset: "HEAD" })
+    expect(result.isError).toBe(false)
+    const content = result.content as ReadonlyArray<{ type: string; text: string }>
+    const cli = runCli(["bundle", "--root", repo.dir, "--changeset", "HEAD"], cwd)
+    expect(cli.status).toBe(0)
+    expect(content[0]!.text).toBe(cli.stdout)
+    expect(JSON.parse(content[0]!.text).members).toEqual([])
+    const line = cli.stderr.split("\n").find((l) => l.startsWith("impacted ids the graph does not hold"))
+    expect(line).toContain("spec:rides.return-bike.full-dock")
+    expect(content.map((c) => c.text)).toEqual([cli.stdout, line + "\n"])
+  }, 60_000)
+
   it("check's json, github, sarif and gitlab formats and list's outputs are the bytes the CLI prints on stdout", async () => {
     for (const format of ["json", "github", "sarif", "gitlab"] as const) {
       const result = await call("check", { root: EXAMPLE, format })
@@ -305,16 +342,17 @@ describe("specbundle mcp", () => {
     server.stdin.end()
     expect(await exited).toBe(0)
   }, 60_000)
-  it('answers a JSON line that is no request ({"foo":1}) or has an id it cannot carry with -32600 Invalid Request, its id when it has one, and serves the next request', async () => {
+  it('answers a JSON line that is no request ({"foo":1}) or has an id no request can carry with -32600 Invalid Request, its id when it has one, a string id as sent, and serves the next request', async () => {
     const { server, own, answered, raw, exited } = await rawServer()
-    // No method, no result or error; an id without a method; a request and a response whose ids
-    // the protocol cannot carry (it answers only integer ids); a response to no request of the
-    // server's, with an integer id (answered by nothing, as JSON-RPC answers no response).
+    // No method, no result or error; an id without a method; a request with a string id (answered
+    // with that id); responses to no request of the server's, string or integer ids (answered by
+    // nothing, as JSON-RPC answers no response); a request whose id is neither string nor number.
     server.stdin.write('{"foo":1}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":7,"params":{}}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":"s-1","result":{}}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":77,"result":{}}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":true,"method":"tools/list"}\n')
     const listed = await answered(own.callTool({ name: "list", arguments: { root: EXAMPLE, what: "packs" } }))
     expect(textOf(listed)).toBe(runCli(["list", "packs", "--root", EXAMPLE], cwd).stdout)
     const lines = raw()
@@ -323,10 +361,11 @@ describe("specbundle mcp", () => {
     expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([
       '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}',
       '{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request"}}',
-      '{"jsonrpc":"2.0","id":"a-1","error":{"code":-32600,"message":"Invalid Request","data":"specbundle mcp takes integer request ids"}}',
-      '{"jsonrpc":"2.0","id":"s-1","error":{"code":-32600,"message":"Invalid Request"}}'
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}'
     ])
-    // initialize, the call and the four error answers.
+    const a1 = lines.map((l) => JSON.parse(l)).find((m) => m.id === "a-1")
+    expect(a1.result.tools.map((t: { name: string }) => t.name)).toEqual(["bundle", "impact", "check", "list"])
+    // initialize, the call, the string id's answer and the three error answers.
     expect(lines).toHaveLength(6)
     await own.close()
     server.stdin.end()

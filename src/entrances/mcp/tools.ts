@@ -4,13 +4,16 @@
 import type * as McpSchema from "effect/ai/McpSchema"
 import { CallToolResult, Tool } from "effect/ai/McpSchema"
 import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
 import { factsOf } from "../../core/facts.js"
+import type { Graph } from "../../core/model.js"
 import { formatFinding } from "../../core/finding-text.js"
 import { exceededLine } from "../../core/render/exceeded.js"
+import { danglingLine, noSpecFileWarning, unmatchedExcludeLines } from "../../core/render/corpus-lines.js"
 import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../../core/render/outputs.js"
 import { Bundler } from "../../usecases/Bundler.js"
 import { Changes, impactProblems } from "../../usecases/Changes.js"
@@ -86,6 +89,8 @@ const runBundle = (p: BundleArguments) =>
     const bundler = yield* Bundler
     const tokens = yield* tokensOf(p)
     let prepared = yield* bundler.prepare(requestOf(BundleRequest, p))
+    // What the CLI says on stderr about the scope: the impacted ids it left out, excludes that matched nothing.
+    const notes = [danglingLine(prepared.dangling) ?? undefined, ...unmatchedExcludeLines(prepared.exclude, prepared.excluded, p.root)]
     const split = p.parts === true || prepared.params.part !== undefined
     let fit: string | undefined
     if (tokens?.target !== undefined) {
@@ -106,12 +111,13 @@ const runBundle = (p: BundleArguments) =>
         return ok(
           texts.map((t) => t + "\n").join(""),
           counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+          ...notes,
           fit,
           exceeded === null ? undefined : exceededLine(exceeded)
         )
       }
       const counts = counted(texts)
-      return ok(JSON.stringify(counts === undefined ? { parts: of } : { parts: of, tokens: counts }) + "\n", fit)
+      return ok(JSON.stringify(counts === undefined ? { parts: of } : { parts: of, tokens: counts }) + "\n", ...notes, fit)
     }
     const { value, text: out } = yield* bundler.compose(prepared)
     const counts = counted([out])
@@ -119,6 +125,7 @@ const runBundle = (p: BundleArguments) =>
     return ok(
       out + "\n",
       counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+      ...notes,
       fit,
       isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined
     )
@@ -134,25 +141,32 @@ const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
         diagnostics: [...impactProblems(request), { scope: "link-base", problem: "--link-base goes with --format markdown." }]
       })
     }
-    const { report, graph } = yield* changes.report(request)
-    return ok(impactOutput(report, graph, format, linkBase ?? ""))
+    const { report, graph, exclude, excluded } = yield* changes.report(request)
+    return ok(impactOutput(report, graph, format, linkBase ?? ""), ...unmatchedExcludeLines(exclude, excluded, p.root))
   })
+
+/** What `check` and `list` print on stderr beside the findings: excludes that matched nothing, then no Spec file at all. */
+const readWarnings = (graph: Graph, exclude: ReadonlyArray<string>, excluded: ReadonlySet<string>, root: string): string[] => {
+  const empty = noSpecFileWarning(graph, nodePath.resolve(root), exclude.length > 0)
+  return [...unmatchedExcludeLines(exclude, excluded, root), ...(empty === null ? [] : [empty])]
+}
 
 const runCheck = (p: Arguments<typeof CheckRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
     const { format, root } = p
-    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
-    // text: what `check` prints on stderr (every finding, then the counts); else its stdout.
-    if (format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
-    return ok(checkOutput(graph, format, findingsPrefix(root, process.cwd())))
+    const { graph, exclude, excluded } = yield* corpus.read(requestOf(CorpusRequest, p))
+    const warnings = readWarnings(graph, exclude, excluded, root)
+    // text: what `check` prints on stderr (every finding, the warnings, then the counts); else its stdout, the warnings after it.
+    if (format === "text") return ok([...graph.findings.map(formatFinding), ...warnings, summaryOf(graph)].join("\n") + "\n")
+    return ok(checkOutput(graph, format, findingsPrefix(root, process.cwd())), ...warnings)
   })
 
 const runList = (p: Arguments<typeof ListRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
-    return ok(listOutput(graph, p.what, p.format))
+    const { graph, exclude, excluded } = yield* corpus.read(requestOf(CorpusRequest, p))
+    return ok(listOutput(graph, p.what, p.format), ...readWarnings(graph, exclude, excluded, p.root))
   })
 
 type Services = Bundler | Changes | Corpus
