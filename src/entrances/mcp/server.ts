@@ -71,8 +71,9 @@ export const ServerLive = Layer.effectDiscard(registerTools).pipe(
     McpServer.layerStdio({
       name: "specbundle",
       version: VERSION,
-      // The versions earlier releases answered (2025-06-18 the latest): an older client gets its own.
-      protocols: [McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
+      // 2026-07-28 (stateless: no initialize, each request's _meta carries its revision; server/discover),
+      // 2025-11-25 (the official SDK's), and the revisions earlier releases answered: an older client gets its own.
+      protocols: [McpProtocol.v2026_07_28, McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
     })
   ),
   Layer.provide(Layer.mergeAll(UseCases, ScreenedStdio))

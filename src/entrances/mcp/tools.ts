@@ -208,26 +208,11 @@ const define = <A>(
 export const tools: ReadonlyArray<ToolSpec> = [
   define(
     "bundle",
-    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count). With tokens, a text item follows with the exact token counts. A budgetExceeded value comes with a last text item: the hint the CLI prints on stderr (the budget that would fit, or count/part to split it).",
+    "The context bundle of one scope (pack, specs, or the Specs a changeset impacts) within a hard budget: the compact JSON value the CLI prints, one part (part) or the part count (count). Text items after it: token counts (tokens), what the CLI says on stderr, the hint for a budgetExceeded value.",
     BundleParameters,
     runBundle
   ),
-  define(
-    "impact",
-    "Report which Specs a changeset impacts: impacted Specs with reasons, Packs, removed Specs and Packs, lost bindings, one-hop risks, coverage unknown, unlinked code units.",
-    ImpactParameters,
-    runImpact
-  ),
-  define(
-    "check",
-    "Read the corpus and return every finding as file:line: code: message, then the counts (format text), or as JSON, GitHub workflow commands or SARIF 2.1.0.",
-    CheckParameters,
-    runCheck
-  ),
-  define(
-    "list",
-    "List the corpus's Packs (with member counts) or Specs (with kind and title) in id order: the ids a bundle scope names.",
-    ListParameters,
-    runList
-  )
+  define("impact", "Which Specs a changeset impacts and why, with Packs, removals, lost bindings, risks and unlinked code.", ImpactParameters, runImpact),
+  define("check", "Every finding of the corpus, as check prints it.", CheckParameters, runCheck),
+  define("list", "The corpus's Packs or Specs in id order: the ids a bundle scope names.", ListParameters, runList)
 ]
