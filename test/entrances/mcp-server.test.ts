@@ -106,8 +106,15 @@ describe("specbundle mcp", () => {
   it("gives part 2 and the part count as the CLI's --part 2 and --parts do", async () => {
     const part = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", budget: 4000, part: 2 })
     const cliPart = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget", "4000", "--part", "2"], cwd)
-    expect(textOf(part)).toBe(cliPart.stdout)
-    expect(JSON.parse(textOf(part)).part).toBeDefined()
+    const [value, sentence] = (part.content as ReadonlyArray<{ text: string }>).map((c) => c.text)
+    expect(value).toBe(cliPart.stdout)
+    const { part: at, members } = JSON.parse(value!)
+    // A part says which of the scope's Specs it leaves out, and the call that returns the next part.
+    expect(sentence).toMatch(new RegExp(`^Part 2 of ${at.of} carries ${members.length} of the scope's 14 Specs; it leaves out ${14 - members.length}: spec:`))
+    expect(sentence).toContain(
+      `The call that returns part 3: ${JSON.stringify({ name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1", budget: 4000, part: 3 } })}`
+    )
+    for (const m of members) expect(sentence).not.toContain(`${m.id},`)
     const count = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", budget: "4000", count: true })
     const cliParts = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget", "4000", "--parts"], cwd)
     const lines = cliParts.stdout.split("\n").filter((l) => l !== "")

@@ -21,7 +21,8 @@ export const rawMcp = (
   const [file, ...args] = options.command ?? [process.execPath, CLI, "mcp"]
   const run = spawnSync(file, args, {
     cwd: options.cwd,
-    env: { ...cleanEnv(), ...options.env },
+    // A key given as undefined is left out of the server's environment.
+    env: Object.fromEntries(Object.entries({ ...cleanEnv(), ...options.env }).filter(([, v]) => v !== undefined)),
     input: messages.map((m) => (typeof m === "string" ? m : JSON.stringify(m))).join("\n") + "\n",
     encoding: "utf8",
     timeout: 120_000,
@@ -66,4 +67,23 @@ export const answerOf = (run: RawRun, id: string | number): Record<string, any> 
   const found = run.answers.find((a) => a.id === id)
   if (found === undefined) throw new Error(`no answer with id ${JSON.stringify(id)} in:\n${run.stdout}\nstderr:\n${run.stderr}`)
   return found
+}
+
+/** A tool result as a client receives it: text items, maybe structuredContent, maybe isError. */
+export interface ToolResult {
+  readonly content?: ReadonlyArray<{ readonly type: string; readonly text?: string }> | unknown
+  readonly structuredContent?: unknown
+  readonly isError?: boolean | unknown
+}
+
+/**
+ * What Claude Code forwards to the model from a tool result: the structured content when a
+ * success result has it, else the text items joined (an error's text, or a text-only result).
+ */
+export const forwarded = (result: ToolResult): string => {
+  if (result.isError !== true && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent)
+  return ((result.content ?? []) as ReadonlyArray<{ type: string; text?: string }>)
+    .filter((c) => c.type === "text")
+    .map((c) => c.text ?? "")
+    .join("\n")
 }

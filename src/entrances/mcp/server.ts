@@ -19,6 +19,7 @@ import { Changes } from "../../usecases/Changes.js"
 import { Corpus } from "../../usecases/Corpus.js"
 import * as NodeFileSystemSync from "../../node/NodeFileSystemSync.js"
 import type { ParseCache, WorkerPool } from "../../node/runtime.js"
+import { OutputCap } from "./cap.js"
 import { screened } from "./lines.js"
 import { tools } from "./tools.js"
 
@@ -27,7 +28,7 @@ let inFlight = 0
 
 const registerTools = Effect.gen(function* () {
   const server = yield* McpServer.McpServer
-  const context = yield* Effect.context<Bundler | Changes | Corpus>()
+  const context = yield* Effect.context<Bundler | Changes | Corpus | OutputCap>()
   for (const spec of tools) {
     // Each call runs its use case afresh (the corpus may change between calls), over the parse
     // cache the server keeps in memory: only what changed is read again (serve's `runtime`).
@@ -76,7 +77,7 @@ export const ServerLive = Layer.effectDiscard(registerTools).pipe(
       protocols: [McpProtocol.v2026_07_28, McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05]
     })
   ),
-  Layer.provide(Layer.mergeAll(UseCases, ScreenedStdio))
+  Layer.provide(Layer.mergeAll(UseCases, ScreenedStdio, OutputCap.layer))
 )
 
 /** Serves until stdin ends or the signal aborts (the CLI's fiber is interrupted), its reads on `runtime`. */
@@ -86,6 +87,10 @@ export const serve = (signal: AbortSignal | undefined, runtime: Layer.Layer<Work
   console.info = console.error
   // The protocol ends the server by interrupting it when stdin ends: that is a clean stop.
   return Effect.runPromiseExit(Layer.launch(ServerLive.pipe(Layer.provide(runtime))), signal === undefined ? undefined : { signal }).then((exit) => {
-    if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) throw new Error(Cause.pretty(exit.cause).split("\n")[0])
+    if (Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)) {
+      // A setting the server cannot start with (cap.ts) says its own line; anything else its first.
+      const error = Cause.squash(exit.cause)
+      throw new Error(error instanceof Error ? error.message : Cause.pretty(exit.cause).split("\n")[0])
+    }
   })
 }
