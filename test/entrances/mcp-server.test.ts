@@ -4,12 +4,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { spawn, spawnSync } from "node:child_process"
 import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeRepo } from "../support/git.js"
+import { forwarded } from "../support/mcp.js"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
 
 const EXAMPLE = path.resolve("examples/bike-dock")
@@ -298,6 +300,39 @@ describe("specbundle mcp", () => {
     expect(JSON.parse(texts(noEncoding)[0]!).diagnostics).toEqual([
       { scope: "budgetTokens", problem: "--budget-tokens counts in an encoding: give --tokens o200k_base or --tokens cl100k_base." }
     ])
+  }, 120_000)
+
+  it("what Claude Code forwards (structured content of a success, else the joined text) holds the value, the counts and every hint, for each tool and outcome", async () => {
+    const pack = { root: EXAMPLE, pack: "pack:rides-v1" }
+    const cli = (...args: string[]) => runCli(args, cwd)
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-no-repo-"))
+    fs.cpSync(EXAMPLE, outside, { recursive: true })
+    const cases: Array<[string, Record<string, unknown>, ReadonlyArray<string>, boolean]> = [
+      ["bundle", pack, [cli("bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1").stdout], false],
+      ["bundle", { ...pack, tokens: "o200k_base" }, ['{"tokens":[{"value":'], false],
+      ["bundle", { ...pack, budget: 300 }, ["specbundle: budgetExceeded: ", '"budgetExceeded":true'], false],
+      [
+        "bundle",
+        { ...pack, tokens: "o200k_base", budgetTokens: 1000, count: true },
+        ['{"parts":', "--budget-tokens 1000 (o200k_base): composed with --budget "],
+        false
+      ],
+      ["bundle", { ...pack, budget: 4000, part: 2 }, ['"part":{"index":2,', "Part 2 of ", "The call that returns part 3: "], false],
+      ["bundle", { ...pack, exclude: ["nothing-here"] }, ['specbundle: warning: exclude "nothing-here" matches nothing'], false],
+      ["bundle", { ...pack, part: "abc" }, ['{"diagnostics":[{"scope":"part"'], true],
+      ["impact", { root: outside, changeset: "HEAD~1" }, ["specbundle: "], true],
+      ["impact", { root: EXAMPLE, changeset: "HEAD" }, ['"impactedSpecs":'], false],
+      ["check", { root: EXAMPLE }, [cli("check", "--root", EXAMPLE).stderr], false],
+      ["list", { root: EXAMPLE, what: "specs" }, [cli("list", "specs", "--root", EXAMPLE).stdout], false]
+    ]
+    for (const [name, args, holds, isError] of cases) {
+      const result = await call(name, args)
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(isError)
+      // Text only, on purpose: a success result carries no structuredContent, which would hide the text items.
+      if (!isError) expect(result.structuredContent).toBeUndefined()
+      const seen = forwarded(result)
+      for (const text of holds) expect(seen, `${name} ${JSON.stringify(args)}`).toContain(text)
+    }
   }, 120_000)
 
   it("wrote nothing but the protocol on stdout and no stack on stderr", () => {
