@@ -80,7 +80,7 @@ export interface ToolResult {
  * What Claude Code forwards to the model from a tool result: the structured content when a
  * success result has it, else the text items joined (an error's text, or a text-only result).
  */
-export const forwarded = (result: ToolResult): string => {
+export const forwarded = (result: ToolResult | Record<string, unknown>): string => {
   if (result.isError !== true && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent)
   return ((result.content ?? []) as ReadonlyArray<{ type: string; text?: string }>)
     .filter((c) => c.type === "text")
