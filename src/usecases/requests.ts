@@ -21,7 +21,7 @@ import { choice, linesFrom, requiredChoice, requiredText, text, textOrNumber, te
 /** Where the corpus is and how to read it; every request has these. */
 export const corpusFields = {
   root: requiredText({
-    description: "Extraction root: the corpus folder (may be a sub-folder of a git repository). Default: the server's current folder.",
+    description: "The corpus folder, may be inside a git repository (default: the server's folder).",
     help: "The corpus folder to read (default: the current folder); it may be a sub-folder of a git repository.",
     value: "DIR",
     default: "."
@@ -117,12 +117,11 @@ export type BundleRequest = typeof BundleRequest.Type
 export const tokenFields = {
   tokens: choice(ENCODINGS, {
     description:
-      'Count the exact tokens of each part\'s compact JSON in this encoding: a second text item {"tokens":[{"value":N,"encoding":E}]}, or "tokens" beside "parts" with count. The value and its budget stay in code units.',
+      'Count each part\'s exact tokens in this encoding: a text item {"tokens":[{"value":N,"encoding":E}]} after the value, or "tokens" beside "parts" with count.',
     help: "Count each part's exact tokens in this encoding: on stderr, and in manifest.json with --out. The value and its budget stay in code units."
   }),
   budgetTokens: textOrNumber({
-    description:
-      "With tokens, instead of budget: a token target; the bundle is composed at the largest code-unit budget found at which every part counts at most this many tokens (a text item says which).",
+    description: "With tokens, instead of budget: a token target; the largest code-unit budget at which every part fits it (a text item says which).",
     help: "With --tokens, instead of --budget: the largest code-unit budget at which every part counts at most N tokens (found by counting; stderr says which).",
     value: "N"
   })
@@ -158,8 +157,7 @@ export type ImpactRequest = typeof ImpactRequest.Type
 export const CheckRequest = Schema.Struct({
   ...corpusFields,
   format: choice(CHECK_FORMATS, {
-    description:
-      "text (default): file:line: code: message lines, then the counts; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): what check --format prints.",
+    description: "text (default): file:line: code: message lines, then the counts; json, github, sarif or gitlab: what check --format prints.",
     help: "text: file:line: code: message lines on stderr; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): every finding on stdout.",
     default: "text"
   })

@@ -80,11 +80,11 @@ describe("help pages", () => {
     for (const o of ["--help", "--version", "--completions", "--wizard"]) expect(page).toContain(o)
   })
 
-  it("`mcp --help`: the command with no options, listed on the top page, its page wrapped, its example a command line", async () => {
+  it("`mcp --help`: the command with its one option (--http PORT), listed on the top page, its page wrapped, its example a command line", async () => {
     const r = await help("mcp")
     expect(r.status).toBe(0)
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
-    expect(section(r.stdout, "USAGE")[0]).toBe("  specbundle mcp")
+    expect(section(r.stdout, "USAGE")[0]).toBe("  specbundle mcp [--http PORT]")
     expect(section((await help()).stdout, "COMMANDS").join("\n")).toMatch(/^ {2}mcp +[A-Z]/m)
     expect(await examplesOf("mcp")).toEqual([["mcp"]])
   })

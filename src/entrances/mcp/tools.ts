@@ -4,14 +4,16 @@
 import type * as McpSchema from "effect/ai/McpSchema"
 import { CallToolResult, Tool } from "effect/ai/McpSchema"
 import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as nodePath from "node:path"
 import { isBudgetExceeded, isDiagnostics, isPartsExceeded } from "../../core/bundle/index.js"
 import { factsOf } from "../../core/facts.js"
+import type { Graph } from "../../core/model.js"
 import { formatFinding } from "../../core/finding-text.js"
 import { exceededLine } from "../../core/render/exceeded.js"
+import { danglingLine, noSpecFileWarning, unmatchedExcludeLines } from "../../core/render/corpus-lines.js"
 import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../../core/render/outputs.js"
 import { Bundler } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"
@@ -21,6 +23,7 @@ import { loadTokenizer } from "../../node/tokenizer.js"
 import type { Diagnostic } from "../../usecases/requests.js"
 import { BundleRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest, requestOf, tokenFields } from "../../usecases/requests.js"
 import { decodeArguments } from "./arguments.js"
+import { capBudget, OutputCap, partMembers, partSentence, reserveOf } from "./cap.js"
 import type { Arguments, Parameters } from "./parameters.js"
 import { parametersOf } from "./parameters.js"
 import type { UseCaseError } from "../../usecases/requests.js"
@@ -82,11 +85,47 @@ const tokensOf = (p: BundleArguments) =>
     return { encoding: p.tokens, count, target }
   })
 
-const runBundle = (p: BundleArguments) =>
+/** The o200k counter the cap counts with (the tokenizer bundle beside this one, loaded on first use). */
+let o200k: ReturnType<typeof loadTokenizer> | undefined
+const capCounter = Effect.suspend(() => {
+  o200k ??= loadTokenizer("o200k_base", __dirname)
+  const count = o200k
+  return typeof count === "function" ? Effect.succeed(count) : Effect.fail(new RunFailure({ line: count.problem }))
+})
+
+const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
     const tokens = yield* tokensOf(p)
     let prepared = yield* bundler.prepare(requestOf(BundleRequest, p))
+    // What the CLI says on stderr about the scope: the impacted ids it left out, excludes that matched nothing.
+    const notes = [danglingLine(prepared.dangling) ?? undefined, ...unmatchedExcludeLines(prepared.exclude, prepared.excluded, p.root)]
+    // No budget given: the answer fits the agent's tool-result cap (cap.ts), split when the whole does not.
+    let capped: string | undefined
+    const noBudget = p.budget === undefined && p.budgetTokens === undefined && p.profile === undefined
+    if (noBudget) {
+      const cap = yield* OutputCap
+      const budget = capBudget(factsOf(prepared.graph), prepared.params, yield* capCounter, cap.tokens - reserveOf(cap.tokens))
+      if (budget !== null) {
+        const part = prepared.params.part ?? (p.parts === true ? undefined : 1)
+        prepared = { ...prepared, params: { ...prepared.params, budget, part } }
+        capped = `The whole bundle is over the ${cap.tokens}-token limit of a tool result (o200k_base; ${cap.fromEnvironment ? "MAX_MCP_OUTPUT_TOKENS sets it" : "MAX_MCP_OUTPUT_TOKENS in the server's environment changes it"}), so it is split at budget ${budget}.`
+      }
+    }
+    /** The call that returns part `k` of this split: the arguments given, the budget found, the part. */
+    const callFor = (k: number) => {
+      const { count: _count, ...rest } = given
+      return { name: "bundle", arguments: { ...rest, ...(capped === undefined ? {} : { budget: prepared.params.budget }), part: k } }
+    }
+    /** A part's sentence: the Specs of the scope it leaves out and the call that returns the next part. */
+    const partLine = (value: unknown): string | undefined => {
+      const at = (value as { readonly part?: { readonly index: number } }).part
+      if (at === undefined) return capped
+      const members = partMembers(factsOf(prepared.graph), prepared.params)
+      if (members === null) return capped
+      const sentence = partSentence(at.index, members.scope, members.parts, callFor)
+      return capped === undefined ? sentence : `${capped} ${sentence}`
+    }
     const split = p.parts === true || prepared.params.part !== undefined
     let fit: string | undefined
     if (tokens?.target !== undefined) {
@@ -107,52 +146,80 @@ const runBundle = (p: BundleArguments) =>
         return ok(
           texts.map((t) => t + "\n").join(""),
           counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+          ...notes,
           fit,
           exceeded === null ? undefined : exceededLine(exceeded)
         )
       }
       const counts = counted(texts)
-      return ok(JSON.stringify(counts === undefined ? { parts: of } : { parts: of, tokens: counts }) + "\n", fit)
+      const first = capped === undefined ? undefined : `${capped} The call that returns part 1: ${JSON.stringify(callFor(1))}`
+      return ok(JSON.stringify(counts === undefined ? { parts: of } : { parts: of, tokens: counts }) + "\n", ...notes, fit, first)
     }
     const { value, text: out } = yield* bundler.compose(prepared)
     const counts = counted([out])
     // A budgetExceeded value is a result, as the CLI's (exit 0); the hint it prints on stderr comes last.
-    return ok(
+    const result = ok(
       out + "\n",
       counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+      ...notes,
       fit,
+      partLine(value),
       isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined
     )
+    if (!noBudget) return result
+    // No split fits under the cap (a value repeats its scope: ten thousand ids in `specs` are over it
+    // alone): one line that says so, not an answer the agent would refuse.
+    const cap = yield* OutputCap
+    const total = (yield* capCounter)(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), cap.tokens)
+    if (total <= cap.tokens) return result
+    return fail(
+      `specbundle: the bundle of this scope is over the ${cap.tokens}-token limit of a tool result (o200k_base), and no split fits under it: each part repeats the scope (${scopeSize(value)}). Give a narrower scope (a Pack, fewer specs, members), or run specbundle bundle with --out DIR and read its parts.\n`
+    )
   })
+
+/** How large the scope a value repeats is, in words: its Spec count, or its length. */
+const scopeSize = (value: unknown): string => {
+  const scope = (value as { readonly scope?: { readonly specs?: ReadonlyArray<string>; readonly members?: ReadonlyArray<string> } }).scope
+  const ids = scope?.specs ?? scope?.members
+  return ids === undefined ? `${JSON.stringify(scope ?? null).length} characters` : `${ids.length} Spec ids`
+}
 
 const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
   Effect.gen(function* () {
     const changes = yield* Changes
     const { linkBase, format } = p
     // The use case checks the link base (impactProblems): a problem is its { diagnostics } value.
-    const { report, graph } = yield* changes.report(requestOf(ImpactRequest, p))
-    return ok(impactOutput(report, graph, format, linkBase ?? ""))
+    const { report, graph, exclude, excluded } = yield* changes.report(requestOf(ImpactRequest, p))
+    return ok(impactOutput(report, graph, format, linkBase ?? ""), ...unmatchedExcludeLines(exclude, excluded, p.root))
   })
+
+/** What `check` and `list` print on stderr beside the findings: excludes that matched nothing, then no Spec file at all. */
+const readWarnings = (graph: Graph, exclude: ReadonlyArray<string>, excluded: ReadonlySet<string>, root: string): string[] => {
+  const empty = noSpecFileWarning(graph, nodePath.resolve(root), exclude.length > 0)
+  return [...unmatchedExcludeLines(exclude, excluded, root), ...(empty === null ? [] : [empty])]
+}
 
 const runCheck = (p: Arguments<typeof CheckRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
     const { format, root } = p
-    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
-    // text: what `check` prints on stderr (every finding, then the counts); else its stdout.
-    if (format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
+    const { graph, exclude, excluded } = yield* corpus.read(requestOf(CorpusRequest, p))
+    const warnings = readWarnings(graph, exclude, excluded, root)
+    // text: what `check` prints on stderr (every finding, the warnings, then the counts); else its stdout, the warnings after it.
+    if (format === "text") return ok([...graph.findings.map(formatFinding), ...warnings, summaryOf(graph)].join("\n") + "\n")
     // GitHub resolves paths from the working folder, GitLab from the repository's top.
-    return ok(checkOutput(graph, format, format === "gitlab" ? yield* corpus.repositoryPrefix(nodePath.resolve(root)) : findingsPrefix(root, process.cwd())))
+    const prefix = format === "gitlab" ? yield* corpus.repositoryPrefix(nodePath.resolve(root)) : findingsPrefix(root, process.cwd())
+    return ok(checkOutput(graph, format, prefix), ...warnings)
   })
 
 const runList = (p: Arguments<typeof ListRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
-    return ok(listOutput(graph, p.what, p.format))
+    const { graph, exclude, excluded } = yield* corpus.read(requestOf(CorpusRequest, p))
+    return ok(listOutput(graph, p.what, p.format), ...readWarnings(graph, exclude, excluded, p.root))
   })
 
-type Services = Bundler | Changes | Corpus
+type Services = Bundler | Changes | Corpus | OutputCap
 
 interface ToolSpec {
   readonly tool: Tool
@@ -182,35 +249,24 @@ const define = <A>(
   name: string,
   description: string,
   parameters: Parameters<A>,
-  run: (p: A) => Effect.Effect<CallToolResult, UseCaseError | RunFailure, Services>
+  run: (p: A, given: Record<string, unknown>) => Effect.Effect<CallToolResult, UseCaseError | RunFailure, Services>
 ): ToolSpec => ({
   tool: new Tool({ name, description, inputSchema: inputSchemaOf(parameters.schema), annotations: ANNOTATIONS }),
-  handle: (payload) => Result.match(decode(parameters.schema, payload), { onFailure: Effect.succeed, onSuccess: (p) => settle(run(parameters.arguments(p))) })
+  handle: (payload) =>
+    Result.match(decode(parameters.schema, payload), {
+      onFailure: Effect.succeed,
+      onSuccess: (p) => settle(run(parameters.arguments(p), p as Record<string, unknown>))
+    })
 })
 
 export const tools: ReadonlyArray<ToolSpec> = [
   define(
     "bundle",
-    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count). With tokens, a text item follows with the exact token counts. A budgetExceeded value comes with a last text item: the hint the CLI prints on stderr (the budget that would fit, or count/part to split it).",
+    "The context bundle of one scope (pack, specs, or the Specs a changeset impacts) within a hard budget: the compact JSON value the CLI prints, one part (part) or the part count (count). Text items after it: token counts (tokens), what the CLI says on stderr, the hint for a budgetExceeded value.",
     BundleParameters,
     runBundle
   ),
-  define(
-    "impact",
-    "Report which Specs a changeset impacts: impacted Specs with reasons, Packs, removed Specs and Packs, lost bindings, one-hop risks, coverage unknown, unlinked code units.",
-    ImpactParameters,
-    runImpact
-  ),
-  define(
-    "check",
-    "Read the corpus and return every finding as file:line: code: message, then the counts (format text), or as JSON, GitHub workflow commands or SARIF 2.1.0.",
-    CheckParameters,
-    runCheck
-  ),
-  define(
-    "list",
-    "List the corpus's Packs (with member counts) or Specs (with kind and title) in id order: the ids a bundle scope names.",
-    ListParameters,
-    runList
-  )
+  define("impact", "Which Specs a changeset impacts and why, with Packs, removals, lost bindings, risks and unlinked code.", ImpactParameters, runImpact),
+  define("check", "Every finding of the corpus, as check prints it.", CheckParameters, runCheck),
+  define("list", "The corpus's Packs or Specs in id order: the ids a bundle scope names.", ListParameters, runList)
 ]
