@@ -67,7 +67,8 @@ try {
       rmSync(restored, { recursive: true, force: true })
     }
     const floor = median(rows.floor)
-    const line = (name, xs) => `${name}: ${median(xs).toFixed(0)} ms CPU (${(median(xs) / floor).toFixed(2)}x the floor) [${xs.map((x) => x.toFixed(0)).join(" ")}]`
+    const line = (name, xs) =>
+      `${name}: ${median(xs).toFixed(0)} ms CPU (${(median(xs) / floor).toFixed(2)}x the floor) [${xs.map((x) => x.toFixed(0)).join(" ")}]`
     process.stdout.write(
       `PR bundle in a fresh clone of ${hosted}${untracked ? ", an untracked file in the work tree" : ""} (${RUNS} rounds)\n` +
         `${line("read every file once", rows.floor)}\n${line("no cache (SPECBUNDLE_CODE_CACHE=0)", rows.cold)}\n` +

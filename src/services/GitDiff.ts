@@ -288,8 +288,7 @@ const make = Effect.gen(function* () {
         // entries then carry the ids their bytes were hashed to, which a fresh checkout of the
         // same files (a CI job's, with the last job's cache restored) takes unread; the work
         // tree's read keeps stat data only, which no other checkout matches (issue 50).
-        const checkedOut =
-          !(yield* cachesOffered) && head === b && !(yield* isDirty(location)) && (yield* sparseAbsent(top)).length === 0
+        const checkedOut = !(yield* cachesOffered) && head === b && !(yield* isDirty(location)) && (yield* sparseAbsent(top)).length === 0
         newSource = checkedOut ? { _tag: "WorkingTree" } : { _tag: "Tree", commit: b }
         oldCommit = from
         break

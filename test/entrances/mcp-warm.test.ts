@@ -80,7 +80,13 @@ describe("specbundle mcp: a staged answer from the repository's stat data", () =
   /** Past the racy window (3 s): the next call may trust the stat data of what changed before. */
   const settle = () => new Promise((resolve) => setTimeout(resolve, 3500))
   /** The git processes the server started so far (GIT_TRACE, one "built-in: git" line each). */
-  const gits = () => (fs.existsSync(trace) ? fs.readFileSync(trace, "utf8").split("\n").filter((l) => l.includes("trace: built-in: git ")).length : 0)
+  const gits = () =>
+    fs.existsSync(trace)
+      ? fs
+          .readFileSync(trace, "utf8")
+          .split("\n")
+          .filter((l) => l.includes("trace: built-in: git ")).length
+      : 0
   const impact = async (): Promise<string> => {
     const result = await server.callTool({ name: "impact", arguments: { staged: true } })
     return (result.content as ReadonlyArray<{ text?: string }>).map((c) => c.text ?? "").join("")

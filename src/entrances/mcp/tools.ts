@@ -145,7 +145,8 @@ const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
     }
     const root = nodePath.resolve(p.root ?? ".")
     const key = p.staged === true && p.changeset === undefined ? JSON.stringify([root, p]) : undefined
-    const stamp = key === undefined ? undefined : stagedStamp(root, p.config !== undefined ? nodePath.resolve(p.config) : nodePath.join(root, "specbundle.config.json"))
+    const stamp =
+      key === undefined ? undefined : stagedStamp(root, p.config !== undefined ? nodePath.resolve(p.config) : nodePath.join(root, "specbundle.config.json"))
     const kept = key === undefined ? undefined : stagedAnswers.get(key)
     if (stamp !== undefined && kept !== undefined && kept.stamp === stamp) return kept.result
     const { report, graph } = yield* changes.report(request)
