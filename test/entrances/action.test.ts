@@ -657,5 +657,5 @@ describe("action.yml: the parse cache between runs", () => {
     const uncached2 = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE: "0" })
     expect(second.out).toEqual(uncached2.out)
     expect(second.out["impact.md"]).not.toBe(first.out["impact.md"])
-  })
+  }, 600_000)
 })
