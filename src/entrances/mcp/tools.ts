@@ -19,6 +19,7 @@ import { Bundler } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
 import { budgetTokensProblems, fitLine, fitTokenBudget } from "../../core/tokens.js"
+import { stagedStamp } from "../../node/stagedStamp.js"
 import { loadTokenizer } from "../../node/tokenizer.js"
 import type { Diagnostic } from "../../usecases/requests.js"
 import { BundleRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest, requestOf, tokenFields } from "../../usecases/requests.js"
@@ -184,13 +185,32 @@ const scopeSize = (value: unknown): string => {
   return ids === undefined ? `${JSON.stringify(scope ?? null).length} characters` : `${ids.length} Spec ids`
 }
 
+/**
+ * The last answer to each `impact {staged}` request, with the stamp of the repository's staged
+ * state taken before it was computed (src/node/stagedStamp.ts): a call whose stamp is the same
+ * gets the same answer without asking git or reading anything (issue 50).
+ */
+const stagedAnswers = new Map<string, { readonly stamp: string; readonly result: CallToolResult }>()
+
 const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
   Effect.gen(function* () {
     const changes = yield* Changes
     const { linkBase, format } = p
     // The use case checks the link base (impactProblems): a problem is its { diagnostics } value.
-    const { report, graph, exclude, excluded } = yield* changes.report(requestOf(ImpactRequest, p))
-    return ok(impactOutput(report, graph, format, linkBase ?? ""), ...unmatchedExcludeLines(exclude, excluded, p.root))
+    const request = requestOf(ImpactRequest, p)
+    const root = nodePath.resolve(p.root ?? ".")
+    const key = p.staged === true && p.changeset === undefined ? JSON.stringify([root, p]) : undefined
+    const stamp =
+      key === undefined ? undefined : stagedStamp(root, p.config !== undefined ? nodePath.resolve(p.config) : nodePath.join(root, "specbundle.config.json"))
+    const kept = key === undefined ? undefined : stagedAnswers.get(key)
+    if (stamp !== undefined && kept !== undefined && kept.stamp === stamp) return kept.result
+    const { report, graph, exclude, excluded } = yield* changes.report(request)
+    const result = ok(impactOutput(report, graph, format, linkBase ?? ""), ...unmatchedExcludeLines(exclude, excluded, p.root))
+    if (key !== undefined) {
+      if (stamp === undefined) stagedAnswers.delete(key)
+      else stagedAnswers.set(key, { stamp, result })
+    }
+    return result
   })
 
 /** What `check` and `list` print on stderr beside the findings: excludes that matched nothing, then no Spec file at all. */
