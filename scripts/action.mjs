@@ -195,16 +195,27 @@ const main = () => {
   const md = specbundle(["impact", ...common, "--format", "markdown", "--findings", "github", ...(linkBase ? ["--link-base", linkBase] : [])], { log: true })
   if (md.status !== 0) fail(`specbundle impact --format markdown exited ${md.status}`, md.status)
   const reportFile = path.join(outDir, "impact.md")
-  fs.writeFileSync(reportFile, md.stdout)
+  let text = md.stdout
 
-  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${md.stdout}\n`)
+  // Issue 51: "this change leaves N Specs drifted", with the accept command, when it drifts any.
+  // Informational: a drift run that fails leaves the report as it was.
+  const drifted = specbundle(["drift", "--root", root, "--changeset", changeset, "--quiet"])
+  const driftCount = drifted.status === 0 ? JSON.parse(drifted.stdout).drifted.length : 0
+  if (drifted.status !== 0) process.stderr.write(`specbundle action: specbundle drift exited ${drifted.status}; the report has no drift section\n`)
+  if (driftCount > 0) {
+    const driftMd = specbundle(["drift", "--root", root, "--changeset", changeset, "--quiet", "--format", "markdown"])
+    if (driftMd.status === 0) text = `${text}\n${driftMd.stdout}`
+  }
+  fs.writeFileSync(reportFile, text)
+
+  if (env.GITHUB_STEP_SUMMARY) fs.appendFileSync(env.GITHUB_STEP_SUMMARY, `${text}\n`)
   if (yes(input("comment", "true"))) {
     const pr = env.PR_NUMBER
     if (!pr || !env.GITHUB_REPOSITORY) process.stderr.write("specbundle action: no pull request here, no comment posted\n")
     else {
       const marker = markerFor(root)
       try {
-        const how = postSticky(env.GITHUB_REPOSITORY, pr, marker, `${marker}\n${md.stdout}`, outDir)
+        const how = postSticky(env.GITHUB_REPOSITORY, pr, marker, `${marker}\n${text}`, outDir)
         process.stderr.write(`specbundle action: comment ${how} on #${pr}\n`)
       } catch (e) {
         // A pull request from a fork gets a read-only token: the report is still in the summary.

@@ -2,7 +2,7 @@
 // them (two commits and a staged change), as users run specbundle inside a repository.
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { cpSync, existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -104,18 +104,39 @@ export const pickMidChain = ({ specs, code, read }) => {
 }
 
 /**
+ * Issue 50's shape on the chain corpus: the staged Spec sits early in a chain (the fourth Spec of
+ * the tenth Pack, `area9/s3`-like: 246 Specs dependOn it through the chain, and the chain's first
+ * Spec is refined by a whole Pack) and the staged code file is an anchored one; the commit before
+ * changes the Spec and an anchored file 30% of the way through, as pickMidChain.
+ */
+export const pickEarlyChain = (files) => {
+  const mid = pickMidChain(files)
+  const folders = [...new Set(files.specs.map((f) => f.slice(0, f.lastIndexOf("/"))))]
+  const chain = files.specs.filter((f) => f.startsWith(`${folders[Math.min(9, folders.length - 1)]}/`))
+  return { committed: mid.committed, staged: [chain[Math.min(3, chain.length - 1)], mid.staged[1]] }
+}
+
+/** Issue 50's repository extras: a `.gitignore` (committed) and a file git does not track. */
+export const ISSUE50_EXTRAS = {
+  committed: { ".gitignore": "node_modules/\n*.log\ndist/\n" },
+  untracked: { "notes/untracked-draft.md": "# A draft nobody added\n" }
+}
+
+/**
  * A copy of `source` in a git repository next to it (cached like the corpus): the corpus as the
  * first commit, a second commit changing a Spec and a code file, then another Spec and code file
- * changed and staged (what a pre-commit hook sees); `pick` chooses them (pickAt, pickMidChain).
- * Returns the folder.
+ * changed and staged (what a pre-commit hook sees); `pick` chooses them (pickAt, pickMidChain,
+ * pickEarlyChain). `extras` (ISSUE50_EXTRAS) adds files to the first commit and files left
+ * untracked. Returns the folder.
  */
-export const gitHosted = (source, dir = `${source}-git`, pick = pickAt) => {
+export const gitHosted = (source, dir = `${source}-git`, pick = pickAt, extras = undefined) => {
   const done = path.join(dir, ".git", "specbundle-bench-ready")
   if (existsSync(done)) return dir
   log(`committing ${source} into a git repository`)
   const tmp = `${dir}.tmp-${process.pid}`
   rmSync(tmp, { recursive: true, force: true })
   cpSync(source, tmp, { recursive: true })
+  for (const [file, text] of Object.entries(extras?.committed ?? {})) writeFileSync(path.join(tmp, file), text)
   git(tmp, ["init", "-q", "-b", "main"])
   git(tmp, ["add", "-A"])
   git(tmp, ["commit", "-q", "-m", "corpus"])
@@ -127,6 +148,10 @@ export const gitHosted = (source, dir = `${source}-git`, pick = pickAt) => {
   git(tmp, ["commit", "-q", "-a", "-m", "change a Spec and its code"])
   for (const f of staged) touch(tmp, f, 2)
   git(tmp, ["add", "--", ...staged])
+  for (const [file, text] of Object.entries(extras?.untracked ?? {})) {
+    mkdirSync(path.dirname(path.join(tmp, file)), { recursive: true })
+    writeFileSync(path.join(tmp, file), text)
+  }
   writeFileSync(path.join(tmp, ".git", "specbundle-bench-ready"), `${JSON.stringify({ committed, staged })}\n`)
   rmSync(dir, { recursive: true, force: true })
   renameSync(tmp, dir)

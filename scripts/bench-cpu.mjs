@@ -5,7 +5,7 @@
 // (process.cpuUsage through a -r hook, microseconds) and, under /usr/bin/time, with git's
 // children included (10 ms steps). Builds' outputs are compared: they must print the same bytes.
 //
-//   node scripts/bench-cpu.mjs [--runs N] [--corpus chain|scale] [--scenario hook|pr] [BUILD_DIR ...]
+//   node scripts/bench-cpu.mjs [--runs N] [--corpus chain|scale|issue50] [--scenario hook|pr] [BUILD_DIR ...]
 // BUILD_DIR: a checkout holding bin/specbundle.js (default: this one). The corpora are the bench's
 // (scripts/bench-corpus.mjs: built and cached under the OS temp folder on first use).
 import { spawnSync } from "node:child_process"
@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { corpus, gitHosted, pickMidChain } from "./bench-corpus.mjs"
+import { ISSUE50_EXTRAS, corpus, gitHosted, pickEarlyChain, pickMidChain } from "./bench-corpus.mjs"
 
 const SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
@@ -28,8 +28,15 @@ const shape = option("--corpus", "chain")
 const scenario = option("--scenario", "hook")
 const builds = argv.length === 0 ? [path.dirname(SCRIPTS)] : argv.map((b) => path.resolve(b))
 
-const params = { shape, seed: 1, anchorEvery: 5, specs: 10000, packs: 40, tsFiles: 20000 }
-const dir = shape === "chain" ? gitHosted((await corpus(params)).dir, undefined, pickMidChain) : gitHosted((await corpus(params)).dir)
+const params = { shape: shape === "issue50" ? "chain" : shape, seed: 1, anchorEvery: 5, specs: 10000, packs: 40, tsFiles: 20000 }
+const source = (await corpus(params)).dir
+// issue50: the chain corpus with issue 50's repository (a .gitignore, an untracked file, the staged Spec early in a chain).
+const dir =
+  shape === "issue50"
+    ? gitHosted(source, `${source}-git50`, pickEarlyChain, ISSUE50_EXTRAS)
+    : shape === "chain"
+      ? gitHosted(source, undefined, pickMidChain)
+      : gitHosted(source)
 const args =
   scenario === "hook"
     ? ["impact", "--root", dir, "--staged", "--strict", "--quiet"]

@@ -27,6 +27,10 @@ export const printReport = (rows, notes, meta) => {
   const cpus = os.cpus()
   out.push("")
   out.push(`specbundle bench${meta.quick ? " (--quick: smaller corpora)" : ""}: median of ${meta.runs} runs per scenario`)
+  if (process.env.BENCH_CPU === "1")
+    out.push(
+      "figures: CPU milliseconds (user + sys with waited children; /usr/bin/time, 10 ms steps; the MCP rows: the server's mean CPU per call from /proc), not wall"
+    )
   out.push(
     `machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${os.platform()} ${os.release()}`
   )

@@ -19,6 +19,7 @@ import * as NodeFileSystemSync from "./NodeFileSystemSync.js"
 export type { CacheStore, Pool }
 export { GitEnvironment } from "./git.js"
 export { watchFolders } from "./watchFolders.js"
+export { stagedStamp } from "./stagedStamp.js"
 
 /** The file system every entrance gives the use cases: Node's, its reads synchronous (NodeFileSystemSync.ts). */
 export const FileSystemLive = NodeFileSystemSync.layer

@@ -329,7 +329,11 @@ const make = Effect.gen(function* () {
         ;({ changes, oldObjects } = parseRawZ(yield* runGit(top, [...DIFF, from, b, "--"])))
         const head = found.head
         // A sparse working tree lacks the paths outside its cone: B's tree is read from git objects.
-        const checkedOut = head === b && !(yield* isDirty(location)) && (yield* sparseAbsent(top)).length === 0
+        // With a parse cache, B's tree is always read by object id (Impact.newSide): a cache's
+        // entries then carry the ids their bytes were hashed to, which a fresh checkout of the
+        // same files (a CI job's, with the last job's cache restored) takes unread; the work
+        // tree's read keeps stat data only, which no other checkout matches (issue 50).
+        const checkedOut = !(yield* cachesOffered) && head === b && !(yield* isDirty(location)) && (yield* sparseAbsent(top)).length === 0
         newSource = checkedOut ? { _tag: "WorkingTree" } : { _tag: "Tree", commit: b }
         oldCommit = from
         break

@@ -281,7 +281,7 @@ const make = Effect.gen(function* () {
       readonly entries: ReadonlyArray<IndexedFile>
       readonly selfHosting: boolean
       /** The cache to use: the index's (default), or an old side's (a changeset's old blobs). */
-      readonly cache?: "index" | "old-index" | "old-tree"
+      readonly cache?: "index" | "old-index" | "old-tree" | "commit"
     } & HashOption,
     fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
   ) =>

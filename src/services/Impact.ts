@@ -107,12 +107,18 @@ const make = Effect.gen(function* () {
       const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, hashes }, (stale) => git.readObjects(diff.location, stale))
       return { read, selfHosting }
     }
-    // package.json rides along only to tell whether the corpus is the protocol package itself.
-    const files = yield* git.readSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude, matched) !== null)
-    const selfHosting = selfHostingOf(files)
-    const read = yield* reader.readFiles(
-      files.filter((f) => shouldRead(f.path, exclude, matched) !== null),
-      { selfHosting, hashes }
+    // A commit's tree (not checked out as it is: an untracked file in the work tree, as a CI job's
+    // output folder, or another commit than HEAD): its entries by object id, read as the index's
+    // are, from the work tree wherever the bytes there are the object's and from git for the rest,
+    // under a parse cache of its own. package.json only tells whether the corpus is the protocol
+    // package itself.
+    const listed = yield* git.listSource(diff.location, source, (p) => p === "package.json" || shouldRead(p, exclude, matched) !== null)
+    const pkg = listed.filter((e) => e.path === "package.json")
+    const selfHosting =
+      known ?? selfHostingOf(pkg.length === 0 ? [] : yield* reader.readIndexedFiles(diff.location.root, pkg, (stale) => git.readObjects(diff.location, stale)))
+    const entries = listed.filter((e) => shouldRead(e.path, exclude, matched) !== null)
+    const read = yield* reader.readIndexed({ root: diff.location.root, entries, selfHosting, hashes, cache: "commit" }, (stale) =>
+      git.readObjects(diff.location, stale)
     )
     return { read, selfHosting }
   })

@@ -6,7 +6,8 @@ import * as Layer from "effect/Layer"
 import { Bundler } from "./Bundler.js"
 import { Changes } from "./Changes.js"
 import { Corpus } from "./Corpus.js"
+import { Drift } from "./Drift.js"
 import { Repository } from "./Repository.js"
 import { Stale } from "./Stale.js"
 
-export const UseCasesLive = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default, Stale.Default, Repository.Default)
+export const UseCasesLive = Layer.mergeAll(Bundler.Default, Changes.Default, Corpus.Default, Drift.Default, Stale.Default, Repository.Default)

@@ -23,7 +23,7 @@ import { choice, linesFrom, requiredChoice, requiredText, text, textOrNumber, te
 /** Where the corpus is and how to read it; every request has these. */
 export const corpusFields = {
   root: requiredText({
-    description: "Extraction root: the corpus folder (may be a sub-folder of a git repository). Default: the server's current folder.",
+    description: "The corpus folder, may be inside a git repository (default: the server's folder).",
     help: "The corpus folder to read (default: the current folder); it may be a sub-folder of a git repository.",
     value: "DIR",
     default: "."
@@ -119,12 +119,11 @@ export type BundleRequest = typeof BundleRequest.Type
 export const tokenFields = {
   tokens: choice(ENCODINGS, {
     description:
-      'Count the exact tokens of each part\'s compact JSON in this encoding: a second text item {"tokens":[{"value":N,"encoding":E}]}, or "tokens" beside "parts" with count. The value and its budget stay in code units.',
+      'Count each part\'s exact tokens in this encoding: a text item {"tokens":[{"value":N,"encoding":E}]} after the value, or "tokens" beside "parts" with count.',
     help: "Count each part's exact tokens in this encoding: on stderr, and in manifest.json with --out. The value and its budget stay in code units."
   }),
   budgetTokens: textOrNumber({
-    description:
-      "With tokens, instead of budget: a token target; the bundle is composed at the largest code-unit budget found at which every part counts at most this many tokens (a text item says which).",
+    description: "With tokens, instead of budget: a token target; the largest code-unit budget at which every part fits it (a text item says which).",
     help: "With --tokens, instead of --budget: the largest code-unit budget at which every part counts at most N tokens (found by counting; stderr says which).",
     value: "N"
   })
@@ -160,8 +159,7 @@ export type ImpactRequest = typeof ImpactRequest.Type
 export const CheckRequest = Schema.Struct({
   ...corpusFields,
   format: choice(CHECK_FORMATS, {
-    description:
-      "text (default): file:line: code: message lines, then the counts; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): what check --format prints.",
+    description: "text (default): file:line: code: message lines, then the counts; json, github, sarif or gitlab: what check --format prints.",
     help: "text: file:line: code: message lines on stderr; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): every finding on stdout.",
     default: "text"
   })
@@ -249,13 +247,26 @@ export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly path
   }
 }
 
+/** Why drift cannot answer: HEAD names no commit yet, or the reviews file could not be written. */
+export type DriftTrouble = { readonly _tag: "Unborn"; readonly top: string } | { readonly _tag: "Unwritable"; readonly path: string; readonly problem: string }
+
+/** Drift's own failure (exit 1 in the CLI), its fields the trouble; `message` says it in one line. */
+export class DriftFailure extends Data.TaggedError("DriftFailure")<{ readonly trouble: DriftTrouble }> {
+  override get message() {
+    const t = this.trouble
+    return t._tag === "Unborn"
+      ? `${t.top}: HEAD names no commit yet; drift reads the history of commits (commit first)`
+      : `${t.path}: could not write (${t.problem})`
+  }
+}
+
 /**
  * Every failure of a use case, each tagged so a program can `Effect.catchTag` it and each with its
  * one-line `message` (the CLI's stderr line): wrong parameters (a malformed revision among them),
  * a configuration file, the corpus read, git's own (unknown revision, refused repository, ...),
  * and a tokenizer that would not load (`tokens`).
  */
-export type UseCaseError = ParameterProblems | ConfigError | ReadError | GitError | TokenizerUnavailable
+export type UseCaseError = ParameterProblems | ConfigError | ReadError | GitError | TokenizerUnavailable | DriftFailure
 
 export type { GitError, InvalidRevisionError, ReadError, TokenizerUnavailable }
 

@@ -12,7 +12,7 @@ import { type Run, runCli } from "../support/run.js"
 import { tempDir } from "../support/tmp.js"
 import { skipping } from "../support/skip.js"
 
-const COMMANDS = ["bundle", "impact", "check", "list", "watch", "stale", "hook", "plugin", "example"]
+const COMMANDS = ["bundle", "impact", "drift", "check", "list", "watch", "stale", "hook", "plugin", "example"]
 
 const pages = new Map<string, Promise<Run>>()
 /** A help page, run once per test file. */
@@ -80,11 +80,11 @@ describe("help pages", () => {
     for (const o of ["--help", "--version", "--completions", "--wizard"]) expect(page).toContain(o)
   })
 
-  it("`mcp --help`: the command with no options, listed on the top page, its page wrapped, its example a command line", async () => {
+  it("`mcp --help`: the command with its one option (--http PORT), listed on the top page, its page wrapped, its example a command line", async () => {
     const r = await help("mcp")
     expect(r.status).toBe(0)
     for (const line of r.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(80)
-    expect(section(r.stdout, "USAGE")[0]).toBe("  specbundle mcp")
+    expect(section(r.stdout, "USAGE")[0]).toBe("  specbundle mcp [--http PORT]")
     expect(section((await help()).stdout, "COMMANDS").join("\n")).toMatch(/^ {2}mcp +[A-Z]/m)
     expect(await examplesOf("mcp")).toEqual([["mcp"]])
   })
@@ -126,7 +126,7 @@ describe("every help example runs as written in the example corpus", () => {
 
   // In this order: stale reads what bundle's --out example wrote; example's folder goes last (and
   // is removed after), so no other example reads the second corpus it writes.
-  it.each(["bundle", "impact", "check", "list", "stale", "hook", "example"])("%s", async (command) => {
+  it.each(["bundle", "impact", "check", "list", "stale", "hook", "drift", "example"])("%s", async (command) => {
     const examples = await examplesOf(command)
     expect(examples.length).toBeGreaterThan(0)
     for (const args of examples) {

@@ -44,6 +44,31 @@ const branchAhead = async (branch: string, file: string, id: string): Promise<{ 
   return { dir, base }
 }
 
+describe("pre-push and drift (issue 51)", () => {
+  it("a pushed range that drifts a Spec adds one line: how many, and the accept command", async () => {
+    const dir = repo()
+    fs.mkdirSync(path.join(dir, "src"))
+    fs.writeFileSync(path.join(dir, "src", "a.ts"), "/**\n * @sdpAnchor impl:a\n * @sdpSatisfies spec:a\n */\nexport const a = 1\n")
+    // The Spec's carrier in the same commit: spec:a is clean at the remote's tip.
+    fs.appendFileSync(path.join(dir, "specs", "a.sdp.md"), "\nThe code binds it.\n")
+    git(dir, "add", "-A")
+    git(dir, "commit", "-q", "-m", "code for spec:a")
+    expect((await run(dir, ["hook", "install", "pre-push"])).code).toBe(0)
+    addRemote(dir, "fresh")
+    expect(gitTry(dir, "push", "-q", "fresh", "main").status).toBe(0)
+    const base = head(dir)
+    git(dir, "checkout", "-q", "-b", "code")
+    fs.appendFileSync(path.join(dir, "src", "a.ts"), "export const b = 2\n")
+    git(dir, "commit", "-q", "-am", "code changed after spec:a")
+    const r = gitTry(dir, "push", "-q", "fresh", "code")
+    expect(r.status, r.stderr).toBe(0)
+    expect(lines(r.stderr)).toEqual([
+      `specbundle pre-push: wrote the bundle of refs/heads/code (${base}..${head(dir)}, 1 part) to ${bundleDir(dir, "fresh")}`,
+      "specbundle pre-push: this change leaves 1 Spec drifted; after reading them: specbundle drift --accept spec:a"
+    ])
+  })
+})
+
 describe("pre-push on a freshly added remote", () => {
   it("a first push says there is no base; a new branch then composes its own commits, in one line naming the folder and tallying refusals", async () => {
     const dir = repo()

@@ -221,3 +221,75 @@ describe("--staged asks git for blobs only where the work tree cannot give them,
     expect(second.blobReads.length).toBeLessThan(first.blobReads.length)
   }, 120_000)
 })
+
+describe("a changeset's new side that is a commit's tree, warm, prints what an uncached run prints", () => {
+  /** Runs whose new side is a commit's tree: an untracked file in the work tree, or a commit other than HEAD. */
+  const TREE_COMMANDS = [
+    ["impact", "--changeset", "HEAD~1...HEAD"],
+    ["bundle", "--changeset", "HEAD~1", "--parts", "--budget", "20000"],
+    ["impact", "--changeset", "HEAD~2..HEAD~1"]
+  ]
+  const runTree = async (repo: Repo, cache: string | undefined): Promise<Run[]> => {
+    const runs: Run[] = []
+    for (const args of TREE_COMMANDS) runs.push(await cliAsync(repo.dir, args, { env: envOf(cache), timeout: 60_000 }))
+    return runs
+  }
+  const same = async (repo: Repo, cache: string) => {
+    const reference = await runTree(repo, undefined)
+    for (const r of reference) expect(r.status, r.stderr).toBe(0)
+    expect(await runTree(repo, cache)).toEqual(reference)
+    expect(await runTree(repo, cache)).toEqual(reference)
+  }
+  /** The cache files of the commit trees' reads, from their names' key (the source is part of it): any at all. */
+  const parseFiles = (cache: string) => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-"))
+
+  it("after edits, a commit, a checkout, a same-size same-second rewrite, a deleted and a foreign shard file", async () => {
+    const repo = corpus()
+    repo.write("two.sdp.md", specCarrier("spec:i.two", "Two, again"))
+    repo.commit("second")
+    repo.write("src/one.ts", codeAnchor("impl:i.one", ["spec:i.one", "spec:i.three"]))
+    repo.commit("third")
+    // An untracked file: the work tree is not HEAD's tree as it is, so HEAD's tree is read by object id.
+    repo.write("notes/untracked.md", "# not added\n")
+    const cache = tempDir("specbundle-inc-cache-")
+    await same(repo, cache)
+    expect(parseFiles(cache).length).toBeGreaterThan(0)
+    await settle()
+    await same(repo, cache)
+    // The tree's files come from the work tree where it holds their objects (and from the cache,
+    // warm), not from git's blobs: the one blob batch left is the old side's (the changed files'
+    // old versions). Read from git's blobs, the new side asked a second.
+    const blobBatches = async (dir: string | undefined) => {
+      const trace = path.join(tempDir("specbundle-inc-trace-"), "trace")
+      const r = await cliAsync(repo.dir, TREE_COMMANDS[0]!, { env: envOf(dir, { GIT_TRACE: trace }), timeout: 60_000 })
+      expect(r.status, r.stderr).toBe(0)
+      return gitCalls(trace).filter((c) => c.startsWith("cat-file")).length
+    }
+    expect(await blobBatches(undefined)).toBe(1)
+    expect(await blobBatches(cache)).toBe(1)
+    // Edits in the work tree the tree's files no longer hold: their bytes come from git.
+    repo.write("three.sdp.md", specCarrier("spec:i.three", "Three, edited"))
+    repo.write("src/two.ts", codeAnchor("impl:i.two", ["spec:i.one"]))
+    await same(repo, cache)
+    // The same size, the same second, other bytes: the stat data cannot tell, the object id does.
+    const before = fs.statSync(path.join(repo.dir, "one.sdp.md"))
+    repo.write("one.sdp.md", specCarrier("spec:i.one", "Eno"))
+    fs.utimesSync(path.join(repo.dir, "one.sdp.md"), before.atime, before.mtime)
+    expect(fs.statSync(path.join(repo.dir, "one.sdp.md")).size).toBe(before.size)
+    await same(repo, cache)
+    repo.commit("fourth")
+    await same(repo, cache)
+    repo.git("checkout", "-q", "HEAD~1")
+    await same(repo, cache)
+    repo.git("checkout", "-q", "main")
+    await same(repo, cache)
+    // A shard file deleted, and every shard file swapped for another's (a shard of another read or version).
+    const shards = () => fs.readdirSync(cache).filter((n) => n.startsWith("specbundle-parse-") && /-[0-9a-f]{2}\.json$/.test(n))
+    fs.rmSync(path.join(cache, shards()[0]!))
+    await same(repo, cache)
+    const names = shards()
+    const bytes = names.map((n) => fs.readFileSync(path.join(cache, n)))
+    names.forEach((n, i) => fs.writeFileSync(path.join(cache, n), bytes[(i + 1) % bytes.length]!, { mode: 0o600 }))
+    await same(repo, cache)
+  }, 600_000)
+})

@@ -12,7 +12,7 @@ import { skipping } from "../support/skip.js"
 
 const CLI = path.resolve("bin/specbundle.js")
 const PACK = "pack:rides-v1"
-const COMMANDS = ["bundle", "perspective", "impact", "check", "list", "watch", "stale", "hook"]
+const COMMANDS = ["bundle", "perspective", "impact", "drift", "check", "list", "watch", "stale", "hook"]
 
 const tempDir = (): string => tmpDir("specbundle-cli-output-")
 

@@ -6,6 +6,8 @@
 // lines; main's sources bundled against its Effect 3.22.4 by esbuild): every key of a full
 // configuration and a full manifest given each kind of wrong value, deleted, or beside an unknown
 // key, and texts the Schema cannot judge alone.
+// The manifest's optional `builtFrom.base` (a changeset bundle's old side, 2026-12-07) is written into
+// the 24 lines that spell builtFrom's type, as Effect 3 spelled an optional key.
 import * as Result from "effect/Result"
 import * as fs from "node:fs"
 import * as path from "node:path"

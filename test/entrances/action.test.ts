@@ -246,10 +246,18 @@ describe("scripts/action.mjs on a real pull-request clone with a fake gh", () =>
       { cwd: ws, encoding: "utf8", env: cleanEnv() }
     ).stdout
     expect(expected).toContain("2 impacted Specs")
-    expect(fs.readFileSync(summary, "utf8")).toBe(`${expected}\n`)
+    // The change drifts Specs clean at the base (issue 51): drift's Markdown follows the impact report.
+    const drift = spawnSync(process.execPath, [BIN, "drift", "--changeset", "origin/main...HEAD", "--format", "markdown"], {
+      cwd: ws,
+      encoding: "utf8",
+      env: cleanEnv()
+    }).stdout
+    expect(drift).toMatch(/^### specbundle drift\n\nThis change \(origin\/main\.\.\.HEAD\) leaves \d+ Specs? drifted/)
+    expect(drift).toContain("specbundle drift --accept ")
+    expect(fs.readFileSync(summary, "utf8")).toBe(`${expected}\n${drift}\n`)
     const marker = "<!-- specbundle-impact root=. -->"
     let comments = JSON.parse(fs.readFileSync(path.join(ghDir, "comments.json"), "utf8"))
-    expect(comments).toEqual([{ id: 1000, body: `${marker}\n${expected}` }])
+    expect(comments).toEqual([{ id: 1000, body: `${marker}\n${expected}\n${drift}` }])
 
     const outputs = Object.fromEntries(
       fs
@@ -498,4 +506,171 @@ describe("scripts/action.mjs on a shallow checkout", () => {
     expect(d.status, d.stderr).toBe(0)
     expect(outputsOf(deep.files.output).impacted).toBe("2")
   })
+})
+
+describe("action.yml: the parse cache between runs", () => {
+  /** The job's environment without the test run's own cache settings (test/support/code-cache-env.ts). */
+  const noCacheSettings = (): NodeJS.ProcessEnv => {
+    const env = cleanEnv()
+    delete env.SPECBUNDLE_CODE_CACHE_DIR
+    delete env.SPECBUNDLE_CODE_CACHE
+    return env
+  }
+  const steps = action.runs.steps as Array<{ name?: string; id?: string; uses?: string; run?: string; with?: Record<string, string> }>
+  const modulesKey = steps.find((s) => s.name === "Key specbundle's dependency cache")!
+  const parseKey = steps.find((s) => s.name === "Key specbundle's parse cache")!
+  const parseCache = steps.find((s) => s.name === "Cache specbundle's parse cache")!
+
+  /** The two key steps' bash as the runner runs them (GITHUB_ENV carried from one to the next): what they add to the job's env. */
+  const keyEnv = (runner: string, sha: string, runId: string): Record<string, string> => {
+    const envFile = path.join(runner, "github-env")
+    fs.writeFileSync(envFile, "")
+    const base = { ...noCacheSettings(), GITHUB_ACTION_PATH: REPO, GITHUB_ENV: envFile, RUNNER_OS: "Linux", RUNNER_ARCH: "X64", RUNNER_TEMP: runner }
+    const added = () =>
+      Object.fromEntries(
+        fs
+          .readFileSync(envFile, "utf8")
+          .trimEnd()
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])
+      )
+    const first = spawnSync("bash", ["-c", modulesKey.run!], { encoding: "utf8", env: base })
+    expect(first.status, first.stderr).toBe(0)
+    const second = spawnSync("bash", ["-c", parseKey.run!], {
+      encoding: "utf8",
+      env: { ...base, ...added(), GITHUB_SHA: sha, GITHUB_RUN_ID: runId, GITHUB_RUN_ATTEMPT: "1" }
+    })
+    expect(second.status, second.stderr).toBe(0)
+    return added()
+  }
+
+  /** One CI-shaped run of the step in a fresh clone: what it wrote, and the git commands it started (GIT_TRACE). */
+  const ciRun = (ws: string, extra: NodeJS.ProcessEnv, actionPath = REPO) => {
+    const runner = tempDir("specbundle-runner-")
+    const trace = path.join(runner, "git-trace")
+    const out = path.join(runner, "out")
+    const env = {
+      ...noCacheSettings(),
+      GITHUB_ACTION_PATH: actionPath,
+      GITHUB_BASE_REF: "main",
+      RUNNER_TEMP: runner,
+      INPUT_COMMENT: "false",
+      INPUT_OUT: out,
+      GIT_TRACE: trace,
+      ...extra
+    }
+    const r = spawnSync(process.execPath, [SCRIPT], { cwd: ws, env, encoding: "utf8", timeout: 60_000 })
+    expect(r.status, r.stderr).toBe(0)
+    const files = (dir: string): Record<string, string> =>
+      Object.fromEntries(
+        fs
+          .readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => {
+            const full = path.join(e.parentPath, e.name)
+            return [path.relative(dir, full), fs.readFileSync(full, "latin1")]
+          })
+      )
+    const traced = fs.existsSync(trace) ? fs.readFileSync(trace, "utf8") : ""
+    const blobReads = [...traced.matchAll(/trace: (?:built-in|exec): git (cat-file[^\n]*)/g)].length
+    return { out: files(out), blobReads }
+  }
+
+  /** The cache folder's files: name -> inode and mtime (a file rewritten gets a new inode: writes are renamed into place). */
+  const cacheFiles = (dir: string) =>
+    Object.fromEntries(
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.startsWith("specbundle-parse-"))
+        .map((f) => {
+          const s = fs.statSync(path.join(dir, f))
+          return [f, `${s.ino}:${s.mtimeMs}`]
+        })
+    )
+
+  it("keys the parse cache per commit under the runner's temp folder, restores the newest of the same lockfile, before the run", () => {
+    const runner = tempDir("specbundle-runner-")
+    const env = keyEnv(runner, "abc123", "77")
+    expect(env.SPECBUNDLE_CODE_CACHE_DIR).toBe(path.join(runner, "specbundle-cache"))
+    expect(env.SPECBUNDLE_PARSE_RESTORE).toBe(`${env.SPECBUNDLE_MODULES_KEY.replace("specbundle-modules-", "specbundle-parse-")}-`)
+    expect(env.SPECBUNDLE_PARSE_KEY).toBe(`${env.SPECBUNDLE_PARSE_RESTORE}abc123-77-1`)
+    expect(parseCache.uses).toBe("actions/cache@v4")
+    expect(parseCache.with).toEqual({
+      path: "${{ env.SPECBUNDLE_CODE_CACHE_DIR }}",
+      key: "${{ env.SPECBUNDLE_PARSE_KEY }}",
+      "restore-keys": "${{ env.SPECBUNDLE_PARSE_RESTORE }}"
+    })
+    expect(steps.indexOf(parseCache)).toBeLessThan(steps.findIndex((s) => s.id === "run"))
+    // A folder the job chose is kept.
+    const own = spawnSync("bash", ["-c", parseKey.run!], {
+      encoding: "utf8",
+      env: {
+        ...noCacheSettings(),
+        GITHUB_ENV: path.join(runner, "own-env"),
+        SPECBUNDLE_MODULES_KEY: "specbundle-modules-x",
+        SPECBUNDLE_CODE_CACHE_DIR: "/somewhere/else"
+      }
+    })
+    expect(own.status, own.stderr).toBe(0)
+    expect(fs.readFileSync(path.join(runner, "own-env"), "utf8")).toContain("SPECBUNDLE_CODE_CACHE_DIR=/somewhere/else\n")
+  })
+
+  it("a second run restores the first's cache and reads from it; entries of another commit or version change no byte", () => {
+    const upstream = upstreamRepo()
+    // Every job checks out afresh at the same path, as a runner's workspace (the manifest names the root).
+    const ws = path.join(tempDir("specbundle-action-ws-"), "ws")
+    const clone = (branch: string) => {
+      fs.rmSync(ws, { recursive: true, force: true })
+      runGitIn(path.dirname(ws), ["clone", "-q", upstream, ws])
+      runGitIn(ws, ["checkout", "-q", branch])
+      return ws
+    }
+    const cacheOf = (sha: string, runId: string) => keyEnv(tempDir("specbundle-runner-"), sha, runId).SPECBUNDLE_CODE_CACHE_DIR
+    /** What actions/cache does between jobs: the folder's files as they were saved (tar keeps the modes), in another runner's folder. */
+    const restore = (from: string, to: string) => fs.cpSync(from, to, { recursive: true, preserveTimestamps: true })
+
+    // Another version of specbundle (another build's bytes) fills a cache first, on the pull request's head.
+    const other = tempDir("specbundle-other-version-")
+    fs.cpSync(path.join(REPO, "bin"), path.join(other, "bin"), { recursive: true })
+    fs.appendFileSync(path.join(other, "bin", "specbundle-main.cjs"), "\n// another version\n")
+    fs.symlinkSync(path.join(REPO, "node_modules"), path.join(other, "node_modules"))
+    const head1 = runGitIn(upstream, ["rev-parse", "fare-change"]).trim()
+    const cache0 = cacheOf(head1, "1")
+    const byOther = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE_DIR: cache0 }, other)
+    expect(Object.keys(cacheFiles(cache0)).length).toBeGreaterThan(0)
+
+    // The first run of this version: the other version's entries restored, read as none.
+    const cache1 = cacheOf(head1, "2")
+    restore(cache0, cache1)
+    const first = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE_DIR: cache1 })
+    const uncached1 = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE: "0" })
+    expect(first.out).toEqual(uncached1.out)
+    expect(byOther.out).toEqual(uncached1.out)
+
+    // The job runs again on the same commit (a re-run, or a push of the base): the first run's cache restored.
+    const cacheAgain = cacheOf(head1, "3")
+    restore(cache1, cacheAgain)
+    const saved = cacheFiles(cacheAgain)
+    const again = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE_DIR: cacheAgain })
+    expect(again.out).toEqual(uncached1.out)
+    // It read from the cache: no cache file written again, every shard taken whole (a fresh
+    // checkout's stat data match no entry: without object ids in them, every file would be read,
+    // parsed and its shard written again).
+    expect(Object.keys(saved).length).toBeGreaterThan(0)
+    expect(cacheFiles(cacheAgain)).toEqual(saved)
+
+    // The pull request gets another commit; the next job restores that cache, made at the commit before.
+    const work = clone("fare-change")
+    fs.appendFileSync(path.join(work, "specs/rides/ride-lifecycle.sdp.md"), "\nOne more narrative line.\n")
+    runGitIn(work, ["-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-qam", "touch the lifecycle"])
+    runGitIn(work, ["push", "-q", "origin", "fare-change"])
+    const head2 = runGitIn(upstream, ["rev-parse", "fare-change"]).trim()
+    const cache2 = cacheOf(head2, "4")
+    restore(cacheAgain, cache2)
+    const second = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE_DIR: cache2 })
+    const uncached2 = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE: "0" })
+    expect(second.out).toEqual(uncached2.out)
+    expect(second.out["impact.md"]).not.toBe(first.out["impact.md"])
+  }, 600_000)
 })

@@ -455,3 +455,69 @@ describe("the template's script in a merge-request pipeline", () => {
     expect(api.calls).toEqual([])
   })
 })
+
+describe("the template's parse cache between jobs", () => {
+  it("is GitLab's cache of a folder in the checkout, per branch from the default branch's, saved whatever the job's end", () => {
+    expect(job.cache).toEqual({
+      key: "specbundle-parse-$CI_COMMIT_REF_SLUG",
+      fallback_keys: ["specbundle-parse-$CI_DEFAULT_BRANCH"],
+      paths: [".specbundle-cache/"],
+      when: "always"
+    })
+  })
+
+  it("a second job restores the first's cache and reads from it: no file rewritten, no untracked file, the same bytes as a job without it", async () => {
+    const upstream = upstreamRepo()
+    const base = runGitIn(upstream, ["rev-parse", "main"]).trim()
+    // Every job clones afresh at the same path, as a runner's build folder; GitLab restores the cache into it.
+    const ws = path.join(tempDir("specbundle-gl-ws-"), "ws")
+    const job = async (cache: string | undefined, extra: NodeJS.ProcessEnv = {}) => {
+      fs.rmSync(ws, { recursive: true, force: true })
+      runGitIn(path.dirname(ws), ["clone", "-q", upstream, ws])
+      runGitIn(ws, ["checkout", "-q", "fare-change"])
+      if (cache !== undefined) fs.cpSync(cache, path.join(ws, ".specbundle-cache"), { recursive: true, preserveTimestamps: true })
+      const head = runGitIn(ws, ["rev-parse", "HEAD"]).trim()
+      const env = mrEnv("http://127.0.0.1:9/api/v4", {
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+        CI_COMMIT_SHA: head,
+        CI_PROJECT_DIR: ws,
+        SPECBUNDLE_NOTE: "false",
+        ...extra
+      })
+      const r = await runJob(ws, env)
+      expect(r.status, r.stderr).toBe(0)
+      const read = (dir: string): Record<string, string> =>
+        Object.fromEntries(
+          fs
+            .readdirSync(dir, { recursive: true, withFileTypes: true })
+            .filter((e) => e.isFile())
+            .map((e) => [path.relative(dir, path.join(e.parentPath, e.name)), fs.readFileSync(path.join(e.parentPath, e.name), "latin1")])
+        )
+      const out = { ...read(path.join(ws, "specbundle-out")), report: fs.readFileSync(path.join(ws, "gl-code-quality-report.json"), "latin1") }
+      const untracked = runGitIn(ws, ["status", "--porcelain", "--untracked-files=all"])
+      const saved = path.join(tempDir("specbundle-gl-saved-"), "cache")
+      if (fs.existsSync(path.join(ws, ".specbundle-cache"))) fs.cpSync(path.join(ws, ".specbundle-cache"), saved, { recursive: true, preserveTimestamps: true })
+      return { out, untracked, saved }
+    }
+    const parseFiles = (dir: string) =>
+      Object.fromEntries(
+        fs
+          .readdirSync(dir)
+          .filter((f) => f.startsWith("specbundle-parse-"))
+          .map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs])
+      )
+
+    const first = await job(undefined)
+    expect(Object.keys(parseFiles(first.saved)).length).toBeGreaterThan(0)
+    expect(first.untracked.split("\n").filter((l) => l.includes(".specbundle-cache"))).toEqual([])
+    const second = await job(first.saved)
+    const uncached = await job(undefined, { SPECBUNDLE_CODE_CACHE: "0" })
+    expect(second.out).toEqual(uncached.out)
+    expect(first.out).toEqual(uncached.out)
+    // The restored files were read and taken as they were: the same commit rewrites none of them
+    // (their times as the copies kept them, to the microsecond the copy rounds to).
+    const [was, now] = [parseFiles(first.saved), parseFiles(second.saved)]
+    expect(Object.keys(now)).toEqual(Object.keys(was))
+    for (const [name, mtime] of Object.entries(now)) expect(Math.abs(mtime - was[name]!), name).toBeLessThan(1)
+  }, 600_000)
+})

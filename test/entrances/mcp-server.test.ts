@@ -4,12 +4,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { spawn, spawnSync } from "node:child_process"
 import { countTokens as cl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as o200k } from "gpt-tokenizer/encoding/o200k_base"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeRepo, specCarrier } from "../support/git.js"
+import { forwarded } from "../support/mcp.js"
 import { CLI, cleanEnv, runCli } from "../support/hostile.js"
 
 const EXAMPLE = path.resolve("examples/bike-dock")
@@ -106,8 +108,15 @@ describe("specbundle mcp", () => {
   it("gives part 2 and the part count as the CLI's --part 2 and --parts do", async () => {
     const part = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", budget: 4000, part: 2 })
     const cliPart = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget", "4000", "--part", "2"], cwd)
-    expect(textOf(part)).toBe(cliPart.stdout)
-    expect(JSON.parse(textOf(part)).part).toBeDefined()
+    const [value, sentence] = (part.content as ReadonlyArray<{ text: string }>).map((c) => c.text)
+    expect(value).toBe(cliPart.stdout)
+    const { part: at, members } = JSON.parse(value!)
+    // A part says which of the scope's Specs it leaves out, and the call that returns the next part.
+    expect(sentence).toMatch(new RegExp(`^Part 2 of ${at.of} carries ${members.length} of the scope's 14 Specs; it leaves out ${14 - members.length}: spec:`))
+    expect(sentence).toContain(
+      `The call that returns part 3: ${JSON.stringify({ name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1", budget: 4000, part: 3 } })}`
+    )
+    for (const m of members) expect(sentence).not.toContain(`${m.id},`)
     const count = await call("bundle", { root: EXAMPLE, pack: "pack:rides-v1", budget: "4000", count: true })
     const cliParts = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget", "4000", "--parts"], cwd)
     const lines = cliParts.stdout.split("\n").filter((l) => l !== "")
@@ -147,6 +156,43 @@ describe("specbundle mcp", () => {
     const result = await call("check", { root: EXAMPLE })
     const cli = runCli(["check", "--root", EXAMPLE], cwd)
     expect(textOf(result)).toBe(cli.stderr)
+  }, 60_000)
+
+  it("an exclude that matches nothing: check's text holds the CLI's warning lines, and every tool answers them as the CLI prints them on stderr", async () => {
+    const exclude = ["no-such-folder", "specs/rides"]
+    const text = await call("check", { root: EXAMPLE, exclude })
+    const cli = runCli(["check", "--root", EXAMPLE, "--exclude", "no-such-folder", "--exclude", "specs/rides"], cwd)
+    expect(cli.stderr).toContain('specbundle: warning: exclude "no-such-folder" matches nothing under ')
+    expect(textOf(text)).toBe(cli.stderr)
+    const warning = cli.stderr.split("\n").find((l) => l.includes("matches nothing"))! + "\n"
+    const texts = (r: Awaited<ReturnType<Client["callTool"]>>) => (r.content as ReadonlyArray<{ text: string }>).map((c) => c.text)
+    const json = await call("check", { root: EXAMPLE, exclude, format: "json" })
+    expect(texts(json)).toEqual([
+      runCli(["check", "--root", EXAMPLE, "--exclude", "no-such-folder", "--exclude", "specs/rides", "--format", "json"], cwd).stdout,
+      warning
+    ])
+    const list = await call("list", { root: EXAMPLE, what: "packs", exclude })
+    expect(texts(list)[1]).toBe(warning)
+    const bundle = await call("bundle", { root: EXAMPLE, pack: "pack:docks-v1", exclude })
+    expect(texts(bundle)[1]).toBe(warning)
+  }, 60_000)
+
+  it("a changeset whose only impacted Spec is refused: the empty members come with the CLI's line saying why", async () => {
+    const repo = makeRepo()
+    fs.cpSync(EXAMPLE, repo.dir, { recursive: true })
+    repo.commit("the example corpus")
+    // Raw HTML in a Spec carrier refuses it: the Spec the change impacts is not in the graph.
+    fs.appendFileSync(path.join(repo.dir, "specs/rides/return-bike.full-dock.sdp.md"), "\n<div>raw</div>\n")
+    const result = await call("bundle", { root: repo.dir, changeset: "HEAD" })
+    expect(result.isError).toBe(false)
+    const content = result.content as ReadonlyArray<{ type: string; text: string }>
+    const cli = runCli(["bundle", "--root", repo.dir, "--changeset", "HEAD"], cwd)
+    expect(cli.status).toBe(0)
+    expect(content[0]!.text).toBe(cli.stdout)
+    expect(JSON.parse(content[0]!.text).members).toEqual([])
+    const line = cli.stderr.split("\n").find((l) => l.startsWith("impacted ids the graph does not hold"))
+    expect(line).toContain("spec:rides.return-bike.full-dock")
+    expect(content.map((c) => c.text)).toEqual([cli.stdout, line + "\n"])
   }, 60_000)
 
   it("check's json, github, sarif and gitlab formats and list's outputs are the bytes the CLI prints on stdout", async () => {
@@ -270,6 +316,39 @@ describe("specbundle mcp", () => {
     ])
   }, 120_000)
 
+  it("what Claude Code forwards (structured content of a success, else the joined text) holds the value, the counts and every hint, for each tool and outcome", async () => {
+    const pack = { root: EXAMPLE, pack: "pack:rides-v1" }
+    const cli = (...args: string[]) => runCli(args, cwd)
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-no-repo-"))
+    fs.cpSync(EXAMPLE, outside, { recursive: true })
+    const cases: Array<[string, Record<string, unknown>, ReadonlyArray<string>, boolean]> = [
+      ["bundle", pack, [cli("bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1").stdout], false],
+      ["bundle", { ...pack, tokens: "o200k_base" }, ['{"tokens":[{"value":'], false],
+      ["bundle", { ...pack, budget: 300 }, ["specbundle: budgetExceeded: ", '"budgetExceeded":true'], false],
+      [
+        "bundle",
+        { ...pack, tokens: "o200k_base", budgetTokens: 1000, count: true },
+        ['{"parts":', "--budget-tokens 1000 (o200k_base): composed with --budget "],
+        false
+      ],
+      ["bundle", { ...pack, budget: 4000, part: 2 }, ['"part":{"index":2,', "Part 2 of ", "The call that returns part 3: "], false],
+      ["bundle", { ...pack, exclude: ["nothing-here"] }, ['specbundle: warning: exclude "nothing-here" matches nothing'], false],
+      ["bundle", { ...pack, part: "abc" }, ['{"diagnostics":[{"scope":"part"'], true],
+      ["impact", { root: outside, changeset: "HEAD~1" }, ["specbundle: "], true],
+      ["impact", { root: EXAMPLE, changeset: "HEAD" }, ['"impactedSpecs":'], false],
+      ["check", { root: EXAMPLE }, [cli("check", "--root", EXAMPLE).stderr], false],
+      ["list", { root: EXAMPLE, what: "specs" }, [cli("list", "specs", "--root", EXAMPLE).stdout], false]
+    ]
+    for (const [name, args, holds, isError] of cases) {
+      const result = await call(name, args)
+      expect(result.isError, `${name} ${JSON.stringify(args)}`).toBe(isError)
+      // Text only, on purpose: a success result carries no structuredContent, which would hide the text items.
+      if (!isError) expect(result.structuredContent).toBeUndefined()
+      const seen = forwarded(result)
+      for (const text of holds) expect(seen, `${name} ${JSON.stringify(args)}`).toContain(text)
+    }
+  }, 120_000)
+
   it("wrote nothing but the protocol on stdout and no stack on stderr", () => {
     // A stray write would have broken the client's parsing above; stderr stays free of stacks.
     expect(stderr).not.toMatch(/^\s+at /m)
@@ -319,16 +398,17 @@ describe("specbundle mcp", () => {
     server.stdin.end()
     expect(await exited).toBe(0)
   }, 60_000)
-  it('answers a JSON line that is no request ({"foo":1}) or has an id it cannot carry with -32600 Invalid Request, its id when it has one, and serves the next request', async () => {
+  it('answers a JSON line that is no request ({"foo":1}) or has an id no request can carry with -32600 Invalid Request, its id when it has one, a string id as sent, and serves the next request', async () => {
     const { server, own, answered, raw, exited } = await rawServer()
-    // No method, no result or error; an id without a method; a request and a response whose ids
-    // the protocol cannot carry (it answers only integer ids); a response to no request of the
-    // server's, with an integer id (answered by nothing, as JSON-RPC answers no response).
+    // No method, no result or error; an id without a method; a request with a string id (answered
+    // with that id); responses to no request of the server's, string or integer ids (answered by
+    // nothing, as JSON-RPC answers no response); a request whose id is neither string nor number.
     server.stdin.write('{"foo":1}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":7,"params":{}}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":"a-1","method":"tools/list"}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":"s-1","result":{}}\n')
     server.stdin.write('{"jsonrpc":"2.0","id":77,"result":{}}\n')
+    server.stdin.write('{"jsonrpc":"2.0","id":true,"method":"tools/list"}\n')
     const listed = await answered(own.callTool({ name: "list", arguments: { root: EXAMPLE, what: "packs" } }))
     expect(textOf(listed)).toBe(runCli(["list", "packs", "--root", EXAMPLE], cwd).stdout)
     const lines = raw()
@@ -337,10 +417,11 @@ describe("specbundle mcp", () => {
     expect(lines.filter((l) => l.includes('"error":{"code":-32'))).toEqual([
       '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}',
       '{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request"}}',
-      '{"jsonrpc":"2.0","id":"a-1","error":{"code":-32600,"message":"Invalid Request","data":"specbundle mcp takes integer request ids"}}',
-      '{"jsonrpc":"2.0","id":"s-1","error":{"code":-32600,"message":"Invalid Request"}}'
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}'
     ])
-    // initialize, the call and the four error answers.
+    const a1 = lines.map((l) => JSON.parse(l)).find((m) => m.id === "a-1")
+    expect(a1.result.tools.map((t: { name: string }) => t.name)).toEqual(["bundle", "impact", "check", "list"])
+    // initialize, the call, the string id's answer and the three error answers.
     expect(lines).toHaveLength(6)
     await own.close()
     server.stdin.end()

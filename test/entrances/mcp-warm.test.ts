@@ -106,3 +106,75 @@ describe("specbundle mcp between calls", () => {
     await sameAsFresh()
   }, 180_000)
 })
+
+describe("specbundle mcp: a staged answer from the repository's stat data", () => {
+  const staged = makeRepo()
+  const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-stamp-trace-")), "trace")
+  const stampCache = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-stamp-cache-"))
+  let server: Client
+  /** Past the racy window (3 s): the next call may trust the stat data of what changed before. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 3500))
+  /** The git processes the server started so far (GIT_TRACE, one "built-in: git" line each). */
+  const gits = () =>
+    fs.existsSync(trace)
+      ? fs
+          .readFileSync(trace, "utf8")
+          .split("\n")
+          .filter((l) => l.includes("trace: built-in: git ")).length
+      : 0
+  const impact = async (): Promise<string> => {
+    const result = await server.callTool({ name: "impact", arguments: { staged: true } })
+    return (result.content as ReadonlyArray<{ text?: string }>).map((c) => c.text ?? "").join("")
+  }
+  const fresh = async () => (await cliAsync(staged.dir, ["impact", "--staged"], { env: cacheEnv(undefined) })).stdout
+
+  beforeAll(async () => {
+    for (let i = 0; i < 4; i++) staged.write(`specs/s${i}.sdp.md`, specCarrier(`spec:t.s${i}`, `Spec ${i}`))
+    staged.write("src/a.ts", codeAnchor("impl:t.a", ["spec:t.s1"]))
+    staged.commit("corpus")
+    staged.write("specs/s2.sdp.md", specCarrier("spec:t.s2", "Spec 2, staged"))
+    staged.git("add", "--", "specs/s2.sdp.md")
+    const env = { ...(cacheEnv(stampCache) as Record<string, string>), GIT_TRACE: trace }
+    server = new Client({ name: "specbundle-stamp-test", version: "1.0.0" })
+    await server.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: staged.dir, env, stderr: "ignore" }))
+  }, 60_000)
+
+  afterAll(async () => {
+    await server?.close()
+    fs.rmSync(stampCache, { recursive: true, force: true })
+  })
+
+  /** The call answers as a fresh process; `again` then answers the same with no git process started. */
+  const answers = async () => {
+    await settle()
+    expect(await impact()).toBe(await fresh())
+    const before = gits()
+    expect(await impact()).toBe(await fresh())
+    return gits() - before
+  }
+
+  it("asks git nothing when nothing changed; answers anew after a staged edit, a same-size same-second one, a commit, a checkout", async () => {
+    expect(await answers()).toBe(0)
+    // A work tree edit not staged: the staged answer is the same, and still asks nothing.
+    staged.write("specs/s3.sdp.md", specCarrier("spec:t.s3", "Spec 3, unstaged"))
+    expect(await answers()).toBe(0)
+    staged.write("specs/s1.sdp.md", specCarrier("spec:t.s1", "Spec 1, staged"))
+    staged.git("add", "--", "specs/s1.sdp.md")
+    expect(await answers()).toBe(0)
+    // The same size, the same times, other bytes, staged: the index is another file.
+    const file = path.join(staged.dir, "specs/s1.sdp.md")
+    const was = fs.statSync(file)
+    staged.write("specs/s1.sdp.md", specCarrier("spec:t.s1", "Spec 1, STAGED"))
+    fs.utimesSync(file, was.atime, was.mtime)
+    staged.git("add", "--", "specs/s1.sdp.md")
+    expect(await answers()).toBe(0)
+    staged.commit("second")
+    expect(await answers()).toBe(0)
+    staged.git("checkout", "-q", "HEAD~1")
+    expect(await answers()).toBe(0)
+    staged.git("checkout", "-q", "-")
+    staged.write("specs/s0.sdp.md", specCarrier("spec:t.s0", "Spec 0, staged"))
+    staged.git("add", "--", "specs/s0.sdp.md")
+    expect(await answers()).toBe(0)
+  }, 300_000)
+})

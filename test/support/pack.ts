@@ -57,3 +57,14 @@ export const packWorkingTree = async (): Promise<Packed> => {
   expect(fs.readFileSync(path.join(work, "package.json"), "utf8")).toBe(before)
   return { work, tarball: path.join(out, packed!.filename), files: packed!.files.map((f) => f.path).sort() }
 }
+
+/** A project folder as `npm init -y` makes it, with the tarball installed by a plain `npm install ./<tarball>`. */
+export const installInProject = async (tarball: string): Promise<string> => {
+  const project = tempDir("specbundle-pack-project-")
+  const init = await sh("npm", ["init", "-y"], project)
+  expect(init.status, init.stderr).toBe(0)
+  fs.copyFileSync(tarball, path.join(project, path.basename(tarball)))
+  const install = await sh("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `./${path.basename(tarball)}`], project)
+  expect(install.status, install.stderr).toBe(0)
+  return project
+}

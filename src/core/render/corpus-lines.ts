@@ -1,6 +1,6 @@
 // The lines about a corpus read that `check` and `list` print on stderr. Pure.
 import type { Graph } from "../model.js"
-import { classifyPath } from "../read/discover.js"
+import { classifyPath, unmatchedExcludes } from "../read/discover.js"
 import { counted } from "../plural.js"
 
 /** The summary line `check` prints after the findings: "23 specs, 2 packs, 10 anchors, 0 findings". */
@@ -21,3 +21,14 @@ export const noSpecFileWarning = (graph: Graph, root: string, excluded: boolean)
   const where = excluded ? `${root} (outside the excludes)` : root
   return `specbundle: warning: no Spec file under ${where}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with --root DIR)`
 }
+
+/**
+ * One warning line per exclude that left nothing out (`excluded`: those the read says did), as the
+ * CLI prints them on stderr and the MCP tools answer them: an exclude is never ignored silently.
+ */
+export const unmatchedExcludeLines = (excludes: ReadonlyArray<string>, excluded: ReadonlySet<string>, root: string): string[] =>
+  unmatchedExcludes(excludes, excluded).map((e) => `specbundle: warning: exclude "${e}" matches nothing under ${root}`)
+
+/** Why a changeset's bundle leaves impacted ids out (a dangling binding or a refused carrier); null when it leaves none. */
+export const danglingLine = (dangling: ReadonlyArray<string>): string | null =>
+  dangling.length === 0 ? null : `impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${dangling.join(", ")}`

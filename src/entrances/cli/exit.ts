@@ -51,6 +51,7 @@ const endOf = (error: Exclude<ProgramError, CliError.CliError>): End => {
     case "UnmergedPathError":
     case "GitRefusedError":
     case "TokenizerUnavailable":
+    case "DriftFailure":
     case "FileFailure":
     case "OutputFolderFailure":
     case "CommandFailure":

@@ -4,6 +4,7 @@ import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import { bundleCommand, bundleExamples } from "./commands/bundle.js"
 import { checkCommand, checkExamples } from "./commands/check.js"
+import { driftCommand, driftExamples } from "./commands/drift.js"
 import { exampleCommand, exampleExamples } from "./commands/example.js"
 import type { HelpInput } from "./help.js"
 import { hookCommand, hookExamples } from "./commands/hook.js"
@@ -28,12 +29,13 @@ export const root = Command.make(PROGRAM).pipe(
     bundleCommand((args) => Effect.promise(() => import("./handlers/bundle-run.js")).pipe(Effect.flatMap((run) => run.runBundle(args)))),
     perspectiveCommand((args) => Effect.promise(() => import("./handlers/perspective-run.js")).pipe(Effect.flatMap((run) => run.runPerspective(args)))),
     impactCommand((args) => Effect.promise(() => import("./handlers/impact-run.js")).pipe(Effect.flatMap((run) => run.runImpactCommand(args)))),
+    driftCommand((args) => Effect.promise(() => import("./handlers/drift-run.js")).pipe(Effect.flatMap((run) => run.runDrift(args)))),
     checkCommand((args) => Effect.promise(() => import("./handlers/check-run.js")).pipe(Effect.flatMap((run) => run.runCheck(args)))),
     listCommand((args) => Effect.promise(() => import("./handlers/list-run.js")).pipe(Effect.flatMap((run) => run.runList(args)))),
     watchCommand((args) => Effect.promise(() => import("./handlers/watch-run.js")).pipe(Effect.flatMap((run) => run.runWatch(args)))),
     staleCommand((args) => Effect.promise(() => import("./handlers/stale-run.js")).pipe(Effect.flatMap((run) => run.runStale(args)))),
     hookCommand((args) => Effect.promise(() => import("./hooks/hook-run.js")).pipe(Effect.flatMap((run) => run.runHook(args)))),
-    mcpCommand,
+    mcpCommand((args) => Effect.promise(() => import("./handlers/mcp-run.js")).pipe(Effect.flatMap((run) => run.runMcp(args)))),
     pluginCommand((args) => Effect.promise(() => import("./handlers/plugin-run.js")).pipe(Effect.flatMap((run) => run.runPlugin(args)))),
     exampleCommand((args) => Effect.promise(() => import("./handlers/example-run.js")).pipe(Effect.flatMap((run) => run.runExample(args))))
   ])
@@ -55,6 +57,7 @@ export const EXAMPLES: Readonly<Record<string, ReadonlyArray<string>>> = {
   bundle: bundleExamples,
   perspective: perspectiveExamples,
   impact: impactExamples,
+  drift: driftExamples,
   check: checkExamples,
   list: listExamples,
   watch: watchExamples,

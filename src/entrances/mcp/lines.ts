@@ -15,27 +15,18 @@ export const PARSE_ERROR = -32700
 export const INVALID_REQUEST = -32600
 
 /**
- * @effect/rpc (Effect 3) carried a request id as a bigint and answered it as a number: only integers came
- * back as sent. The rule is kept on Effect 4 so the server answers as it did.
- */
-const INTEGER_IDS = "specbundle mcp takes integer request ids"
-
-/**
  * Why the protocol cannot take `message`, or null when it can: a request or notification (a
- * string `method`, an integer id or none), or a response to a request of the server's (an integer
- * id and one of `result` or `error`). Anything else, `{"foo":1}` say, the decoder takes for a
- * response to no request, and a string or fractional id fails it: either way the server answered
- * nothing more.
+ * string `method`, a string or number id or none), or a response (a string or number id and one of `result` or `error`; the
+ * server sends no requests of its own, so the protocol passes over it, as JSON-RPC answers no
+ * response). Anything else, `{"foo":1}` say, the decoder takes for a response to no request and
+ * answered nothing more. A request's id is answered as sent, string or number (JSON-RPC 2.0
+ * section 4, the MCP schema's RequestId).
  */
 const problemOf = (message: unknown): { readonly data?: string } | null => {
   if (typeof message !== "object" || message === null || Array.isArray(message)) return {}
   const m = message as Record<string, unknown>
-  const integerId = Number.isSafeInteger(m.id)
-  if (Object.hasOwn(m, "method")) {
-    if (typeof m.method !== "string") return {}
-    return !Object.hasOwn(m, "id") || integerId ? null : { data: INTEGER_IDS }
-  }
-  return integerId && Object.hasOwn(m, "result") !== Object.hasOwn(m, "error") ? null : {}
+  if (Object.hasOwn(m, "method")) return typeof m.method === "string" && (!Object.hasOwn(m, "id") || isId(m.id)) ? null : {}
+  return isId(m.id) && Object.hasOwn(m, "result") !== Object.hasOwn(m, "error") ? null : {}
 }
 
 /** What to do with one line: null to pass it on (a blank one is dropped), else the answer to write. */

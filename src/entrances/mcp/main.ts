@@ -6,5 +6,8 @@ import * as Layer from "effect/Layer"
 import { type CacheStore, ParseCache, type Pool, WorkerPool } from "../../node/runtime.js"
 import { serve as serveStdio } from "./server.js"
 
-export const serve = (signal: AbortSignal | undefined, runtime: { readonly pool: Pool; readonly store: CacheStore | undefined }): Promise<void> =>
-  serveStdio(signal, Layer.mergeAll(Layer.succeed(WorkerPool, runtime.pool), ParseCache.layerWarm(runtime.store)))
+export const serve = (
+  signal: AbortSignal | undefined,
+  runtime: { readonly pool: Pool; readonly store: CacheStore | undefined },
+  http?: number
+): Promise<void> => serveStdio(signal, Layer.mergeAll(Layer.succeed(WorkerPool, runtime.pool), ParseCache.layerWarm(runtime.store)), http)

@@ -4,22 +4,27 @@
 import type * as McpSchema from "effect/ai/McpSchema"
 import { CallToolResult, Tool } from "effect/ai/McpSchema"
 import * as Effect from "effect/Effect"
+import * as nodePath from "node:path"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as nodePath from "node:path"
 import { isBudgetExceeded, isPartsExceeded } from "../../core/bundle/index.js"
+import { factsOf } from "../../core/graph/facts.js"
+import type { Graph } from "../../core/model.js"
 import { formatFinding } from "../../core/render/finding-text.js"
 import { exceededLine } from "../../core/render/exceeded.js"
+import { danglingLine, noSpecFileWarning, unmatchedExcludeLines } from "../../core/render/corpus-lines.js"
 import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../../core/render/outputs.js"
-import { Bundler } from "../../usecases/Bundler.js"
+import { Bundler, type PreparedBundle } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
 import { fitLine } from "../../core/tokens.js"
+import { stagedStamp } from "../../node/runtime.js"
 import { FieldSpelling } from "../../usecases/spelling.js"
 import type { Diagnostic } from "../../usecases/requests.js"
 import { BundleRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest, requestOf, tokenFields } from "../../usecases/requests.js"
 import { decodeArguments } from "./arguments.js"
+import { capBudget, OutputCap, partMembers, partSentence, reserveOf } from "./cap.js"
 import type { Arguments, Parameters } from "./parameters.js"
 import { PARAMETER_NAMES, parametersOf } from "./parameters.js"
 import type { UseCaseError } from "../../usecases/requests.js"
@@ -68,15 +73,51 @@ const settle = <R>(self: Effect.Effect<CallToolResult, UseCaseError, R>) =>
 const decode = <A>(schema: Schema.ConstraintDecoder<A>, payload: unknown): Result.Result<A, CallToolResult> =>
   Result.mapError(decodeArguments(schema, payload), diagnosticsResult)
 
-const runBundle = (p: BundleArguments) =>
+/** The o200k counter the cap counts with (the tokenizer bundle beside this one; Node keeps it once loaded). */
+const capCounter = (bundler: Bundler["Service"]) =>
+  Effect.map(bundler.tokens({ tokens: "o200k_base" }, __dirname), (counter) => counter?.count ?? ((text: string) => text.length))
+
+const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
   Effect.gen(function* () {
     const bundler = yield* Bundler
     // The tokenizer bundle beside this one, only when asked (Bundler.tokens); the token target's budget found by Bundler.fit.
     const tokens = yield* bundler.tokens(p, __dirname)
-    const asked = yield* bundler.prepare(requestOf(BundleRequest, p))
-    const split = p.parts === true || asked.params.part !== undefined
-    const { prepared, fit: found } = bundler.fit(asked, tokens, split)
-    const fit = found === null || tokens?.target === undefined ? undefined : fitLine(found, tokens.target, tokens.encoding, split)
+    let prepared: PreparedBundle = yield* bundler.prepare(requestOf(BundleRequest, p))
+    // What the CLI says on stderr about the scope: the impacted ids it left out, excludes that matched nothing.
+    const notes = [danglingLine(prepared.dangling) ?? undefined, ...unmatchedExcludeLines(prepared.exclude, prepared.excluded, p.root)]
+    // No budget given: the answer fits the agent's tool-result cap (cap.ts), split when the whole does not.
+    let capped: string | undefined
+    const noBudget = p.budget === undefined && p.budgetTokens === undefined && p.profile === undefined
+    if (noBudget) {
+      const cap = yield* OutputCap
+      const budget = capBudget(factsOf(prepared.graph), prepared.params, yield* capCounter(bundler), cap.tokens - reserveOf(cap.tokens))
+      if (budget !== null) {
+        const part = prepared.params.part ?? (p.parts === true ? undefined : 1)
+        prepared = { ...prepared, params: { ...prepared.params, budget, part } }
+        capped = `The whole bundle is over the ${cap.tokens}-token limit of a tool result (o200k_base; ${cap.fromEnvironment ? "MAX_MCP_OUTPUT_TOKENS sets it" : "MAX_MCP_OUTPUT_TOKENS in the server's environment changes it"}), so it is split at budget ${budget}.`
+      }
+    }
+    /** The call that returns part `k` of this split: the arguments given, the budget found, the part. */
+    const callFor = (k: number) => {
+      const { count: _count, ...rest } = given
+      return { name: "bundle", arguments: { ...rest, ...(capped === undefined ? {} : { budget: prepared.params.budget }), part: k } }
+    }
+    /** A part's sentence: the Specs of the scope it leaves out and the call that returns the next part. */
+    const partLine = (value: unknown): string | undefined => {
+      const at = (value as { readonly part?: { readonly index: number } }).part
+      if (at === undefined) return capped
+      const members = partMembers(factsOf(prepared.graph), prepared.params)
+      if (members === null) return capped
+      const sentence = partSentence(at.index, members.scope, members.parts, callFor)
+      return capped === undefined ? sentence : `${capped} ${sentence}`
+    }
+    const split = p.parts === true || prepared.params.part !== undefined
+    let fit: string | undefined
+    const fitted = bundler.fit(prepared, tokens, split)
+    if (fitted.fit !== null && tokens?.target !== undefined) {
+      fit = fitLine(fitted.fit, tokens.target, tokens.encoding, split)
+      prepared = fitted.prepared
+    }
     const counted = (texts: ReadonlyArray<string>) =>
       tokens === undefined ? undefined : texts.map((t) => ({ value: tokens.count(t), encoding: tokens.encoding }))
     if (p.parts === true) {
@@ -88,52 +129,99 @@ const runBundle = (p: BundleArguments) =>
         return ok(
           texts.map((t) => t + "\n").join(""),
           counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+          ...notes,
           fit,
           exceeded === null ? undefined : exceededLine(exceeded)
         )
       }
       const counts = counted(texts)
-      return ok(JSON.stringify(counts === undefined ? { parts: of } : { parts: of, tokens: counts }) + "\n", fit)
+      const first = capped === undefined ? undefined : `${capped} The call that returns part 1: ${JSON.stringify(callFor(1))}`
+      return ok(JSON.stringify(counts === undefined ? { parts: of } : { parts: of, tokens: counts }) + "\n", ...notes, fit, first)
     }
     const { value, text: out } = yield* bundler.compose(prepared)
     const counts = counted([out])
     // A budgetExceeded value is a result, as the CLI's (exit 0); the hint it prints on stderr comes last.
-    return ok(
+    const result = ok(
       out + "\n",
       counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
+      ...notes,
       fit,
+      partLine(value),
       isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined
     )
+    if (!noBudget) return result
+    // No split fits under the cap (a value repeats its scope: ten thousand ids in `specs` are over it
+    // alone): one line that says so, not an answer the agent would refuse.
+    const cap = yield* OutputCap
+    const total = (yield* capCounter(bundler))(result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n"), cap.tokens)
+    if (total <= cap.tokens) return result
+    return fail(
+      `specbundle: the bundle of this scope is over the ${cap.tokens}-token limit of a tool result (o200k_base), and no split fits under it: each part repeats the scope (${scopeSize(value)}). Give a narrower scope (a Pack, fewer specs, members), or run specbundle bundle with --out DIR and read its parts.\n`
+    )
   })
+
+/** How large the scope a value repeats is, in words: its Spec count, or its length. */
+const scopeSize = (value: unknown): string => {
+  const scope = (value as { readonly scope?: { readonly specs?: ReadonlyArray<string>; readonly members?: ReadonlyArray<string> } }).scope
+  const ids = scope?.specs ?? scope?.members
+  return ids === undefined ? `${JSON.stringify(scope ?? null).length} characters` : `${ids.length} Spec ids`
+}
+
+/**
+ * The last answer to each `impact {staged}` request, with the stamp of the repository's staged
+ * state taken before it was computed (src/node/stagedStamp.ts): a call whose stamp is the same
+ * gets the same answer without asking git or reading anything (issue 50).
+ */
+const stagedAnswers = new Map<string, { readonly stamp: string; readonly result: CallToolResult }>()
 
 const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
   Effect.gen(function* () {
     const changes = yield* Changes
     const { linkBase, format } = p
     // The use case checks the link base (impactProblems): a problem is its { diagnostics } value.
-    const { report, graph } = yield* changes.report(requestOf(ImpactRequest, p))
-    return ok(impactOutput(report, graph, format, linkBase ?? ""))
+    const request = requestOf(ImpactRequest, p)
+    const root = nodePath.resolve(p.root ?? ".")
+    const key = p.staged === true && p.changeset === undefined ? JSON.stringify([root, p]) : undefined
+    const stamp =
+      key === undefined ? undefined : stagedStamp(root, p.config !== undefined ? nodePath.resolve(p.config) : nodePath.join(root, "specbundle.config.json"))
+    const kept = key === undefined ? undefined : stagedAnswers.get(key)
+    if (stamp !== undefined && kept !== undefined && kept.stamp === stamp) return kept.result
+    const { report, graph, exclude, excluded } = yield* changes.report(request)
+    const result = ok(impactOutput(report, graph, format, linkBase ?? ""), ...unmatchedExcludeLines(exclude, excluded, p.root))
+    if (key !== undefined) {
+      if (stamp === undefined) stagedAnswers.delete(key)
+      else stagedAnswers.set(key, { stamp, result })
+    }
+    return result
   })
+
+/** What `check` and `list` print on stderr beside the findings: excludes that matched nothing, then no Spec file at all. */
+const readWarnings = (graph: Graph, exclude: ReadonlyArray<string>, excluded: ReadonlySet<string>, root: string): string[] => {
+  const empty = noSpecFileWarning(graph, nodePath.resolve(root), exclude.length > 0)
+  return [...unmatchedExcludeLines(exclude, excluded, root), ...(empty === null ? [] : [empty])]
+}
 
 const runCheck = (p: Arguments<typeof CheckRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
     const { format, root } = p
-    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
-    // text: what `check` prints on stderr (every finding, then the counts); else its stdout.
-    if (format === "text") return ok([...graph.findings.map(formatFinding), summaryOf(graph)].join("\n") + "\n")
+    const { graph, exclude, excluded } = yield* corpus.read(requestOf(CorpusRequest, p))
+    const warnings = readWarnings(graph, exclude, excluded, root)
+    // text: what `check` prints on stderr (every finding, the warnings, then the counts); else its stdout, the warnings after it.
+    if (format === "text") return ok([...graph.findings.map(formatFinding), ...warnings, summaryOf(graph)].join("\n") + "\n")
     // GitHub resolves paths from the working folder, GitLab from the repository's top.
-    return ok(checkOutput(graph, format, format === "gitlab" ? yield* corpus.repositoryPrefix(nodePath.resolve(root)) : findingsPrefix(root, process.cwd())))
+    const prefix = format === "gitlab" ? yield* corpus.repositoryPrefix(nodePath.resolve(root)) : findingsPrefix(root, process.cwd())
+    return ok(checkOutput(graph, format, prefix), ...warnings)
   })
 
 const runList = (p: Arguments<typeof ListRequest.fields>) =>
   Effect.gen(function* () {
     const corpus = yield* Corpus
-    const { graph } = yield* corpus.read(requestOf(CorpusRequest, p))
-    return ok(listOutput(graph, p.what, p.format))
+    const { graph, exclude, excluded } = yield* corpus.read(requestOf(CorpusRequest, p))
+    return ok(listOutput(graph, p.what, p.format), ...readWarnings(graph, exclude, excluded, p.root))
   })
 
-type Services = Bundler | Changes | Corpus
+type Services = Bundler | Changes | Corpus | OutputCap
 
 interface ToolSpec {
   readonly tool: Tool
@@ -163,35 +251,24 @@ const define = <A>(
   name: string,
   description: string,
   parameters: Parameters<A>,
-  run: (p: A) => Effect.Effect<CallToolResult, UseCaseError, Services>
+  run: (p: A, given: Record<string, unknown>) => Effect.Effect<CallToolResult, UseCaseError, Services>
 ): ToolSpec => ({
   tool: new Tool({ name, description, inputSchema: inputSchemaOf(parameters.schema), annotations: ANNOTATIONS }),
-  handle: (payload) => Result.match(decode(parameters.schema, payload), { onFailure: Effect.succeed, onSuccess: (p) => settle(run(parameters.arguments(p))) })
+  handle: (payload) =>
+    Result.match(decode(parameters.schema, payload), {
+      onFailure: Effect.succeed,
+      onSuccess: (p) => settle(run(parameters.arguments(p), p as Record<string, unknown>))
+    })
 })
 
 export const tools: ReadonlyArray<ToolSpec> = [
   define(
     "bundle",
-    "Compose the context bundle for one scope (pack, specs, or the Specs a changeset impacts) within a hard budget. Returns the compact JSON value the CLI prints: the whole bundle, one part (part), or the part count (count). With tokens, a text item follows with the exact token counts. A budgetExceeded value comes with a last text item: the hint the CLI prints on stderr (the budget that would fit, or count/part to split it).",
+    "The context bundle of one scope (pack, specs, or the Specs a changeset impacts) within a hard budget: the compact JSON value the CLI prints, one part (part) or the part count (count). Text items after it: token counts (tokens), what the CLI says on stderr, the hint for a budgetExceeded value.",
     BundleParameters,
     runBundle
   ),
-  define(
-    "impact",
-    "Report which Specs a changeset impacts: impacted Specs with reasons, Packs, removed Specs and Packs, lost bindings, one-hop risks, coverage unknown, unlinked code units.",
-    ImpactParameters,
-    runImpact
-  ),
-  define(
-    "check",
-    "Read the corpus and return every finding as file:line: code: message, then the counts (format text), or as JSON, GitHub workflow commands or SARIF 2.1.0.",
-    CheckParameters,
-    runCheck
-  ),
-  define(
-    "list",
-    "List the corpus's Packs (with member counts) or Specs (with kind and title) in id order: the ids a bundle scope names.",
-    ListParameters,
-    runList
-  )
+  define("impact", "Which Specs a changeset impacts and why, with Packs, removals, lost bindings, risks and unlinked code.", ImpactParameters, runImpact),
+  define("check", "Every finding of the corpus, as check prints it.", CheckParameters, runCheck),
+  define("list", "The corpus's Packs or Specs in id order: the ids a bundle scope names.", ListParameters, runList)
 ]

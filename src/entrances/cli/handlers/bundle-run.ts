@@ -8,6 +8,7 @@ import * as nodePath from "node:path"
 import { isBudgetExceeded, isPartsExceeded } from "../../../core/bundle/index.js"
 import { hasRefusal } from "../../../core/graph/graph.js"
 import { counted } from "../../../core/plural.js"
+import { danglingLine } from "../../../core/render/corpus-lines.js"
 import { exceededLine } from "../../../core/render/exceeded.js"
 import type { PartRecord } from "../../../core/manifest.js"
 import type { TokenCount } from "../../../core/tokens.js"
@@ -35,9 +36,8 @@ export const prepareBundle = (args: BundleArgs) =>
     // Only a manifest (--out) lists the files with their hashes.
     const prepare = bundler.prepare(request, { hashes: args.out !== undefined })
     const prepared = yield* changeset ? prepare : withProgress(prepare, `reading ${args.root}`, args.quiet)
-    if (prepared.dangling.length > 0 && !args.quiet) {
-      yield* writeErr(`impacted ids the graph does not hold (a dangling binding or a refused carrier), left out of the scope: ${prepared.dangling.join(", ")}`)
-    }
+    const dangling = danglingLine(prepared.dangling)
+    if (dangling !== null && !args.quiet) yield* writeErr(dangling)
     yield* writeFindings(prepared.graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(prepared.exclude, prepared.excluded, args.root, args.quiet)
     return prepared

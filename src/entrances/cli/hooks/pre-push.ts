@@ -10,6 +10,8 @@ import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as nodePath from "node:path"
 import { Bundler, partText } from "../../../usecases/Bundler.js"
+import { Drift } from "../../../usecases/Drift.js"
+import { driftSummaryLine } from "../../../core/render/drift.js"
 import { Settings } from "../../../node/runtime.js"
 import { Repository } from "../../../usecases/Repository.js"
 import { writeOutDir } from "../handlers/bundle-run.js"
@@ -88,6 +90,17 @@ const compose = (root: string, range: string, out: string) =>
     return { count, refused, exceeded: exceeded !== null }
   })
 
+/**
+ * "this change leaves N Specs drifted" and the accept command, for a range that drifts a Spec
+ * clean at its base (issue 51); nothing when it drifts none, or when the drift pass fails (the
+ * bundle's line already says what went wrong with the range).
+ */
+const driftOf = (root: string, range: string) =>
+  Effect.flatMap(Drift, (drift) => drift.run({ root, changeset: range })).pipe(
+    Effect.map((r) => (r.report.drifted.length === 0 ? null : driftSummaryLine(r.report))),
+    Effect.orElseSucceed(() => null)
+  )
+
 /** The one line of a compose that failed: its own line or message, never a stack. */
 export const reasonOf = (cause: Cause.Cause<unknown>): string => {
   const failure = Cause.findErrorOption(cause)
@@ -137,5 +150,7 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager
           ...(exceeded ? ["an item is larger than one part's budget (budgetExceeded in the parts)"] : [])
         ].join("; ")
       )
+      const drifted = yield* driftOf(nodePath.resolve(cwd, root), pushed.range)
+      if (drifted !== null) yield* say(drifted)
     }
   }).pipe(Effect.provide(ServicesLive))

@@ -1,7 +1,7 @@
 // After a read, an exclude that matched nothing is said on stderr. The excludes themselves are the
 // use cases' (src/usecases/excludes.ts: normalized by the one rule in core/read/discover.ts).
 import * as Effect from "effect/Effect"
-import { unmatchedExcludes } from "../../../core/read/discover.js"
+import { unmatchedExcludeLines } from "../../../core/render/corpus-lines.js"
 import { type Output, writeErr } from "./output.js"
 
 /**
@@ -13,9 +13,4 @@ export const warnUnmatched = (
   excluded: ReadonlySet<string>,
   root: string,
   quiet: boolean
-): Effect.Effect<void, never, Output> =>
-  quiet
-    ? Effect.void
-    : Effect.forEach(unmatchedExcludes(excludes, excluded), (e) => writeErr(`specbundle: warning: exclude "${e}" matches nothing under ${root}`), {
-        discard: true
-      })
+): Effect.Effect<void, never, Output> => (quiet ? Effect.void : Effect.forEach(unmatchedExcludeLines(excludes, excluded, root), writeErr, { discard: true }))
