@@ -1,7 +1,7 @@
 // The drift pass over git (issue 51): one `git log --topo-order --name-status` from the tip (the one
 // pass over history), the graph at the tip (the work tree, or a commit's tree), the reviews file,
 // and the substance checks (the stood-on Specs' carriers before and after each commit that touched
-// them, read through one `git cat-file --batch`). The pure part is src/core/drift.ts.
+// them, read through one `git cat-file --batch`). The pure part is src/core/changes/drift.ts.
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"

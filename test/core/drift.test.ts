@@ -1,4 +1,4 @@
-// The pure drift pass (src/core/drift.ts): git's log as data, the reviews file, "after the
+// The pure drift pass (src/core/changes/drift.ts): git's log as data, the reviews file, "after the
 // watermark" over a history with branches, substance against layout. The git side is
 // test/cli/drift.test.ts's, in real repositories.
 import { describe, expect, it } from "vitest"
