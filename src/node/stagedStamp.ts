@@ -57,7 +57,7 @@ const gitDirs = (root: string): { readonly gitDir: string; readonly commonDir: s
  * The stamp of the staged state of the repository holding `root`, with the configuration file
  * `config` (the one a run would read, or where it would be), or undefined where it cannot tell.
  */
-export const stagedStamp = (root: string, config: string, env: NodeJS.ProcessEnv = process.env): string | undefined => {
+export const stagedStamp = (root: string, config: string, env: NodeJS.ProcessEnv): string | undefined => {
   if (MOVERS.some((name) => env[name] !== undefined)) return undefined
   try {
     const real = fs.realpathSync(root)

@@ -19,7 +19,7 @@ import { Bundler, type PreparedBundle } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
 import { fitLine } from "../../core/tokens.js"
-import { stagedStamp } from "../../node/runtime.js"
+import { GitEnvironment, stagedStamp } from "../../node/runtime.js"
 import { FieldSpelling } from "../../usecases/spelling.js"
 import type { Diagnostic } from "../../usecases/requests.js"
 import { BundleRequest, CheckRequest, CorpusRequest, ImpactRequest, ListRequest, requestOf, tokenFields } from "../../usecases/requests.js"
@@ -183,7 +183,9 @@ const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
     const root = nodePath.resolve(p.root ?? ".")
     const key = p.staged === true && p.changeset === undefined ? JSON.stringify([root, p]) : undefined
     const stamp =
-      key === undefined ? undefined : stagedStamp(root, p.config !== undefined ? nodePath.resolve(p.config) : nodePath.join(root, "specbundle.config.json"))
+      key === undefined
+        ? undefined
+        : stagedStamp(root, p.config !== undefined ? nodePath.resolve(p.config) : nodePath.join(root, "specbundle.config.json"), yield* GitEnvironment)
     const kept = key === undefined ? undefined : stagedAnswers.get(key)
     if (stamp !== undefined && kept !== undefined && kept.stamp === stamp) return kept.result
     const { report, graph, exclude, excluded } = yield* changes.report(request)
