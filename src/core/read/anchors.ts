@@ -141,15 +141,7 @@ type Add = (p: Problem, severity?: Finding["severity"]) => void
 const isAnchorComment = (comment: OutlineComment): boolean => comment.type === "Block" && comment.value.startsWith("*") && hasReservedTag(comment.value)
 
 /** Constant-form anchors and misplaced-call warnings, from the AST (or that of the kept statements). */
-const readConstants = (
-  text: string,
-  program: Program,
-  file: string,
-  options: AnchorOptions,
-  lineOf: (o: number) => number,
-  words: Words,
-  add: Add
-): RawAnchor[] => {
+const readConstants = (program: Program, file: string, options: AnchorOptions, lineOf: (o: number) => number, words: Words, add: Add): RawAnchor[] => {
   const raws: RawAnchor[] = []
   const bindings = collectBindings(program, file, options.selfHosting)
   if (bindings.named.size === 0 && bindings.modules.size === 0) return raws
@@ -203,7 +195,7 @@ const wholeAst = (file: string, text: string, options: AnchorOptions, parser: An
     errors: result.errors,
     read: () => {
       const program = result.program
-      const constants = readConstants(text, program, file, options, lineOf, words, add)
+      const constants = readConstants(program, file, options, lineOf, words, add)
       return [...constants, ...readComments(result.comments, (c) => insideSpans(program.body, c), lineOf, add)]
     }
   }
@@ -229,7 +221,7 @@ const keptAst = (file: string, text: string, options: AnchorOptions, parser: Anc
         return wholeAst(file, text, options, parser, lineOf, words, add).read()
       }
       if (small.errors.length > 0) return wholeAst(file, text, options, parser, lineOf, words, add).read()
-      constants = readConstants(text, small.program, file, options, lineOf, words, add)
+      constants = readConstants(small.program, file, options, lineOf, words, add)
     }
     // Asked only of anchor comments, so worked out on the first one.
     let sure: ReadonlySet<unknown> | undefined

@@ -28,7 +28,6 @@ import { capBudget, OutputCap, partMembers, partSentence, reserveOf } from "./ca
 import type { Arguments, Parameters } from "./parameters.js"
 import { PARAMETER_NAMES, parametersOf } from "./parameters.js"
 import type { UseCaseError } from "../../usecases/requests.js"
-import { ParameterProblems } from "../../usecases/requests.js"
 
 const bundleFields = { ...BundleRequest.fields, ...tokenFields }
 
