@@ -18,7 +18,7 @@ import { checkOutput, findingsPrefix, impactOutput, listOutput } from "../../cor
 import { Bundler, type PreparedBundle } from "../../usecases/Bundler.js"
 import { Changes } from "../../usecases/Changes.js"
 import { Corpus, summaryOf } from "../../usecases/Corpus.js"
-import { fitLine } from "../../core/tokens.js"
+import { type CountTokens, fitLine } from "../../core/tokens.js"
 import { GitEnvironment, stagedStamp } from "../../node/runtime.js"
 import { FieldSpelling } from "../../usecases/spelling.js"
 import type { Diagnostic } from "../../usecases/requests.js"
@@ -73,8 +73,16 @@ const decode = <A>(schema: Schema.ConstraintDecoder<A>, payload: unknown): Resul
   Result.mapError(decodeArguments(schema, payload), diagnosticsResult)
 
 /** The o200k counter the cap counts with (the tokenizer bundle beside this one; Node keeps it once loaded). */
-const capCounter = (bundler: Bundler["Service"]) =>
-  Effect.map(bundler.tokens({ tokens: "o200k_base" }, __dirname), (counter) => counter?.count ?? ((text: string) => text.length))
+const capCounter = (bundler: Bundler["Service"]): Effect.Effect<CountTokens> =>
+  bundler.tokens({ tokens: "o200k_base" }, __dirname).pipe(
+    Effect.map((counter): CountTokens => counter?.count ?? codeUnits),
+    // A build without the tokenizer bundle: code units, never fewer than o200k tokens, stand in.
+    Effect.catch(() => Effect.succeed(codeUnits)),
+    Effect.provideService(FieldSpelling, PARAMETER_NAMES)
+  )
+
+/** A text's UTF-16 code units (at most `limit` + 1 past the limit, as a counter's). */
+const codeUnits: CountTokens = (text) => text.length
 
 const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
   Effect.gen(function* () {
