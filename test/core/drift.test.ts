@@ -7,6 +7,7 @@ import { formatReviews, parseLogZ, parseReviews, planDrift, substanceKey, substa
 import { extractFile } from "../../src/core/read/extract.js"
 import { buildGraph } from "../../src/core/graph/graph.js"
 import type { AnchorNode, CarrierRead, SpecNode } from "../../src/core/model.js"
+import { anchor as node } from "../support/nodes.js"
 
 const sha = (n: number) => n.toString(16).padStart(40, "0")
 
@@ -19,24 +20,9 @@ const carrier = (id: string, title: string, relations = "relations: {}"): Carrie
     { selfHosting: false }
   )!
 
-const anchor = (id: string, file: string, satisfies: string[]): AnchorNode => ({
-  id,
-  nodeType: "CodeNode",
-  flavor: "code",
-  form: "comment",
-  label: null,
-  file,
-  line: 1,
-  satisfies,
-  verifies: [],
-  models: [],
-  references: [],
-  component: null,
-  uses: [],
-  role: null,
-  layer: null,
-  context: null
-})
+/** A code anchor at line 1 of `file` that satisfies these Specs (test/support/nodes.ts's anchor). */
+const anchor = (id: string, file: string, satisfies: string[]): AnchorNode =>
+  node({ id, nodeType: "CodeNode", flavor: "code", form: "comment", file, satisfies })
 
 describe("parseLogZ", () => {
   it("reads commits, parents and name-status entries (a rename's two paths), and rebases paths under the root", () => {
