@@ -75,14 +75,15 @@ const decode = <A>(schema: Schema.ConstraintDecoder<A>, payload: unknown): Resul
 /** The o200k counter the cap counts with (the tokenizer bundle beside this one; Node keeps it once loaded). */
 const capCounter = (bundler: Bundler["Service"]): Effect.Effect<CountTokens> =>
   bundler.tokens({ tokens: "o200k_base" }, __dirname).pipe(
-    Effect.map((counter): CountTokens => counter?.count ?? codeUnits),
-    // A build without the tokenizer bundle: code units, never fewer than o200k tokens, stand in.
-    Effect.catch(() => Effect.succeed(codeUnits)),
+    Effect.map((counter): CountTokens => counter?.count ?? utf8Bytes),
+    // A build without the tokenizer bundle: UTF-8 bytes stand in (a token is at least one byte, so
+    // never fewer than o200k tokens; UTF-16 code units can be fewer for text outside ASCII).
+    Effect.catch(() => Effect.succeed(utf8Bytes)),
     Effect.provideService(FieldSpelling, PARAMETER_NAMES)
   )
 
-/** A text's UTF-16 code units (at most `limit` + 1 past the limit, as a counter's). */
-const codeUnits: CountTokens = (text) => text.length
+/** A text's UTF-8 bytes: a bound on its o200k token count. */
+const utf8Bytes: CountTokens = (text) => Buffer.byteLength(text, "utf8")
 
 const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
   Effect.gen(function* () {
