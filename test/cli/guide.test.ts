@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest"
 import type { CliRun } from "../support/hostile.js"
 import { nonEmptyLines, stackLines } from "../support/hostile.js"
 import { runCli } from "../support/run.js"
+import { exampleHistory } from "../support/git.js"
 import { tempDir } from "../support/tmp.js"
 import { spawnSync } from "node:child_process"
 
@@ -21,12 +22,7 @@ const corpus = (): string => {
 }
 
 /** The example corpus in a git repository with two commits (examples/make-history.mjs). */
-const history = (): string => {
-  const dir = path.join(tempDir("specbundle-guide-git-"), "bike-dock")
-  const r = spawnSync(process.execPath, [path.resolve("examples/make-history.mjs"), dir], { encoding: "utf8" })
-  expect(r.status, r.stderr).toBe(0)
-  return dir
-}
+const history = (): string => exampleHistory("specbundle-guide-git-").dir
 
 const problemOf = (r: CliRun): string => {
   expect(r.status).toBe(2)

@@ -9,6 +9,7 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { type Run, runCli } from "../support/run.js"
+import { exampleHistory } from "../support/git.js"
 import { tempDir } from "../support/tmp.js"
 import { skipping } from "../support/skip.js"
 
@@ -119,9 +120,7 @@ describe("help pages", () => {
 describe("every help example runs as written in the example corpus", () => {
   let repo = ""
   beforeAll(() => {
-    repo = path.join(tempDir("specbundle-help-examples-"), "bike-dock")
-    const made = spawnSync(process.execPath, [path.resolve("examples/make-history.mjs"), repo], { encoding: "utf8" })
-    expect(made.status, made.stderr).toBe(0)
+    repo = exampleHistory("specbundle-help-examples-").dir
   })
 
   // In this order: stale reads what bundle's --out example wrote; example's folder goes last (and

@@ -15,7 +15,7 @@ import { CONTEXT_CEILING, contextOutput, fitContext } from "../../src/entrances/
 import type { Run } from "../support/cli.js"
 import { BIN, REPO, gitCleanEnv, runAsync } from "../support/cli.js"
 import { run } from "../support/run.js"
-import { runGitIn } from "../support/git.js"
+import { exampleHistory, runGitIn } from "../support/git.js"
 import { tempDir } from "../support/tmp.js"
 
 const NODE_PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`
@@ -30,12 +30,7 @@ const binDir = (): string => {
 }
 
 /** examples/make-history.mjs: bike-dock in two commits, nothing changed since. */
-const history = (): string => {
-  const dir = tempDir("specbundle-agent-history-")
-  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: gitCleanEnv() })
-  if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
-  return dir
-}
+const history = (): string => exampleHistory("specbundle-agent-history-").dir
 
 const append = (dir: string, file: string, text: string) => fs.appendFileSync(path.join(dir, file), text)
 const FARE_RULE = "specs/rides/ride-fare-rule.sdp.md"

@@ -8,9 +8,9 @@ import * as path from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import type { ImpactReport } from "../../src/core/changes/impact.js"
 import { DIAGRAM_LEGEND, LABEL_MAX, MAX_NODES } from "../../src/core/render/impact-diagram.js"
-import { gitCleanEnv, REPO } from "../support/cli.js"
+import { REPO } from "../support/cli.js"
 import { run } from "../support/run.js"
-import { makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
+import { exampleHistory, makeRepo, repoAt, runGitIn, specCarrier, tempDir } from "../support/git.js"
 import type { MermaidGraph } from "../support/mermaid.js"
 import { readFlowchart } from "../support/mermaid.js"
 
@@ -53,11 +53,7 @@ const expected = (report: ImpactReport) => {
 
 const node = (g: MermaidGraph, first: string) => g.nodes.find((n) => n.lines[0] === first)
 
-const bikeDock = (): string => {
-  const dir = path.join(tempDir("specbundle-diagram-"), "bike-dock")
-  execFileSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { env: gitCleanEnv() })
-  return dir
-}
+const bikeDock = (): string => exampleHistory("specbundle-diagram-").dir
 
 describe("impact --format markdown: the picture of the bike-dock change", () => {
   let dir = ""

@@ -2,24 +2,17 @@
 // bike-dock example through examples/make-history.mjs, and hand-built ones with hostile titles).
 // The text is compared with a committed golden file and read back with marked's lexer: the table's
 // rows must be the JSON report's impacted Specs, with the carriers' titles.
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { makeRepo, specCarrier, tempDir } from "../support/git.js"
+import { exampleHistory, makeRepo, specCarrier } from "../support/git.js"
 import { MAX_TEXT } from "../../src/core/render/markdown-text.js"
-import { gitCleanEnv, REPO } from "../support/cli.js"
 import { run } from "../support/run.js"
 import { allTokens, lex, tableRows } from "../support/markdown.js"
 
 const GOLDEN = path.join(import.meta.dirname, "..", "fixtures", "impact-markdown", "bike-dock-head-1.md")
 
-const bikeDock = (): string => {
-  const dir = tempDir("specbundle-md-")
-  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: gitCleanEnv() })
-  if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
-  return dir
-}
+const bikeDock = (): string => exampleHistory("specbundle-md-").dir
 
 /** The H1 of a carrier, as the reader takes it. */
 const titleOf = (file: string): string => /^# (.*)$/m.exec(fs.readFileSync(file, "utf8"))![1].trim()

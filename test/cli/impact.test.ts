@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { codeAnchor, makeRepo, specCarrier, tempDir } from "../support/git.js"
-import { gitCleanEnv, REPO } from "../support/cli.js"
+import { codeAnchor, exampleHistory, makeRepo, specCarrier, tempDir } from "../support/git.js"
+import { gitCleanEnv } from "../support/cli.js"
 import { run, type Run } from "../support/run.js"
 import { IMPACT_REPORT_KEYS } from "../support/contract.js"
 
@@ -55,12 +55,7 @@ const expectReportShape = (report: any) => {
 }
 
 /** examples/make-history.mjs: bike-dock in two commits (a fare rule and its code change). */
-const bikeDockHistory = (): string => {
-  const dir = tempDir("specbundle-cli-history-")
-  const r = spawnSync(process.execPath, [path.join(REPO, "examples", "make-history.mjs"), dir], { encoding: "utf8", env: gitCleanEnv() })
-  if (r.status !== 0) throw new Error(`make-history failed: ${r.stderr}`)
-  return dir
-}
+const bikeDockHistory = (): string => exampleHistory("specbundle-cli-history-").dir
 
 describe("impact on the bike-dock history", () => {
   const dir = bikeDockHistory()

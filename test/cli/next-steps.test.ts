@@ -2,18 +2,13 @@
 // history of the example corpus: a path where a Spec id goes, an empty id in a list, a revision git
 // does not know, a revision given without --changeset, an empty --exclude. Exit codes as the
 // contract has them: 2 for wrong parameters (with the { diagnostics } value), 1 for git's refusal.
-import * as path from "node:path"
-import { spawnSync } from "node:child_process"
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeRepo, specCarrier } from "../support/git.js"
+import { exampleHistory, makeRepo, specCarrier } from "../support/git.js"
 import { run, type Run } from "../support/run.js"
-import { tempDir } from "../support/tmp.js"
 
 let repo = ""
 beforeAll(() => {
-  repo = path.join(tempDir("specbundle-next-"), "bike-dock")
-  const made = spawnSync(process.execPath, [path.resolve("examples/make-history.mjs"), repo], { encoding: "utf8" })
-  expect(made.status, made.stderr).toBe(0)
+  repo = exampleHistory("specbundle-next-").dir
 })
 
 const lines = (text: string) => text.split("\n").filter((l) => l !== "")

@@ -2,14 +2,8 @@
 // assumed: identity and signing are set per command.
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll } from "vitest"
-
-const created: string[] = []
-afterAll(() => {
-  for (const dir of created) fs.rmSync(dir, { recursive: true, force: true })
-})
+import { tempDir } from "./temp-dir.js"
 
 const env = (): NodeJS.ProcessEnv => {
   const e: NodeJS.ProcessEnv = { ...process.env }
@@ -33,11 +27,7 @@ export interface Repo {
   commit(message: string): string
 }
 
-export const tempDir = (label = "specbundle-git-"): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), label)))
-  created.push(dir)
-  return dir
-}
+export { tempDir }
 
 export const runGitIn = (dir: string, args: ReadonlyArray<string>): string =>
   execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "core.quotePath=false", ...args], {
@@ -63,7 +53,7 @@ export const repoAt = (dir: string): Repo => ({
 })
 
 export const makeRepo = (): Repo => {
-  const dir = tempDir()
+  const dir = tempDir("specbundle-git-")
   runGitIn(dir, ["init", "-q", "-b", "main"])
   return repoAt(dir)
 }

@@ -5,35 +5,16 @@ import * as NodeFileSystem from "../../src/node/NodeFileSystemSync.js"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll } from "vitest"
 import type { Finding, Graph } from "../../src/core/model.js"
 import type { ReadResult } from "../../src/services/GraphReader.js"
 import { GraphReader } from "../../src/services/GraphReader.js"
 import type { ParseCache, WorkerPool } from "../../src/node/runtime.js"
 import { TestRuntime } from "./runtime.js"
 import { BIKE_DOCK, CHECKOUT_CORPUS } from "./paths.js"
+import { tempDir } from "./temp-dir.js"
 
-const created: string[] = []
-afterAll(() => {
-  for (const dir of created) {
-    // A test may leave a chmod 000 file behind: give permissions back before removing.
-    try {
-      fs.chmodSync(dir, 0o755)
-    } catch {
-      // already gone
-    }
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
-
-/** A fresh, real (symlink-resolved) temp folder, removed after the test file. */
-export const tempDir = (label = "specbundle-read-"): string => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), label)))
-  created.push(dir)
-  return dir
-}
+export { tempDir }
 
 /** Writes root-relative files (text as UTF-8, or raw bytes), creating folders. */
 export const writeFiles = (root: string, files: Readonly<Record<string, string | Uint8Array>>): void => {
