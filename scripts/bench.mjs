@@ -4,14 +4,16 @@
 // interleaved with its baseline; medians over >= 5 runs (3 with --quick). Prints one Markdown table.
 // Always exits 0: it is a report, and misses are listed under the table.
 //
-//   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE] [--git-only] [--tokens-only] [--cpu]
+//   node scripts/bench.mjs [--quick] [--runs N] [--no-build] [--cli FILE] [--git-only] [--tokens-only] [--drift-only] [--cpu]
 // --cpu: every figure is CPU milliseconds (user + sys of the process and its waited children;
 // /usr/bin/time, and /proc for the MCP server's calls), not wall: on a loaded host only these ratios
 // say something about the CLI.
 // --cli FILE measures another build of the CLI (and implies --no-build); --git-only prints only
-// the git-hosted rows (scripts/bench-git.mjs); --tokens-only only the `--tokens` rows.
+// the git-hosted rows (scripts/bench-git.mjs); --tokens-only only the `--tokens` rows; --drift-only
+// only the drift rows on the SDP reference repository's real history (scripts/bench-drift-sdp.mjs).
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { gitRows } from "./bench-git.mjs"
+import { sdpDriftRows } from "./bench-drift-sdp.mjs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -127,6 +129,11 @@ const runAll = async () => {
     const cRef = await corpus({ shape: "reference", seed: 1, specs: 160, packs: 1, tsFiles: 225, anchorEvery: null })
     const rows = buildError === null ? tokenRows(cRef) : [{ name: "--tokens rows", error: buildError }]
     printReport(rows, [], { quick, runs: RUNS, corpora: [cRef] })
+    return
+  }
+  if (argv.includes("--drift-only")) {
+    const rows = buildError === null ? sdpDriftRows({ cliRow, log, tmp: os.tmpdir(), cli: CLI }) : [{ name: "drift rows", error: buildError }]
+    printReport(rows, [], { quick, runs: RUNS, corpora: [] })
     return
   }
   const big = quick ? { specs: 2000, packs: 8, tsFiles: 4000 } : { specs: 10000, packs: 40, tsFiles: 20000 }
@@ -246,6 +253,7 @@ const runAll = async () => {
     rows.push(...tokenRows(cRef))
     log("git-hosted corpora")
     rows.push(...(await git()).rows)
+    rows.push(...sdpDriftRows({ cliRow, log, tmp: os.tmpdir(), cli: CLI }))
     for (const r of rows) if (r.note !== undefined) notes.push(r.note)
   }
 
