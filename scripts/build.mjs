@@ -63,10 +63,13 @@ const options = {
 // argument pre-checks) and the front's (the help pages).
 const scratch = mkdtempSync(join(tmpdir(), "specbundle-build-"))
 let helpData
+let helpPages
 try {
   const dataFile = join(scratch, "help-data.cjs")
   await build({ ...options, minify: false, entryPoints: ["src/entrances/cli/help-data.ts"], outfile: dataFile })
-  helpData = createRequire(import.meta.url)(dataFile).helpData()
+  const evaluated = createRequire(import.meta.url)(dataFile)
+  helpData = evaluated.helpData()
+  helpPages = evaluated.helpPages()
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }
@@ -129,8 +132,10 @@ await build({
   ...options,
   entryPoints: ["src/front.ts"],
   outfile: FRONT,
-  define: { SPECBUNDLE_HELP_JSON: "__specbundleHelpJson" },
-  footer: { js: `var __specbundleHelpJson = ${JSON.stringify(JSON.stringify(helpData))};` }
+  define: { SPECBUNDLE_HELP_JSON: "__specbundleHelpJson", SPECBUNDLE_HELP_PAGES: "__specbundleHelpPages" },
+  footer: {
+    js: `var __specbundleHelpJson = ${JSON.stringify(JSON.stringify(helpData))};\nvar __specbundleHelpPages = ${JSON.stringify(helpPages)};`
+  }
 })
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
