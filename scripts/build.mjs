@@ -63,10 +63,13 @@ const options = {
 // argument pre-checks) and the front's (the help pages).
 const scratch = mkdtempSync(join(tmpdir(), "specbundle-build-"))
 let helpData
+let helpPages
 try {
   const dataFile = join(scratch, "help-data.cjs")
   await build({ ...options, minify: false, entryPoints: ["src/entrances/cli/help-data.ts"], outfile: dataFile })
-  helpData = createRequire(import.meta.url)(dataFile).helpData()
+  const evaluated = createRequire(import.meta.url)(dataFile)
+  helpData = evaluated.helpData()
+  helpPages = evaluated.helpPages()
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }
@@ -121,8 +124,19 @@ await build({
 })
 
 // The front (src/front.ts): help pages and the version without the CLI's bundle, from the command
-// tree read above, inlined as JSON text and parsed when a page is asked for.
-await build({ ...options, entryPoints: ["src/front.ts"], outfile: FRONT, define: { SPECBUNDLE_HELP_JSON: JSON.stringify(JSON.stringify(helpData)) } })
+// tree read above, inlined as JSON text and parsed when a page is asked for. The text is a
+// double-quoted string in a footer, not a define: esbuild's minifier would print the define as a
+// template literal (fewer escapes), which V8 scans ~0.5 ms slower on every `--help` (the front has
+// no code cache; docs/decisions.md, "Start-up").
+await build({
+  ...options,
+  entryPoints: ["src/front.ts"],
+  outfile: FRONT,
+  define: { SPECBUNDLE_HELP_JSON: "__specbundleHelpJson", SPECBUNDLE_HELP_PAGES: "__specbundleHelpPages" },
+  footer: {
+    js: `var __specbundleHelpJson = ${JSON.stringify(JSON.stringify(helpData))};\nvar __specbundleHelpPages = ${JSON.stringify(helpPages)};`
+  }
+})
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
 const dynamic = Object.values(result.metafile.outputs)

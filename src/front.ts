@@ -11,10 +11,12 @@
 // (docs/decisions.md, "Start-up"). Where stdout is a terminal both are needed for its width anyway.
 import { fstatSync, statSync, writeSync } from "node:fs"
 import { preflight } from "./entrances/cli/argv.js"
-import { type HelpData, helpAnswer, type Stdout } from "./entrances/cli/help.js"
+import { type HelpData, helpAnswer, pageKey, type Stdout } from "./entrances/cli/help.js"
 
 /** The command tree as JSON text: V8 reads a string and JSON.parse faster than the same object literal. */
 declare const SPECBUNDLE_HELP_JSON: string
+/** The pages as written where stdout is not a terminal, rendered by the build (help.ts plainPages). */
+declare const SPECBUNDLE_HELP_PAGES: Readonly<Record<string, string>>
 
 /**
  * Whether `fd` is certainly not a terminal: a pipe or a file, or the null device, which is a
@@ -74,7 +76,9 @@ export const answerFront = (argv: ReadonlyArray<string>): boolean => {
   const stdout = (): Stdout =>
     terminal ? { isTTY: process.stdout.isTTY === true, columns: process.stdout.columns, noColor: process.env.NO_COLOR } : { isTTY: false }
   const pre = preflight(data.program, data.root, argv, () => isatty(0))
-  const text = helpAnswer(data, pre, stdout)
+  // Into a pipe, a file or the null device the page is the build's: no renderer to compile.
+  const key = terminal ? undefined : pageKey(pre)
+  const text = key !== undefined && Object.hasOwn(SPECBUNDLE_HELP_PAGES, key) ? SPECBUNDLE_HELP_PAGES[key] : helpAnswer(data, pre, stdout)
   if (text === null) return false
   if (terminal) viaStream(text)
   else writeStdout(text)

@@ -3,6 +3,7 @@
 // starts three, not four; and at a work tree's top (the root holds `.git`) the index listing and
 // the staged diff start beside it instead of after it, used only once rev-parse confirms the top.
 import { spawnSync } from "node:child_process"
+import { buildSync } from "esbuild"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
@@ -10,6 +11,7 @@ import { parseCacheEntries } from "../support/cache-file.js"
 import { tempDir } from "../support/git.js"
 import { gitCallsIn } from "../support/hostile.js"
 import { CLI, env, git, repo, spec } from "../support/hooks.js"
+import { REPO } from "../support/cli.js"
 
 /** `impact --staged --strict --quiet` in `dir` with GIT_TRACE on: its report and the git commands it started. */
 const hook = (dir: string, root = dir) => {
@@ -168,5 +170,42 @@ describe("what the hook's process loads", () => {
     expect(loaded).not.toContain("readline")
     // A read of the work tree walks its folders: the same probe sees fs.promises load then.
     expect(builtins(dir, ["check", "--quiet"])).toContain("internal/fs/promises")
+  })
+})
+
+describe("what the hook's handlers evaluate", () => {
+  /** The repository's source files a module reaches when its code runs (static and dynamic imports; types-only ones go). */
+  const reached = (entry: string): string[] =>
+    Object.keys(
+      buildSync({
+        entryPoints: [path.join(REPO, entry)],
+        absWorkingDir: REPO,
+        bundle: true,
+        write: false,
+        metafile: true,
+        platform: "node",
+        format: "esm",
+        packages: "external",
+        logLevel: "silent"
+      }).metafile.inputs
+    )
+
+  it("`impact` and `hook run pre-commit` build the Changes use case alone: no composer, manifest, tokenizer, drift or stale modules", () => {
+    for (const entry of ["src/entrances/cli/handlers/impact-run.ts", "src/entrances/cli/hooks/pre-commit.ts"]) {
+      const files = reached(entry)
+      expect(files, entry).toContain("src/usecases/Changes.ts")
+      for (const other of [
+        "src/usecases/layer.ts",
+        "src/usecases/Bundler.ts",
+        "src/services/Composer.ts",
+        "src/core/manifest.ts",
+        "src/node/tokenizer.ts",
+        "src/usecases/Drift.ts",
+        "src/usecases/Stale.ts",
+        "src/usecases/Corpus.ts"
+      ]) {
+        expect(files, entry).not.toContain(other)
+      }
+    }
   })
 })
