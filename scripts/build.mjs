@@ -3,6 +3,8 @@
 //     starts in about a third of the time of an unbundled one (shared/docs/style.md section 3).
 //   - bin/specbundle.js: the small hand-written loader src/loader.cjs, copied verbatim. It compiles
 //     the bundle with V8's code cache, which saves most of the bundle's parse at start-up.
+//   - bin/specbundle-hook.cjs: src/hook.ts, the pre-commit hook's command lines without effect/cli,
+//     which the loader compiles instead of the CLI's bundle for them (its own code cache).
 //   - bin/specbundle-worker.cjs: src/worker.ts, the readers alone, for the worker threads that
 //     parse a large corpus (they do not evaluate the CLI's modules).
 //   - bin/specbundle-tokens-<encoding>.cjs: gpt-tokenizer's counter for one encoding (o200k_base
@@ -31,6 +33,8 @@ const WORKER = "bin/specbundle-worker.cjs"
 const MCP = "bin/specbundle-mcp.cjs"
 /** Help pages and the version without the CLI (src/front.ts), required first by the loader when asked for them. */
 const FRONT = "bin/specbundle-front.cjs"
+/** The pre-commit hook's command lines without effect/cli (src/hook.ts), compiled by the loader instead of the CLI's bundle for them. */
+const HOOK = "bin/specbundle-hook.cjs"
 const LIBRARY = "dist/index.js"
 
 // debug (simple-git's logger) asks for supports-color inside a try and does without it. Nothing
@@ -79,6 +83,7 @@ const result = await build({
   outfile: PAYLOAD,
   define: { SPECBUNDLE_MODEL_JSON: JSON.stringify(JSON.stringify(helpData.root)) }
 })
+const hook = await build({ ...options, entryPoints: ["src/hook.ts"], outfile: HOOK })
 await build({ ...options, entryPoints: ["src/worker.ts"], outfile: WORKER })
 // The MCP server (src/entrances/mcp/main.ts): its own bundle, required by `specbundle mcp` only, so the CLI's
 // bundle and `--help` carry none of effect/ai and effect/rpc.
@@ -139,7 +144,7 @@ await build({
 })
 
 // A dynamic import() left in the bundle would fail at run time under the loader: refuse it here.
-const dynamic = Object.values(result.metafile.outputs)
+const dynamic = [...Object.values(result.metafile.outputs), ...Object.values(hook.metafile.outputs)]
   .flatMap((output) => output.imports)
   .filter((i) => i.kind === "dynamic-import")
 if (dynamic.length > 0) throw new Error(`build: import() left in ${PAYLOAD}: ${dynamic.map((i) => i.path).join(", ")}`)
@@ -147,15 +152,17 @@ if (dynamic.length > 0) throw new Error(`build: import() left in ${PAYLOAD}: ${d
 // The loader decodes an ASCII bundle as Latin-1, ~3 ms faster than UTF-8 for the same text.
 // esbuild escapes non-ASCII characters in strings but not in regular expression literals: write
 // those as \u escapes.
-const payloadBytes = readFileSync(PAYLOAD)
-if (!isAscii(payloadBytes)) {
-  const at = payloadBytes.findIndex((b) => b > 0x7f)
-  throw new Error(`build: ${PAYLOAD} is not ASCII at byte ${at}: ${JSON.stringify(payloadBytes.subarray(Math.max(0, at - 40), at + 8).toString("utf8"))}`)
+for (const file of [PAYLOAD, HOOK]) {
+  const payloadBytes = readFileSync(file)
+  if (!isAscii(payloadBytes)) {
+    const at = payloadBytes.findIndex((b) => b > 0x7f)
+    throw new Error(`build: ${file} is not ASCII at byte ${at}: ${JSON.stringify(payloadBytes.subarray(Math.max(0, at - 40), at + 8).toString("utf8"))}`)
+  }
 }
 
 const loader = readFileSync("src/loader.cjs", "utf8")
-if (!loader.startsWith("#!/usr/bin/env node\n") || !loader.includes(`"${PAYLOAD.slice("bin/".length)}"`)) {
-  throw new Error(`build: src/loader.cjs must start with a node shebang and load ${PAYLOAD}`)
+if (!loader.startsWith("#!/usr/bin/env node\n") || ![PAYLOAD, HOOK].every((file) => loader.includes(`"${file.slice("bin/".length)}"`))) {
+  throw new Error(`build: src/loader.cjs must start with a node shebang and load ${PAYLOAD} and ${HOOK}`)
 }
 copyFileSync("src/loader.cjs", LOADER)
 chmodSync(LOADER, 0o755)

@@ -25,6 +25,7 @@ const required = [
   ...Object.values(manifest.bin ?? {}),
   "bin/specbundle-main.cjs",
   "bin/specbundle-front.cjs",
+  "bin/specbundle-hook.cjs",
   // `bundle --tokens` requires these beside the CLI's bundle (src/node/tokenizer.ts).
   "bin/specbundle-tokens-o200k_base.cjs",
   "bin/specbundle-tokens-cl100k_base.cjs",

@@ -75,11 +75,15 @@ const path = require("node:path")
 // This file's real path: `npm link` and `--preserve-symlinks-main` may run it through a symlink.
 const LOADER = fs.realpathSync(__filename)
 const PAYLOAD = path.join(path.dirname(LOADER), "specbundle-main.cjs")
+/** The pre-commit hook's command lines without effect/cli (src/hook.ts): compiled instead of the CLI's for them. */
+const HOOK_PAYLOAD = path.join(path.dirname(LOADER), "specbundle-hook.cjs")
 // A CommonJS module wrapper, as Node's own loader gives (the bundle is format "cjs").
 const HEAD = "(function (exports, require, module, __filename, __dirname) { "
 const TAIL = "\n})"
 const FORMAT = "specbundle-code-cache-2"
 const PREFIX = "specbundle-main-"
+/** The hook bundle's code caches: named apart, pruned apart. */
+const HOOK_PREFIX = "specbundle-hook-"
 const SUFFIX = ".v8cache"
 const DIGEST_BYTES = 4
 /** How many code cache files the folder keeps (commands, option sets, other builds or Node versions). */
@@ -269,10 +273,20 @@ const front = () => {
   }
 }
 const answered = (args.length === 0 || args.some((a) => FLAGS.has(a))) && front()?.answerFront(args) === true
-if (!answered) loadCli()
+// The pre-commit hook's command line (`impact --staged`, with `--strict`, `--quiet`, `--root DIR`)
+// has a bundle of its own without effect/cli's parser (src/hook.ts, ~a fifth of the CLI's): words of
+// that shape go to it, and it reads them exactly (entrances/cli/hook-argv.ts) or hands them back
+// untouched (false), as the front does. A build without it (a partial one) runs the CLI's.
+const HOOK_WORDS = new Set(["--staged", "--strict", "--quiet", "--root"])
+const hookShaped = args[0] === "impact" && args.includes("--staged") && args.every((a, i) => i === 0 || HOOK_WORDS.has(a) || args[i - 1] === "--root")
+const hooked = !answered && hookShaped && loadCli(HOOK_PAYLOAD, HOOK_PREFIX, false)?.answerHook(args) === true
+if (!answered && !hooked) loadCli(PAYLOAD, PREFIX, true)
 
-/** Compiles the CLI's bundle (with the code cache) and runs it. */
-function loadCli() {
+/**
+ * Compiles a bundle (with the code cache) and runs it; its exports. `required`: a bundle that
+ * cannot be read ends the run with one line; else (the hook's) undefined.
+ */
+function loadCli(PAYLOAD, PREFIX, required) {
   const vm = require("node:vm")
   const Module = require("node:module")
   const { createHash } = require("node:crypto")
@@ -281,6 +295,7 @@ function loadCli() {
   try {
     bytes = fs.readFileSync(PAYLOAD)
   } catch (e) {
+    if (!required) return undefined
     process.stderr.write(`specbundle: cannot read ${PAYLOAD} (${e.code ?? e.message}); run "npm run build"\n`)
     process.exit(1)
   }
@@ -310,7 +325,7 @@ function loadCli() {
   if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected === true) && require("node:worker_threads").isMainThread) {
     process.once("exit", () => {
       try {
-        writeCache(dir, name, script.createCachedData())
+        writeCache(dir, name, script.createCachedData(), PREFIX)
       } catch {
         // read-only or full disk, a folder in the way: the next run compiles from source again
       }
@@ -362,4 +377,5 @@ function loadCli() {
     Error.stackTraceLimit = stackTraceLimit
   }
   payload.loaded = true
+  return payload.exports
 }

@@ -134,6 +134,7 @@ describe("the packed package", () => {
       "README.md",
       "bin/package.json",
       "bin/specbundle-front.cjs",
+      "bin/specbundle-hook.cjs",
       "bin/specbundle-main.cjs",
       "bin/specbundle-mcp.cjs",
       "bin/specbundle-tokens-cl100k_base.cjs",

@@ -11,6 +11,7 @@ const OUTPUTS = [
   "bin/specbundle-main.cjs",
   "bin/specbundle-worker.cjs",
   "bin/specbundle-front.cjs",
+  "bin/specbundle-hook.cjs",
   "bin/specbundle-mcp.cjs",
   "dist/index.js"
 ]

@@ -5,83 +5,18 @@
 import type * as Command from "effect/cli/Command"
 import * as CliError from "effect/cli/CliError"
 import * as CommandSpec from "effect/cli/CommandSpec"
-import * as Cause from "effect/Cause"
-import * as Context from "effect/Context"
-import * as Exit from "effect/Exit"
+import type * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
-import type { UseCaseError } from "../../usecases/requests.js"
-import type { CliFailure } from "./errors.js"
+import { type End, type RunError, endOfRun } from "./end.js"
 
 /** Every failure a CLI run can end with: the use cases', the CLI's own, and effect/cli's. */
-export type ProgramError = UseCaseError | CliFailure | CliError.CliError
+export type ProgramError = RunError | CliError.CliError
 
-/** What ends a run: its exit code, and the stderr line (without `specbundle: `) unless it was said. */
-export interface End {
-  readonly code: number
-  readonly line: string | null
-}
+export { type End, endOfCause, isEnd } from "./end.js"
 
-const absurd = (never: never): End => never
-
-/**
- * How each of our failures ends, by tag. The switch lists every tag of ProgramError (effect/cli's
- * aside), so a new failure is a compile error until it says how the run ends here, and a case
- * whose failure no longer exists is one too. The code is the one the error carries
- * (`Runtime.errorExitCode`: ParameterProblems 2, ExitWith its own, StdoutClosed 0, else 1).
- */
-const endOf = (error: Exclude<ProgramError, CliError.CliError>): End => {
-  switch (error._tag) {
-    // Wrong parameters: the `{ diagnostics }` value is on stdout; the line says them too.
-    case "ParameterProblems":
-    case "ArgumentsRefused":
-      return { code: Runtime.getErrorExitCode(error), line: error.message }
-    // A value was written (or stdout went away): the end says nothing more.
-    case "ExitWith":
-    case "StdoutClosed":
-      return { code: Runtime.getErrorExitCode(error), line: null }
-    // The use cases' failures and the CLI's own: their message, exit 1.
-    case "ConfigError":
-    case "ReadError":
-    case "NotARepositoryError":
-    case "UnknownRevisionError":
-    case "ShallowCloneError":
-    case "GitMissingError":
-    case "GitFailedError":
-    case "UnmergedPathError":
-    case "GitRefusedError":
-    case "TokenizerUnavailable":
-    case "DriftFailure":
-    case "FileFailure":
-    case "OutputFolderFailure":
-    case "CommandFailure":
-    case "HookFailure":
-      return { code: Runtime.getErrorExitCode(error), line: error.message }
-    default:
-      return absurd(error)
-  }
-}
-
-/** An interruption's code: the largest a reason carries (`Runtime.InterruptExitCode`: a signal's), else 0 (watch's Ctrl-C). */
-const interruptedCode = (cause: Cause.Cause<unknown>): number =>
-  cause.reasons.reduce((code, reason) => Math.max(code, Context.getOrUndefined(Cause.reasonAnnotations(reason), Runtime.InterruptExitCode) ?? 0), 0)
-
-/** An end with no failure of ours in it: an interruption (with the code it carries) or a defect, one line. */
-export const endOfCause = (cause: Cause.Cause<unknown>): End =>
-  Cause.hasInterruptsOnly(cause) ? { code: interruptedCode(cause), line: null } : { code: 1, line: `internal error: ${Cause.pretty(cause).split("\n")[0]}` }
-
-/** Whether a value is an End (what bin.ts's run succeeds with, read back from runMain's untyped Exit). */
-export const isEnd = (u: unknown): u is End => typeof u === "object" && u !== null && typeof (u as { code?: unknown }).code === "number" && "line" in u
-
-/** How the program's end ends the run. */
-export const endOfExit = (exit: Exit.Exit<unknown, ProgramError>): End => {
-  if (Exit.isSuccess(exit)) return { code: 0, line: null }
-  const failure = Cause.findErrorOption(exit.cause)
-  if (Option.isNone(failure)) return endOfCause(exit.cause)
-  const error = failure.value
-  // effect/cli's own (what its parse did not turn into a refusal): its first line.
-  return CliError.isCliError(error) ? { code: 1, line: error.message } : endOf(error)
-}
+/** How the program's end ends the run: effect/cli's own failures (what its parse did not turn into a refusal) say their first line. */
+export const endOfExit = (exit: Exit.Exit<unknown, ProgramError>): End =>
+  endOfRun(exit as Exit.Exit<unknown, RunError>, (error) => (CliError.isCliError(error) ? { code: 1, line: error.message } : undefined))
 
 /**
  * The exit code of the program's end; writes its stderr line when nothing has said it yet (to

@@ -5,27 +5,20 @@
 // presenter; how the run ends (stderr line, exit code) is exit.ts. The services (the use cases
 // Bundler, Changes, Corpus and those under them) are provided by each command's handler, which
 // loads on first use (*-run.ts), so `--help` neither evaluates nor builds them.
-import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
-import * as NodePath from "@effect/platform-node/NodePath"
-import * as NodeStdio from "@effect/platform-node/NodeStdio"
 import * as CliError from "effect/cli/CliError"
 import * as CliOutput from "effect/cli/CliOutput"
 import * as Command from "effect/cli/Command"
-import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Terminal from "effect/Terminal"
-import { FileSystemLive, GitEnvironment, type ParseCache, type RunSettings, Settings, type SettingsProblem, type WorkerPool } from "../../node/runtime.js"
+import type { RunSettings } from "../../node/runtime.js"
 import { type Preflight, preflight } from "./argv.js"
 import { ArgumentsRefused } from "./errors.js"
 import { type ProgramError, refusalOf } from "./exit.js"
 import { helpAnswer } from "./help.js"
 import { Invocation } from "./invocation.js"
 import { BUILT_INS, EXAMPLES, PROGRAM, VERSION, model, root } from "./main.js"
-import { Output } from "./output/output.js"
-import { FLAG_NAMES } from "./flags.js"
+import type { Output } from "./output/output.js"
+import { type Runtime, runProgram } from "./run.js"
 import { problems } from "../../usecases/requests.js"
-import { FieldSpelling } from "../../usecases/spelling.js"
 
 const helpData = () => ({ program: PROGRAM, version: VERSION, root: model(), examples: EXAMPLES, builtIns: BUILT_INS })
 
@@ -48,37 +41,6 @@ const writeHelp = (output: Output["Service"], noColor: string | undefined, pre: 
   output
     .out(helpAnswer(helpData(), pre, () => ({ isTTY: output.stdoutColumns !== undefined, columns: output.stdoutColumns, noColor })) ?? "")
     .pipe(Effect.ignore)
-
-/** The terminal of every run but `--wizard`'s: it dies if a prompt ever asks for it. */
-const noTerminal = Effect.die(new Error("specbundle: a prompt asked for a terminal outside --wizard"))
-const NO_TERMINAL = Terminal.make({
-  columns: noTerminal,
-  rows: noTerminal,
-  size: noTerminal,
-  readInput: noTerminal,
-  readLine: noTerminal,
-  display: () => noTerminal
-})
-
-/**
- * The terminal effect/cli's prompts read, which only `--wizard` asks for: Node's (it opens stdin
- * only when a prompt reads it), loaded for that run alone, so no other run loads node:readline
- * (~0.5 ms). Any other run gets one that dies if ever asked: no prompt is reachable without the flag.
- */
-const terminalFor = (argv: ReadonlyArray<string>): Layer.Layer<Terminal.Terminal> =>
-  argv.includes("--wizard")
-    ? Layer.unwrap(
-        Effect.map(
-          Effect.promise(() => import("@effect/platform-node/NodeTerminal")),
-          (m) => m.layer
-        )
-      )
-    : Layer.succeed(Terminal.Terminal, NO_TERMINAL)
-
-// What effect/cli's commands may use: the file system (read synchronously: NodeFileSystemSync),
-// paths, a terminal for --wizard, stdio, processes.
-const platformFor = (argv: ReadonlyArray<string>) =>
-  NodeChildProcessSpawner.layer.pipe(Layer.provideMerge(Layer.mergeAll(FileSystemLive, NodePath.layer, terminalFor(argv), NodeStdio.layer)))
 
 /** A refusal of the parser's: the `{ diagnostics }` value on stdout, its line on stderr, exit 2. */
 const refused = (problem: string) => Effect.fail(new ArgumentsRefused({ problem }))
@@ -108,21 +70,6 @@ const answer = (argv: ReadonlyArray<string>, output: Output["Service"], invocati
   }
 }
 
-/** A setting in the environment that cannot be used: a parameter problem like a bad flag (exit 2), refused before any answer. */
-const refuseSetting = (e: SettingsProblem) => Effect.fail(problems([{ scope: "environment", problem: e.problem }]))
-
-/**
- * Wrong parameters, whoever found them (argv.ts, the parser, a handler, a use case), are written
- * here, once: the `{ diagnostics }` value on stdout (exit.ts says the line and exits 2).
- */
-const writeProblems = (output: Output["Service"]) => (error: ProgramError) =>
-  error._tag === "ParameterProblems" || error._tag === "ArgumentsRefused"
-    ? output.out(JSON.stringify({ diagnostics: error.diagnostics }) + "\n").pipe(Effect.ignore)
-    : Effect.void
-
-/** What the commands' reads run on (src/node/runtime.ts), over the run's settings. */
-export type Runtime = Layer.Layer<WorkerPool | ParseCache, never, Settings>
-
 /**
  * The run of `specbundle ...argv` (the words after the program's name), writing through Output,
  * reading its folder, environment and stdin from Invocation (git and the settings get that
@@ -130,18 +77,6 @@ export type Runtime = Layer.Layer<WorkerPool | ParseCache, never, Settings>
  * tests: this thread). It ends as exit.ts's exitCodeOf reads it.
  */
 export const program = (argv: ReadonlyArray<string>, runtime: Runtime): Effect.Effect<void, ProgramError, Output | Invocation> =>
-  Effect.gen(function* () {
-    const output = yield* Output
-    const invocation = yield* Invocation
-    // The settings, read once from the run's environment (src/node/runtime.ts), for the handlers and the runtime under them.
-    const read = Settings.read.pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: invocation.env as Record<string, string> }))))
-    const run = Effect.flatMap(read, (settings) =>
-      answer(argv, output, invocation, settings).pipe(Effect.provide(runtime), Effect.provideService(Settings, settings))
-    )
-    return yield* run.pipe(
-      Effect.catchTag("SettingsProblem", refuseSetting),
-      Effect.provideService(GitEnvironment, invocation.env as NodeJS.ProcessEnv),
-      Effect.provideService(FieldSpelling, FLAG_NAMES),
-      Effect.tapError(writeProblems(output))
-    )
-  }).pipe(Effect.provide(platformFor(argv)))
+  runProgram(argv, runtime, (output, invocation, settings) => answer(argv, output, invocation, settings))
+
+export type { Runtime }

@@ -2,19 +2,10 @@
 // loads from impact-run.ts when the command runs.
 import * as Command from "effect/cli/Command"
 import type * as Effect from "effect/Effect"
-import { toggle } from "../../../usecases/fields.js"
-import { ImpactRequest } from "../../../usecases/requests.js"
-import { commandFields, findingsField } from "./common.js"
-import type { Args } from "../flags.js"
 import { flagsOf } from "../flags.js"
+import { type ImpactArgs, impactFields } from "./fields.js"
 
-const impactFields = {
-  ...commandFields(ImpactRequest.fields),
-  noDiagram: toggle({ description: "With --format markdown: leave out the Mermaid picture of changed files, impacted Specs and Packs at the top." }),
-  ...findingsField
-}
-
-export type ImpactArgs = Args<typeof impactFields>
+export type { ImpactArgs }
 
 /**
  * The `impact` command given its handler: main.ts passes the handler, loaded when the command runs

@@ -1,0 +1,26 @@
+// The pre-commit hook's own entrance (issue 50): `impact --staged [--strict] [--quiet] [--root DIR]`,
+// the bike-dock hook's command line, run without effect/cli. The loader (src/loader.cjs) compiles
+// this bundle (bin/specbundle-hook.cjs, with a code cache of its own) instead of the CLI's when the
+// words have that shape; `answerHook` reads them (entrances/cli/hook-argv.ts) and runs the `impact`
+// handler through the same run (entrances/cli/run.ts: settings, runtime, `{ diagnostics }`), the
+// same process wiring (process.ts: signals, exit) and the same end (entrances/cli/end.ts), so the
+// bytes, the stderr and the exit code are the CLI's (test/cli/hook-path.test.ts). Any other words:
+// false, nothing done, and the loader runs the CLI's bundle.
+import type * as Exit from "effect/Exit"
+import { type RunError, endOfRun } from "./entrances/cli/end.js"
+import { runImpactCommand } from "./entrances/cli/handlers/impact-run.js"
+import { hookArgs } from "./entrances/cli/hook-argv.js"
+import { runProgram } from "./entrances/cli/run.js"
+import { runProcess } from "./process.js"
+
+/** Runs the hook's command line and returns true; false (nothing done) for any other words. */
+export const answerHook = (argv: ReadonlyArray<string>): boolean => {
+  const args = hookArgs(argv)
+  if (args === undefined) return false
+  // No parser runs here, so no failure of effect/cli's can end the run: ours alone (end.ts).
+  runProcess(
+    (runtime) => runProgram(argv, runtime, () => runImpactCommand(args)),
+    (exit) => endOfRun(exit as Exit.Exit<void, RunError>)
+  )
+  return true
+}
