@@ -377,5 +377,7 @@ function loadCli(PAYLOAD, PREFIX, required) {
     Error.stackTraceLimit = stackTraceLimit
   }
   payload.loaded = true
+  // An ES module's bundle replaces its exports object when it runs (src/hook.ts's answerHook).
+  module.exports = payload.exports
   return payload.exports
 }

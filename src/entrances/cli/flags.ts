@@ -9,7 +9,7 @@ import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import type { Defaulted, FromFile } from "../../usecases/fields.js"
 import { fieldInfo } from "../../usecases/fields.js"
-import { spellingOf } from "../../usecases/spelling.js"
+import { FLAG_NAMES, kebab } from "./flag-names.js"
 
 /** The value a field's flag gives the handler: the request's type; `undefined` when left out, unless a default or a switch's false fills it. */
 type Value<S> =
@@ -30,13 +30,7 @@ export type Args<F extends Schema.Struct.Fields> = { readonly [K in keyof F]: Va
 
 type Params<F extends Schema.Struct.Fields> = { readonly [K in keyof F]: Param.Param<Param.ParamKind, Value<F[K]>> }
 
-const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-
-/** How the use cases' problems name a field on the command line: as its flag (scope `budget-tokens`, words `--budget-tokens`). */
-export const FLAG_NAMES = spellingOf(
-  (field, spec) => spec.flag ?? kebab(field),
-  (name) => `--${name}`
-)
+export { FLAG_NAMES }
 
 const absentIsUndefined = Option.getOrUndefined
 /** `a, b,,c` -> ["a", "b", "", "c"]: empty ids stay, for the composer's own words about them. */

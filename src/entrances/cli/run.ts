@@ -14,7 +14,7 @@ import { FileSystemLive, GitEnvironment, type ParseCache, type RunSettings, Sett
 import { problems } from "../../usecases/requests.js"
 import { FieldSpelling } from "../../usecases/spelling.js"
 import type { ProgramError } from "./exit.js"
-import { FLAG_NAMES } from "./flags.js"
+import { FLAG_NAMES } from "./flag-names.js"
 import { Invocation } from "./invocation.js"
 import { Output } from "./output/output.js"
 
