@@ -8,7 +8,7 @@
 //   node scripts/bench-cpu.mjs [--runs N] [--corpus chain|scale|issue50] [--scenario hook|hook-edit|pr] [BUILD_DIR ...]
 // hook-edit: the hook after a one-file staged edit, as a real commit sees it (the index changed
 // since the last run, just now): before each run a Spec's title changes and is staged, in a
-// `git clone --shared` copy of the corpus (bench-corpus.mjs editableCopy), never the shared one.
+// `git clone --shared` copy of the corpus (bench-edit.mjs editableCopy), never the shared one.
 // BUILD_DIR: a checkout holding bin/specbundle.js (default: this one). The corpora are the bench's
 // (scripts/bench-corpus.mjs: built and cached under the OS temp folder on first use).
 import { spawnSync } from "node:child_process"
@@ -16,7 +16,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { ISSUE50_EXTRAS, corpus, editableCopy, gitHosted, pickEarlyChain, pickMidChain, stageEdit } from "./bench-corpus.mjs"
+import { ISSUE50_EXTRAS, corpus, gitHosted, pickEarlyChain, pickMidChain } from "./bench-corpus.mjs"
+import { editableCopy, stageEdit } from "./bench-edit.mjs"
 
 const SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
