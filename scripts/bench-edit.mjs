@@ -7,7 +7,11 @@ import * as path from "node:path"
 import { ISSUE50_EXTRAS, changedOf } from "./bench-corpus.mjs"
 
 const git = (cwd, args) =>
-  execFileSync("git", ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" })
+  execFileSync("git", ["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8"
+  })
 const log = (line) => process.stderr.write(`bench: ${line}\n`)
 
 /**
