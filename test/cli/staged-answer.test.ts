@@ -5,6 +5,7 @@
 // deleted answer file, an answer file of another build, stamp or format, one cut short or not
 // JSON, and runs at once. Each change below changes the report, so an answer trusted wrongly
 // shows as a difference; the planted answers print "WRONG".
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
@@ -126,9 +127,12 @@ describe("the hook's answer kept by the repository's stat data", () => {
     fs.writeFileSync(config, JSON.stringify({ exclude: ["two.sdp.md"] }))
     await settle()
     const before = expectSameAsUncached(s)
-    const { mtime } = fs.statSync(config)
+    // touch -r copies the mtime to the nanosecond (fs.utimes takes a double: not exact).
+    const reference = path.join(path.dirname(s.trace), "mtime")
+    execFileSync("touch", ["-r", config, reference])
     fs.writeFileSync(config, JSON.stringify({ exclude: ["one.sdp.md"] }))
-    fs.utimesSync(config, mtime, mtime)
+    execFileSync("touch", ["-m", "-r", reference, config])
+    expect(fs.statSync(config, { bigint: true }).mtimeNs).toBe(fs.statSync(reference, { bigint: true }).mtimeNs)
     // Within the racy window: no stamp, the run reads.
     const racy = expectSameAsUncached(s)
     expect(racy.first.git).toBeGreaterThan(0)
