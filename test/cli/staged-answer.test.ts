@@ -90,7 +90,7 @@ describe("the hook's answer kept by the repository's stat data", () => {
     expect(first.git).toBeGreaterThan(0)
     expect(second.git).toBe(0)
     expect(answerFiles(s.cache)).toHaveLength(1)
-  })
+  }, 300_000)
 
   it("after a staged edit, a commit, a checkout and a configuration rewritten in place at the same size and mtime", async () => {
     const s = setup()
@@ -139,7 +139,7 @@ describe("the hook's answer kept by the repository's stat data", () => {
     expect(racy.reference.stdout).not.toBe(before.reference.stdout)
     await settle()
     expectSameAsUncached(s)
-  }, 60_000)
+  }, 300_000)
 
   it("a deleted answer file, one of another build, stamp or format, one cut short or not JSON: ignored, nothing on stderr, then kept anew", async () => {
     const s = setup()
@@ -167,7 +167,7 @@ describe("the hook's answer kept by the repository's stat data", () => {
     // The planted answer itself is used when all of it matches (the test above plants what would show).
     plant(s.cache, wrong)
     expect(warm(s).stdout).toBe("WRONG\n")
-  }, 60_000)
+  }, 300_000)
 
   it("runs at once keep one whole answer, which the next run uses", async () => {
     const s = setup()
@@ -180,7 +180,7 @@ describe("the hook's answer kept by the repository's stat data", () => {
     for (const r of runs) expect(r).toEqual(reference)
     expect(answerFiles(s.cache)).toHaveLength(1)
     expectRun(warm(s), reference, false)
-  }, 60_000)
+  }, 300_000)
 
   it("another request keeps an answer of its own; a git variable that moves the index keeps none", async () => {
     const s = setup()
@@ -201,5 +201,5 @@ describe("the hook's answer kept by the repository's stat data", () => {
       expect(gitCallsIn(s.trace).length).toBeGreaterThan(0)
     }
     expect(answerFiles(s.cache)).toHaveLength(2)
-  }, 60_000)
+  }, 300_000)
 })
