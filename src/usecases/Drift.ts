@@ -30,27 +30,30 @@ import { loadConfig, settingsOf } from "./settings.js"
 export const DriftRequest = Schema.Struct({
   ...corpusFields,
   changeset: text({
-    description: "Report only the drift a changeset introduces: A..B (clean at A, drifted at B) or A...B (clean at the merge base).",
+    description: "Only the drift a range introduces: A..B or A...B.",
     help: "Report only the drift this range introduces: A..B (Specs clean at A and drifted at B) or A...B (clean at the merge base of A and B).",
     value: "A...B"
   }),
   accept: toggle({
     description: "Record the listed Specs (specs) or, with all, every Spec as reviewed at HEAD in the reviews file at the root.",
-    help: `Record the Specs named after the flags (or, with --all, every Spec) as read and found right at HEAD, in ${REVIEWS_FILE} at the root; commit that file.`
+    help: `Record the Specs named after the flags (or, with --all, every Spec) as read and found right at HEAD, in ${REVIEWS_FILE} at the root; commit that file.`,
+    // The MCP server is read-only: the drift tool reports, the CLI records reviews.
+    mcp: false
   }),
   all: toggle({
     description: "With accept: every Spec whose carrier is committed (a baseline).",
-    help: "With --accept: every Spec whose carrier is committed, drifted or not (a baseline)."
+    help: "With --accept: every Spec whose carrier is committed, drifted or not (a baseline).",
+    mcp: false
   }),
   specs: texts({
     description: "With accept: the Spec ids to record.",
     help: "With --accept: the Spec ids to record, comma-separated.",
     value: "ID,...",
-    list: "comma"
+    list: "comma",
+    mcp: false
   }),
   format: choice(DRIFT_FORMATS, {
-    description:
-      "json (default): the report as compact JSON; text: for people; markdown: a pull-request comment; github: workflow annotations; gitlab: a Code Quality report.",
+    description: "json (default), text, markdown, github or gitlab: as drift --format prints it.",
     help: "json: compact JSON on one line; text: for people; markdown: a pull-request comment; github: workflow annotations; gitlab: a GitLab Code Quality report.",
     default: "json"
   })

@@ -37,7 +37,7 @@ export const fail = (out: string, structured?: unknown) =>
     ...(structured === undefined ? {} : { structuredContent: structured })
   })
 
-const diagnosticsResult = (diagnostics: ReadonlyArray<Diagnostic>) => fail(JSON.stringify({ diagnostics }) + "\n", { diagnostics })
+export const diagnosticsResult = (diagnostics: ReadonlyArray<Diagnostic>) => fail(JSON.stringify({ diagnostics }) + "\n", { diagnostics })
 
 /**
  * The use case's failures as tool errors, in one place: parameter problems hold the CLI's
@@ -101,7 +101,9 @@ export const inputSchemaOf = (schema: Schema.Constraint): McpSchema.ToolJson => 
   return { type: "object", required, properties, additionalProperties }
 }
 
-const ANNOTATIONS: McpSchema.ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+// No idempotentHint: MCP gives it (as destructiveHint) meaning only when readOnlyHint is false, and
+// tools/list is read by every agent session (destructiveHint stays, for clients that read it anyway).
+const ANNOTATIONS: McpSchema.ToolAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false }
 
 /** A tool: its name and words, its parameters (published as JSON Schema, decoded), and its handler, its failures settled. */
 export const define = <A>(

@@ -5,13 +5,15 @@
 import type { ToolSpec } from "./tool.js"
 import { bundleTool } from "./tools/bundle.js"
 import { checkTool } from "./tools/check.js"
+import { driftTool } from "./tools/drift.js"
 import { impactTool } from "./tools/impact.js"
 import { listTool } from "./tools/list.js"
 
 export { inputSchemaOf } from "./tool.js"
 export { BundleParameters } from "./tools/bundle.js"
 export { CheckParameters } from "./tools/check.js"
+export { DriftParameters } from "./tools/drift.js"
 export { ImpactParameters } from "./tools/impact.js"
 export { ListParameters } from "./tools/list.js"
 
-export const tools: ReadonlyArray<ToolSpec> = [bundleTool, impactTool, checkTool, listTool]
+export const tools: ReadonlyArray<ToolSpec> = [bundleTool, impactTool, checkTool, listTool, driftTool]

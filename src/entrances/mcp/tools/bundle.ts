@@ -113,7 +113,7 @@ const scopeSize = (value: unknown): string => {
 
 export const bundleTool = define(
   "bundle",
-  "The context bundle of one scope (pack, specs, or the Specs a changeset impacts) within a hard budget: the compact JSON value the CLI prints, one part (part) or the part count (count). Text items after it: token counts (tokens), what the CLI says on stderr, the hint for a budgetExceeded value.",
+  "The context bundle of one scope (pack, specs or changeset) within a hard budget, as the CLI prints it; text items after it: token counts, the CLI's stderr lines.",
   BundleParameters,
   runBundle
 )
