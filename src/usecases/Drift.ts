@@ -18,7 +18,7 @@ import { counted } from "../core/plural.js"
 import { DRIFT_FORMATS } from "../core/render/drift.js"
 import { rootLabel } from "../services/Impact.js"
 import type { PassResult } from "../services/DriftPass.js"
-import { DriftPass } from "../services/DriftPass.js"
+import { DriftPass, STAGED } from "../services/DriftPass.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { choice, text, texts, toggle } from "./fields.js"
 import type { Diagnostic } from "./requests.js"
@@ -133,7 +133,7 @@ const make = Effect.gen(function* () {
       const log = yield* drift.history(location, b, shallow)
       // A..B with A off B's line: A's own history (a second pass).
       const baseLog = log.some((c) => c.commit === base) ? drift.below(log, base) : yield* drift.history(location, base, shallow)
-      const atBase = yield* drift.passAt(location, { _tag: "Commit", commit: base }, base, baseLog, exclude, shallow)
+      const atBase = yield* drift.passAt(location, { _tag: "Commit", commit: base, side: "base" }, base, baseLog, exclude, shallow)
       const atTip = yield* drift.passAt(location, { _tag: "Commit", commit: b }, b, log, exclude, shallow)
       const report: DriftReport = {
         changeset: request.changeset,
@@ -181,17 +181,56 @@ const make = Effect.gen(function* () {
     return { report, graph: pass.graph, notes: notesOf(pass, "HEAD"), accepted, exclude, excluded: pass.excluded } satisfies DriftResult
   })
 
+  /**
+   * The drift the staged change would introduce: Specs clean at HEAD and drifted at the commit the
+   * index would make (STAGED, HEAD its parent; its reviews file the index's). Before the first
+   * commit there is no history: nothing drifted.
+   */
+  const staged = Effect.fn("Drift.staged")(function* (request: Pick<DriftRequest, "root" | "exclude" | "config">) {
+    const flags = requestExcludes(request.exclude ?? [])
+    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    const location = yield* drift.locate(request.root)
+    const root = rootLabel(location)
+    const head = yield* drift.resolve(location.top, "HEAD").pipe(Effect.catchTag("UnknownRevisionError", () => Effect.succeed(null)))
+    const empty: DriftReport = { changeset: "--staged", root, commit: STAGED, base: head, reviews: REVIEWS_FILE, specs: 0, drifted: [] }
+    if (head === null) return { report: empty, notes: [] as string[] }
+    const shallow = yield* drift.shallowOf(location.top)
+    const log = yield* drift.history(location, head, shallow)
+    const atHead = yield* drift.passAt(location, { _tag: "Commit", commit: head, side: "base" }, head, log, exclude, shallow)
+    const commit = yield* drift.stagedCommit(location, head)
+    const atIndex = yield* drift.passAt(location, { _tag: "Index" }, STAGED, [commit, ...log], exclude, shallow)
+    const report: DriftReport = { ...empty, specs: atIndex.specs, drifted: introduced(atHead.rows, atIndex.rows) }
+    return { report, notes: notesOf(atIndex, "HEAD") }
+  })
+
+  // A malformed revision is a wrong parameter, as for impact (Changes.ts); git's own failures keep their tags.
+  const invalid = (e: { readonly message: string }) =>
+    Effect.gen(function* () {
+      const spell = yield* FieldSpelling
+      return yield* problems([{ scope: spell.name("changeset"), problem: e.message }])
+    })
+
+  /**
+   * The drift section of an impact report (issue 51): for a range A..B or A...B the drift it
+   * introduces (as `drift --changeset`); for REV against the work tree, the drift of REV..HEAD
+   * (uncommitted edits are no history yet); for the staged changes, the drift their commit would
+   * introduce over HEAD.
+   */
+  const section = (request: Pick<DriftRequest, "root" | "exclude" | "config"> & { readonly changeset?: string; readonly staged?: boolean }) =>
+    Effect.gen(function* () {
+      if (request.staged === true) return yield* staged(request)
+      const given = request.changeset ?? "HEAD"
+      const parsed = parseChangeset(given)
+      const range = Result.isSuccess(parsed) && (parsed.success._tag === "Range" || parsed.success._tag === "MergeBase") ? given : `${given}..HEAD`
+      const result = yield* run({ root: request.root, exclude: request.exclude, config: request.config, changeset: range, format: "json" })
+      return { report: result.report, notes: result.notes }
+    })
+
   return {
-    // A malformed revision is a wrong parameter, as for impact (Changes.ts); git's own failures keep their tags.
-    run: (request: DriftRequest) =>
-      run(request).pipe(
-        Effect.catchTag("InvalidRevisionError", (e) =>
-          Effect.gen(function* () {
-            const spell = yield* FieldSpelling
-            return yield* problems([{ scope: spell.name("changeset"), problem: e.message }])
-          })
-        )
-      )
+    run: (request: DriftRequest) => run(request).pipe(Effect.catchTag("InvalidRevisionError", invalid)),
+    section: (request: Parameters<typeof section>[0]) => section(request).pipe(Effect.catchTag("InvalidRevisionError", invalid))
   } as const
 })
 

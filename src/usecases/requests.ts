@@ -143,8 +143,12 @@ export const ImpactRequest = Schema.Struct({
     help: "json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment; gitlab: a GitLab Code Quality report (findings, lost bindings, at-risk nodes).",
     default: "json"
   }),
+  drift: toggle({
+    description: "Add the Specs this change leaves drifted (a history pass).",
+    help: "Add a drift section: the Specs this change leaves drifted and the accept command (A..B, A...B: as drift --changeset; REV: REV..HEAD; --staged: what its commit would drift). Costs a pass over the history."
+  }),
   linkBase: text({
-    description: "With format markdown: a URL put before every file link (https://github.com/OWNER/REPO/blob/SHA/).",
+    description: "With format markdown: a URL before every file link, such as https://github.com/O/R/blob/SHA/.",
     help: "With --format markdown: put URL, an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/ (a missing trailing / is added), before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/.",
     value: "URL"
   })

@@ -27,10 +27,10 @@ describe("the MCP drift tool", () => {
       { args: { format: "github" }, argv: ["--format", "github"] },
       { args: { format: "gitlab" }, argv: ["--format", "gitlab"] }
     ]
-    const run = rawMcp(
-      requests.map((r, i) => call(i + 1, r.args)),
-      { cwd: repo.dir }
-    )
+    const impactArgs = { changeset: `${a}...HEAD`, drift: true, format: "text" }
+    const run = rawMcp([...requests.map((r, i) => call(i + 1, r.args)), request2026(99, "tools/call", { name: "impact", arguments: impactArgs })], {
+      cwd: repo.dir
+    })
     expect(run.status, run.stderr).toBe(0)
     requests.forEach((r, i) => {
       const cli = runCli(["drift", ...r.argv], repo.dir)
@@ -41,6 +41,10 @@ describe("the MCP drift tool", () => {
       expect(texts(answer)).toEqual([cli.stdout])
       expect(answer.result.structuredContent).toBeUndefined()
     })
+    // impact's drift parameter: the CLI's impact --drift.
+    const impactCli = runCli(["impact", "--changeset", `${a}...HEAD`, "--drift", "--format", "text"], repo.dir)
+    expect(texts(answerOf(run, 99))).toEqual([impactCli.stdout])
+    expect(impactCli.stdout).toContain("after reading them: specbundle drift --accept spec:rides.return-bike")
     // The text format lists the Spec the edit drifted, and the one drifted from the start.
     expect(texts(answerOf(run, 1))[0]).toContain("spec:rides.return-bike")
     expect(texts(answerOf(run, 3))[0]).toMatch(/^drift .*: 1 Spec clean at /)

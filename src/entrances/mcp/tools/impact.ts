@@ -35,8 +35,9 @@ const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
         : stagedStamp(root, p.config !== undefined ? nodePath.resolve(p.config) : nodePath.join(root, "specbundle.config.json"), yield* GitEnvironment)
     const kept = key === undefined ? undefined : stagedAnswers.get(key)
     if (stamp !== undefined && kept !== undefined && kept.stamp === stamp) return kept.result
-    const { report, graph, exclude, excluded } = yield* changes.report(request)
-    const result = ok(impactOutput(report, graph, format, linkBase ?? ""), ...unmatchedExcludeLines(exclude, excluded, p.root))
+    const { report, graph, exclude, excluded, driftNotes } = yield* changes.report(request)
+    const notes = driftNotes.map((note) => `specbundle: drift: ${note}`)
+    const result = ok(impactOutput(report, graph, format, linkBase ?? ""), ...unmatchedExcludeLines(exclude, excluded, p.root), ...notes)
     if (key !== undefined) {
       if (stamp === undefined) stagedAnswers.delete(key)
       else stagedAnswers.set(key, { stamp, result })
