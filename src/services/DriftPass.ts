@@ -128,6 +128,43 @@ const driftCache = (store: CacheStore | undefined, location: RepoLocation) => {
   return { load, save }
 }
 
+/** Results a range's pass gave, newest last, at most this many per repository and root. */
+const RESULTS_KEPT = 16
+
+/**
+ * The results of range passes (`drift --changeset A..B`: both ends commits, so the answer is fixed
+ * by the key the caller gives, which names the build), in one file per repository and root of the
+ * loader's store: a hit is read and nothing written; a miss adds its result (the oldest dropped).
+ * Like the other caches it only changes speed: a file that cannot be read or written is as none.
+ */
+const resultCache = (store: CacheStore | undefined, location: RepoLocation) => {
+  if (store === undefined) return undefined
+  const name = `${createHash("sha256")
+    .update(JSON.stringify(["drift-results", CACHE_FORMAT, store.build, location.top, location.prefix]))
+    .digest("hex")
+    .slice(0, 40)}-drift-results`
+  const load = (): Array<{ readonly key: string; readonly value: unknown }> => {
+    try {
+      const bytes = store.read(name)
+      const parsed = bytes === undefined ? [] : JSON.parse(Buffer.from(bytes).toString("utf8"))
+      return Array.isArray(parsed) ? parsed : []
+    } catch {
+      return []
+    }
+  }
+  return {
+    get: (key: string): unknown => load().find((e) => e.key === key)?.value,
+    put: (key: string, value: unknown) => {
+      try {
+        const kept = load().filter((e) => e.key !== key)
+        store.write(name, Buffer.from(JSON.stringify([...kept, { key, value }].slice(-RESULTS_KEPT)), "utf8"))
+      } catch {
+        // a cache that cannot be written is no cache
+      }
+    }
+  }
+}
+
 const make = Effect.gen(function* () {
   const git = yield* Git
   const gitDiff = yield* GitDiff
@@ -380,6 +417,11 @@ const make = Effect.gen(function* () {
       (out): HistoryCommit => parseLogZ(`\x1e${STAGED} ${head}\0${out}`, (p) => underRoot(location.prefix, p))[0]
     )
 
+  /** The kept result of a range pass under `key` (undefined: none, or no cache). */
+  const keptResult = (location: RepoLocation, key: string): unknown => resultCache(store, location)?.get(key)
+  /** Keeps a range pass's result under `key`. */
+  const keepResult = (location: RepoLocation, key: string, value: unknown): void => resultCache(store, location)?.put(key, value)
+
   /** Where the root sits in its repository. */
   const locate = (root: string) => gitDiff.locate(nodePath.resolve(root))
 
@@ -402,7 +444,7 @@ const make = Effect.gen(function* () {
     return out
   }
 
-  return { locate, resolve, mergeBase, history, shallowOf, passAt, evaluate, below, stagedCommit } as const
+  return { locate, resolve, mergeBase, history, shallowOf, passAt, evaluate, below, stagedCommit, keptResult, keepResult } as const
 })
 
 export class DriftPass extends Context.Service<DriftPass, Effect.Success<typeof make>>()("specbundle/DriftPass") {

@@ -12,7 +12,7 @@ import * as nodePath from "node:path"
 import { parseChangeset } from "../core/changes/changeset.js"
 import type { DriftReport } from "../core/changes/drift.js"
 import { REVIEWS_FILE, formatReviews, generationsOf, introduced } from "../core/changes/drift.js"
-import type { Graph } from "../core/model.js"
+import type { Finding } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 import { counted } from "../core/plural.js"
 import { DRIFT_FORMATS } from "../core/render/drift.js"
@@ -62,8 +62,8 @@ export type DriftRequest = typeof DriftRequest.Type
 
 export interface DriftResult {
   readonly report: DriftReport
-  /** The graph at the pass's tip (its findings are the caller's to show). */
-  readonly graph: Graph
+  /** The findings of the graph at the pass's tip (the caller's to show). */
+  readonly findings: ReadonlyArray<Finding>
   /** Lines worth a warning on stderr: a shallow clone's history, records naming unknown commits, lines of the file that are no record. */
   readonly notes: ReadonlyArray<string>
   /** With accept: the ids recorded and the commit. */
@@ -130,6 +130,14 @@ const make = Effect.gen(function* () {
       const b = yield* drift.resolve(location.top, cs.to)
       const base = cs._tag === "MergeBase" ? yield* drift.mergeBase(location.top, a, b, request.changeset) : a
       const shallow = yield* drift.shallowOf(location.top)
+      // Both ends are commits: the same request over the same commits gives the same result, kept
+      // (with the loader's cache) so that a re-run (a pre-push hook over an unchanged range) makes
+      // no pass over history and reads no tree.
+      const key = JSON.stringify([request.changeset, a, b, base, exclude, [...shallow].sort()])
+      const kept = drift.keptResult(location, key) as
+        | { readonly report: DriftReport; readonly notes: string[]; readonly findings: Finding[]; readonly excluded: string[] }
+        | undefined
+      if (kept !== undefined) return { ...kept, excluded: new Set(kept.excluded), accepted: null, exclude } satisfies DriftResult
       const log = yield* drift.history(location, b, shallow)
       // A..B with A off B's line: A's own history (a second pass).
       const baseLog = log.some((c) => c.commit === base) ? drift.below(log, base) : yield* drift.history(location, base, shallow)
@@ -145,7 +153,9 @@ const make = Effect.gen(function* () {
         drifted: introduced(atBase.rows, atTip.rows)
       }
       const excluded = new Set([...atBase.excluded, ...atTip.excluded])
-      return { report, graph: atTip.graph, notes: notesOf(atTip, cs.to), accepted: null, exclude, excluded } satisfies DriftResult
+      const notes = notesOf(atTip, cs.to)
+      drift.keepResult(location, key, { report, notes, findings: atTip.graph.findings, excluded: [...excluded].sort(byCodeUnits) })
+      return { report, findings: atTip.graph.findings, notes, accepted: null, exclude, excluded } satisfies DriftResult
     }
 
     const head = yield* drift
@@ -178,7 +188,7 @@ const make = Effect.gen(function* () {
       accepted = { ids: [...ids].sort(byCodeUnits), commit: head }
     }
     const report: DriftReport = { changeset: "HEAD", root, commit: head, base: null, reviews: REVIEWS_FILE, specs: pass.specs, drifted: pass.rows }
-    return { report, graph: pass.graph, notes: notesOf(pass, "HEAD"), accepted, exclude, excluded: pass.excluded } satisfies DriftResult
+    return { report, findings: pass.graph.findings, notes: notesOf(pass, "HEAD"), accepted, exclude, excluded: pass.excluded } satisfies DriftResult
   })
 
   /**
