@@ -12,7 +12,7 @@
 // BUILD_DIR: a checkout holding bin/specbundle.js (default: this one). The repository is built
 // once under the OS temp folder and kept.
 import { execFileSync, spawnSync } from "node:child_process"
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
