@@ -208,11 +208,12 @@ const nextListing = (kept: KeptListing | undefined, entries: Listed): KeptListin
  * Which read a cache serves: the work tree's, the index's (`--staged`), or a changeset's old side
  * (blobs by object id), one for a hook's (`--staged`) and one for the others (a PR's); or a
  * changeset's new side that is a commit not checked out as it is (`commit`: a work tree with an
- * untracked file, as a CI job's output folder, or another commit than HEAD, and drift's range
- * ends, by object id). Each keeps
- * its own: their file sets differ, and alternating runs would otherwise rewrite one every time.
+ * untracked file, as a CI job's output folder, or another commit than HEAD, by object id); or
+ * drift's: a range's new end (`drift-tip`), its old end (`drift-base`), the index a staged change
+ * would commit (`drift-index`). Each keeps its own: their file sets differ, and alternating runs
+ * (a bundle's read of B, then drift's of A and B) would otherwise rewrite one every time.
  */
-export type CacheSource = "tree" | "index" | "old-index" | "old-tree" | "commit"
+export type CacheSource = "tree" | "index" | "old-index" | "old-tree" | "commit" | "drift-tip" | "drift-base" | "drift-index"
 
 /** 5: Specs' prose apart, parsed when read; a shard's reads before its entries (cacheFormat.ts). */
 const FORMAT = 5

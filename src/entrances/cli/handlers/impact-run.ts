@@ -20,7 +20,7 @@ import { ExitWith } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
 import type { ImpactArgs } from "../commands/impact.js"
 import { Invocation, inCwd, located } from "../invocation.js"
-import { Output, writeFindings, writeOut } from "../output/output.js"
+import { Output, writeErr, writeFindings, writeOut } from "../output/output.js"
 
 /**
  * `--paths-from FILE|-`: the lines of FILE (relative to the run's folder) or of stdin. A FILE that
@@ -52,9 +52,10 @@ const impactRun = (args: ImpactArgs) =>
     if (args.noDiagram && args.format !== "markdown") {
       return yield* problems([...impactProblems(request, FLAG_NAMES), { scope: "no-diagram", problem: "--no-diagram goes with --format markdown." }])
     }
-    const { report, graph, exclude, excluded } = yield* changes.report(yield* located(request), { hashes: false })
+    const { report, graph, exclude, excluded, driftNotes } = yield* changes.report(yield* located(request), { hashes: false })
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose, style: args.findings, root: args.root })
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
+    if (!args.quiet) for (const note of driftNotes) yield* writeErr(`specbundle: drift: ${note}`)
     yield* writeOut(impactOutput(report, graph, args.format, args.linkBase ?? (args.format === "markdown" ? gitlabLinkBase(gitlab) : ""), !args.noDiagram))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
   })
@@ -71,7 +72,7 @@ const impactRun = (args: ImpactArgs) =>
 const stagedRun = (args: ImpactArgs) =>
   Effect.gen(function* () {
     const { store } = yield* ParseCache
-    if (args.staged !== true || args.changeset !== undefined || args.paths !== undefined || store === undefined) return yield* impactRun(args)
+    if (args.staged !== true || args.changeset !== undefined || args.paths !== undefined || args.drift || store === undefined) return yield* impactRun(args)
     const output = yield* Output
     const env = yield* GitEnvironment
     const { cwd } = yield* Invocation
