@@ -187,7 +187,8 @@ export const stagedIndex = () => {
     if (index === undefined || !plain(index.entries) || given.listing.unmerged.length > 0) return
     const merged = mergedOf(index.entries)
     const listed = given.listing.merged
-    if (merged.length !== listed.length || merged.some((e, i) => e.path !== listed[i].path || e.object !== listed[i].object || e.mode !== listed[i].mode)) return
+    if (merged.length !== listed.length || merged.some((e, i) => e.path !== listed[i].path || e.object !== listed[i].object || e.mode !== listed[i].mode))
+      return
     const byPath = new Map(index.entries.map((e) => [e.path, e]))
     const heads = new Map<string, Side>()
     const staged = new Map<string, Side>()

@@ -54,7 +54,10 @@ const gitDirs = (root: string): { readonly gitDir: string; readonly commonDir: s
 }
 
 /** The files a stamp is made of, the index (absolute) apart, with the repository's folders; or undefined where it cannot tell. */
-const stampedFiles = (root: string, env: NodeJS.ProcessEnv): { readonly real: string; readonly gitDir: string; readonly head: string; readonly index: string; readonly files: string[] } | undefined => {
+const stampedFiles = (
+  root: string,
+  env: NodeJS.ProcessEnv
+): { readonly real: string; readonly gitDir: string; readonly head: string; readonly index: string; readonly files: string[] } | undefined => {
   if (MOVERS.some((name) => env[name] !== undefined)) return undefined
   try {
     const real = fs.realpathSync(root)

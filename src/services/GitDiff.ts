@@ -28,7 +28,16 @@ import { LIST_STAGED, PLACES_OPTIONS, askSides } from "../node/gitWorkTree.js"
 import { holdsOwnOutput } from "../node/ownOutput.js"
 import { ParseCache } from "../node/runtime.js"
 import { StagedIndex } from "../node/stagedIndex.js"
-import { GitEnvironment, GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "../node/git.js"
+import {
+  GitEnvironment,
+  GitFailedError,
+  Git,
+  InvalidRevisionError,
+  NotARepositoryError,
+  ShallowCloneError,
+  UnknownRevisionError,
+  UnmergedPathError
+} from "../node/git.js"
 
 export {
   GitFailedError,

@@ -178,3 +178,112 @@ describe("specbundle mcp: a staged answer from the repository's stat data", () =
     expect(await answers()).toBe(0)
   }, 300_000)
 })
+
+describe("specbundle mcp: a staged answer after a staged edit, from the index file", () => {
+  const repo = makeRepo()
+  const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-index-trace-")), "trace")
+  const indexCache = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-index-cache-"))
+  let server: Client
+  /** Past the racy window (3 s): HEAD's and the refs' stat data may be trusted again after a commit or a checkout. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 3500))
+  /** The git processes the server started that list the index or diff it (GIT_TRACE, one line each); the old side's blobs (cat-file) aside. */
+  const listings = () =>
+    fs.existsSync(trace)
+      ? fs
+          .readFileSync(trace, "utf8")
+          .split("\n")
+          .filter((l) => / trace: built-in: git (rev-parse|ls-files|diff) /.test(l)).length
+      : 0
+  const impact = async (): Promise<string> => {
+    const result = await server.callTool({ name: "impact", arguments: { staged: true } })
+    return (result.content as ReadonlyArray<{ text?: string }>).map((c) => c.text ?? "").join("")
+  }
+  const fresh = async () => (await cliAsync(repo.dir, ["impact", "--staged"], { env: cacheEnv(undefined) })).stdout
+  /** The call answers as a fresh process does; how many listing gits it started. */
+  const answer = async (): Promise<number> => {
+    const before = listings()
+    expect(await impact()).toBe(await fresh())
+    return listings() - before
+  }
+  const stage = (file: string, text: string) => {
+    repo.write(file, text)
+    repo.git("add", "--", file)
+  }
+
+  beforeAll(async () => {
+    for (let i = 0; i < 6; i++)
+      repo.write(`specs/s${i}.sdp.md`, specCarrier(`spec:x.s${i}`, `Spec ${i}`, i === 0 ? "relations: {}" : "relations:\n  refines: spec:x.s0"))
+    repo.write("src/a.ts", codeAnchor("impl:x.a", ["spec:x.s1"]))
+    repo.commit("corpus")
+    stage("specs/s2.sdp.md", specCarrier("spec:x.s2", "Spec 2, staged", "relations:\n  refines: spec:x.s0"))
+    const env = { ...(cacheEnv(indexCache) as Record<string, string>), GIT_TRACE: trace }
+    server = new Client({ name: "specbundle-index-test", version: "1.0.0" })
+    await server.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: repo.dir, env, stderr: "ignore" }))
+  }, 60_000)
+
+  afterAll(async () => {
+    await server?.close()
+    fs.rmSync(indexCache, { recursive: true, force: true })
+  })
+
+  it("answers staged edits, additions and removals right after they are made without listing the index; asks git where the index alone cannot tell", async () => {
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    // A staged edit, and another right after it, each within the racy window: the index's bytes tell.
+    stage("specs/s1.sdp.md", specCarrier("spec:x.s1", "Spec 1, staged"))
+    expect(await answer()).toBe(0)
+    stage("specs/s3.sdp.md", specCarrier("spec:x.s3", "Spec 3, staged", "relations:\n  refines: spec:x.s1"))
+    expect(await answer()).toBe(0)
+    // The same size, the same times, other bytes, staged.
+    const file = path.join(repo.dir, "specs/s1.sdp.md")
+    const was = fs.statSync(file)
+    repo.write("specs/s1.sdp.md", specCarrier("spec:x.s1", "Spec 1, STAGED"))
+    fs.utimesSync(file, was.atime, was.mtime)
+    repo.git("add", "--", "specs/s1.sdp.md")
+    expect(await answer()).toBe(0)
+    // A work tree edit not staged; a new file staged; an edit unstaged again.
+    repo.write("specs/s4.sdp.md", specCarrier("spec:x.s4", "Spec 4, unstaged"))
+    expect(await answer()).toBe(0)
+    stage("specs/new.sdp.md", specCarrier("spec:x.new", "New", "relations:\n  refines: spec:x.s0"))
+    expect(await answer()).toBe(0)
+    repo.git("restore", "--staged", "--", "specs/s3.sdp.md")
+    expect(await answer()).toBe(0)
+    // An addition and a removal at once: git may pair them as a rename, so git is asked.
+    repo.git("rm", "-q", "--", "specs/s5.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    repo.git("rm", "-q", "--cached", "--", "specs/new.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    // A removal alone, answered again from the index.
+    repo.git("rm", "-q", "-f", "--", "specs/s4.sdp.md")
+    expect(await answer()).toBe(0)
+    // A rename staged: git.
+    repo.git("mv", "specs/s3.sdp.md", "specs/s3-moved.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    // A commit moves HEAD: git is asked, right after it and past the racy window.
+    repo.remove("specs/new.sdp.md")
+    repo.commit("second")
+    expect(await answer()).toBeGreaterThan(0)
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    // An intent-to-add entry: git, and again once it is gone (nothing was kept meanwhile).
+    repo.write("specs/new.sdp.md", specCarrier("spec:x.new", "New", "relations:\n  refines: spec:x.s0"))
+    repo.git("add", "-N", "--", "specs/new.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    repo.git("rm", "-q", "--cached", "--", "specs/new.sdp.md")
+    repo.remove("specs/new.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    // A file replaced in the index and the work tree by a checkout of the commit before.
+    repo.git("checkout", "HEAD~1", "--", "specs/s2.sdp.md")
+    expect(await answer()).toBe(0)
+    stage("src/a.ts", codeAnchor("impl:x.a", ["spec:x.s0"]))
+    expect(await answer()).toBe(0)
+    // A checkout of the commit before: HEAD moved.
+    repo.git("stash", "-q")
+    repo.git("checkout", "-q", "HEAD~1")
+    expect(await answer()).toBeGreaterThan(0)
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    stage("specs/s0.sdp.md", specCarrier("spec:x.s0", "Spec 0, staged"))
+    expect(await answer()).toBe(0)
+  }, 300_000)
+})
