@@ -277,10 +277,14 @@ describe("specbundle mcp: a staged answer after a staged edit, from the index fi
     expect(await answer()).toBe(0)
     stage("src/a.ts", codeAnchor("impl:x.a", ["spec:x.s0"]))
     expect(await answer()).toBe(0)
-    // A checkout of the commit before: HEAD moved.
+    // A commit, then a checkout, each past the racy window: HEAD's and the refs' stat data tell git is to be asked.
+    repo.commit("third")
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    stage("specs/s1.sdp.md", specCarrier("spec:x.s1", "Spec 1, staged again"))
+    expect(await answer()).toBe(0)
     repo.git("stash", "-q")
     repo.git("checkout", "-q", "HEAD~1")
-    expect(await answer()).toBeGreaterThan(0)
     await settle()
     expect(await answer()).toBeGreaterThan(0)
     stage("specs/s0.sdp.md", specCarrier("spec:x.s0", "Spec 0, staged"))
