@@ -467,6 +467,21 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
           if (digest !== null && held.digest === digest) whole[shard] = held.reads
           else for (const e of held.entries()) known.set(e[0], { stat: e[1], hash: e[2], oid: e[3], read: e[4] })
         })
+        // A staged change's old side names objects the index held before (a file edited and
+        // staged was HEAD's object in the last read of the index), and an edit unstaged again
+        // puts HEAD's object back in the index: what the other one's cache in memory recorded
+        // for the same path and object id is what those bytes gave, as it would be here, so git
+        // is not asked for the blob (the MCP server's calls after staged edits).
+        const other = source === "old-index" ? "index" : source === "index" ? "old-index" : undefined
+        const index = other !== undefined && listing !== undefined ? kept.get(keyOf(realRoot, selfHosting, other)) : undefined
+        if (index !== undefined && listing !== undefined)
+          listing.counts.forEach((count, shard) => {
+            if (count === 0 || whole[shard] !== undefined) return
+            const wanted = listing.objects(shard)
+            for (const e of index.shards[shard]?.entries() ?? [])
+              if (e[3] !== null && wanted.get(e[0]) === e[3] && known.get(e[0])?.oid !== e[3])
+                known.set(e[0], { stat: null, hash: e[2], oid: e[3], read: e[4] })
+          })
       },
       known,
       whole,

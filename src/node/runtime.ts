@@ -21,6 +21,7 @@ export { GitEnvironment } from "./git.js"
 export { watchFolders } from "./watchFolders.js"
 export { stagedStamp } from "./stagedStamp.js"
 export { type KeptAnswer, keepAnswer, keptAnswer } from "./savedAnswer.js"
+export { StagedIndex } from "./stagedIndex.js"
 
 /** The file system every entrance gives the use cases: Node's, its reads synchronous (NodeFileSystemSync.ts). */
 export const FileSystemLive = NodeFileSystemSync.layer
