@@ -204,15 +204,14 @@ const main = () => {
 
   // Issue 51: "this change leaves N Specs drifted", with the accept command, when it drifts any.
   // Informational: a drift run that fails leaves the report as it was.
-  // Drift runs without the parse cache: its reads of the range's ends would rewrite the shards the
-  // bundle's read keeps, so a re-run on a restored cache would write it again (a known gap: drift's
-  // own cache source is still to do).
-  const NO_CACHE = { env: { SPECBUNDLE_CODE_CACHE: "0" } }
-  const drifted = specbundle(["drift", "--root", root, "--changeset", changeset, "--quiet"], NO_CACHE)
+  // Drift reads the range's ends under parse caches of its own and keeps its result by the range's
+  // commits: a re-run on a restored cache rewrites no cache file, and the Markdown run below
+  // makes no second pass.
+  const drifted = specbundle(["drift", "--root", root, "--changeset", changeset, "--quiet"])
   const driftCount = drifted.status === 0 ? JSON.parse(drifted.stdout).drifted.length : 0
   if (drifted.status !== 0) process.stderr.write(`specbundle action: specbundle drift exited ${drifted.status}; the report has no drift section\n`)
   if (driftCount > 0) {
-    const driftMd = specbundle(["drift", "--root", root, "--changeset", changeset, "--quiet", "--format", "markdown"], NO_CACHE)
+    const driftMd = specbundle(["drift", "--root", root, "--changeset", changeset, "--quiet", "--format", "markdown"])
     if (driftMd.status === 0) text = `${text}\n${driftMd.stdout}`
   }
   fs.writeFileSync(reportFile, text)

@@ -5,7 +5,10 @@
 // (process.cpuUsage through a -r hook, microseconds) and, under /usr/bin/time, with git's
 // children included (10 ms steps). Builds' outputs are compared: they must print the same bytes.
 //
-//   node scripts/bench-cpu.mjs [--runs N] [--corpus chain|scale|issue50] [--scenario hook|pr] [BUILD_DIR ...]
+//   node scripts/bench-cpu.mjs [--runs N] [--corpus chain|scale|issue50] [--scenario hook|hook-edit|pr] [BUILD_DIR ...]
+// hook-edit: the hook after a one-file staged edit, as a real commit sees it (the index changed
+// since the last run, just now): before each run a Spec's title changes and is staged, in a
+// `git clone --shared` copy of the corpus (bench-edit.mjs editableCopy), never the shared one.
 // BUILD_DIR: a checkout holding bin/specbundle.js (default: this one). The corpora are the bench's
 // (scripts/bench-corpus.mjs: built and cached under the OS temp folder on first use).
 import { spawnSync } from "node:child_process"
@@ -14,6 +17,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { ISSUE50_EXTRAS, corpus, gitHosted, pickEarlyChain, pickMidChain } from "./bench-corpus.mjs"
+import { editableCopy, stageEdit } from "./bench-edit.mjs"
 
 const SCRIPTS = path.dirname(fileURLToPath(import.meta.url))
 const argv = process.argv.slice(2)
@@ -31,14 +35,17 @@ const builds = argv.length === 0 ? [path.dirname(SCRIPTS)] : argv.map((b) => pat
 const params = { shape: shape === "issue50" ? "chain" : shape, seed: 1, anchorEvery: 5, specs: 10000, packs: 40, tsFiles: 20000 }
 const source = (await corpus(params)).dir
 // issue50: the chain corpus with issue 50's repository (a .gitignore, an untracked file, the staged Spec early in a chain).
-const dir =
+const hosted =
   shape === "issue50"
     ? gitHosted(source, `${source}-git50`, pickEarlyChain, ISSUE50_EXTRAS)
     : shape === "chain"
       ? gitHosted(source, undefined, pickMidChain)
       : gitHosted(source)
+const edits = scenario === "hook-edit"
+const dir = edits ? editableCopy(hosted) : hosted
+let round = 0
 const args =
-  scenario === "hook"
+  scenario === "hook" || edits
     ? ["impact", "--root", dir, "--staged", "--strict", "--quiet"]
     : ["bundle", "--root", dir, "--changeset", "HEAD~1", "--parts", "--budget", "50000"]
 
@@ -52,7 +59,8 @@ writeFileSync(
 const env = { ...process.env, SPECBUNDLE_CODE_CACHE_DIR: path.join(tmp, "cache"), BENCH_CPU_OUT: out }
 delete env.SPECBUNDLE_CODE_CACHE
 
-const run = (cmd) => {
+const run = (cmd, edit = false) => {
+  if (edit) stageEdit(dir, ++round)
   rmSync(out, { force: true })
   const r = spawnSync("/usr/bin/time", ["-f", "%U %S", process.execPath, "-r", hook, ...cmd], { env, encoding: "latin1", maxBuffer: 1 << 28 })
   const [u, s] = r.stderr.trim().split("\n").pop().split(" ").map(Number)
@@ -65,14 +73,14 @@ const rows = [
 try {
   // Two warm-ups each: the first fills the caches, the second runs as every later run does.
   for (const r of rows.slice(1)) {
-    run(r.cmd)
-    const w = run(r.cmd)
+    run(r.cmd, edits)
+    const w = run(r.cmd, edits)
     r.stdout = w.stdout
     r.status = w.status
   }
   for (let i = 0; i < runs; i++)
     for (const r of rows) {
-      const m = run(r.cmd)
+      const m = run(r.cmd, edits && r !== rows[0])
       r.self.push(m.self)
       r.all.push(m.all)
     }

@@ -208,11 +208,12 @@ const nextListing = (kept: KeptListing | undefined, entries: Listed): KeptListin
  * Which read a cache serves: the work tree's, the index's (`--staged`), or a changeset's old side
  * (blobs by object id), one for a hook's (`--staged`) and one for the others (a PR's); or a
  * changeset's new side that is a commit not checked out as it is (`commit`: a work tree with an
- * untracked file, as a CI job's output folder, or another commit than HEAD, and drift's range
- * ends, by object id). Each keeps
- * its own: their file sets differ, and alternating runs would otherwise rewrite one every time.
+ * untracked file, as a CI job's output folder, or another commit than HEAD, by object id); or
+ * drift's: a range's new end (`drift-tip`), its old end (`drift-base`), the index a staged change
+ * would commit (`drift-index`). Each keeps its own: their file sets differ, and alternating runs
+ * (a bundle's read of B, then drift's of A and B) would otherwise rewrite one every time.
  */
-export type CacheSource = "tree" | "index" | "old-index" | "old-tree" | "commit"
+export type CacheSource = "tree" | "index" | "old-index" | "old-tree" | "commit" | "drift-tip" | "drift-base" | "drift-index"
 
 /** 5: Specs' prose apart, parsed when read; a shard's reads before its entries (cacheFormat.ts). */
 const FORMAT = 5
@@ -466,6 +467,21 @@ export const warmCaches = (store?: CacheStore): ParseCaches => {
           if (digest !== null && held.digest === digest) whole[shard] = held.reads
           else for (const e of held.entries()) known.set(e[0], { stat: e[1], hash: e[2], oid: e[3], read: e[4] })
         })
+        // A staged change's old side names objects the index held before (a file edited and
+        // staged was HEAD's object in the last read of the index), and an edit unstaged again
+        // puts HEAD's object back in the index: what the other one's cache in memory recorded
+        // for the same path and object id is what those bytes gave, as it would be here, so git
+        // is not asked for the blob (the MCP server's calls after staged edits).
+        const other = source === "old-index" ? "index" : source === "index" ? "old-index" : undefined
+        const index = other !== undefined && listing !== undefined ? kept.get(keyOf(realRoot, selfHosting, other)) : undefined
+        if (index !== undefined && listing !== undefined)
+          listing.counts.forEach((count, shard) => {
+            if (count === 0 || whole[shard] !== undefined) return
+            const wanted = listing.objects(shard)
+            for (const e of index.shards[shard]?.entries() ?? [])
+              if (e[3] !== null && wanted.get(e[0]) === e[3] && known.get(e[0])?.oid !== e[3])
+                known.set(e[0], { stat: null, hash: e[2], oid: e[3], read: e[4] })
+          })
       },
       known,
       whole,

@@ -20,6 +20,8 @@ export type { CacheStore, Pool }
 export { GitEnvironment } from "./git.js"
 export { watchFolders } from "./watchFolders.js"
 export { stagedStamp } from "./stagedStamp.js"
+export { type KeptAnswer, keepAnswer, keptAnswer } from "./savedAnswer.js"
+export { StagedIndex } from "./stagedIndex.js"
 
 /** The file system every entrance gives the use cases: Node's, its reads synchronous (NodeFileSystemSync.ts). */
 export const FileSystemLive = NodeFileSystemSync.layer

@@ -53,26 +53,18 @@ const gitDirs = (root: string): { readonly gitDir: string; readonly commonDir: s
   }
 }
 
-/**
- * The stamp of the staged state of the repository holding `root`, with the configuration file
- * `config` (the one a run would read, or where it would be), or undefined where it cannot tell.
- */
-export const stagedStamp = (root: string, config: string, env: NodeJS.ProcessEnv): string | undefined => {
+/** The files a stamp is made of, the index (absolute) apart, with the repository's folders; or undefined where it cannot tell. */
+const stampedFiles = (
+  root: string,
+  env: NodeJS.ProcessEnv
+): { readonly real: string; readonly gitDir: string; readonly head: string; readonly index: string; readonly files: string[] } | undefined => {
   if (MOVERS.some((name) => env[name] !== undefined)) return undefined
   try {
     const real = fs.realpathSync(root)
     const { gitDir, commonDir } = gitDirs(real)
-    const now = BigInt(Date.now()) * 1_000_000n
-    const stampOf = (file: string): string => {
-      const s = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false })
-      if (s === undefined) return "-"
-      if (now - s.mtimeNs < RACY_NS || now - s.ctimeNs < RACY_NS) throw new NoStamp()
-      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
-    }
     const head = fs.readFileSync(nodePath.join(gitDir, "HEAD"), "utf8")
     const ref = /^ref: (\S+)\s*$/.exec(head)?.[1]
     const files = [
-      nodePath.join(gitDir, "index"),
       nodePath.join(gitDir, "HEAD"),
       ...(ref === undefined ? [] : [nodePath.join(ref.startsWith("refs/") ? commonDir : gitDir, ref)]),
       nodePath.join(commonDir, "packed-refs"),
@@ -89,11 +81,50 @@ export const stagedStamp = (root: string, config: string, env: NodeJS.ProcessEnv
             ...(env.HOME === undefined ? [] : [nodePath.join(env.HOME, ".gitconfig")]),
             nodePath.join(env.XDG_CONFIG_HOME ?? nodePath.join(env.HOME ?? "/", ".config"), "git", "config")
           ]),
-      nodePath.resolve(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig"),
-      nodePath.resolve(config)
+      nodePath.resolve(env.GIT_CONFIG_SYSTEM ?? "/etc/gitconfig")
     ]
-    return JSON.stringify([real, gitDir, head, files.map(stampOf)])
+    return { real, gitDir, head, index: nodePath.join(gitDir, "index"), files }
   } catch {
     return undefined
   }
+}
+
+/** The stamp of these files: their stat data, or undefined when one is unreadable or changed within the racy window. */
+const stampOf = (files: ReadonlyArray<string>): string[] | undefined => {
+  const now = BigInt(Date.now()) * 1_000_000n
+  try {
+    return files.map((file) => {
+      const s = fs.lstatSync(file, { bigint: true, throwIfNoEntry: false })
+      if (s === undefined) return "-"
+      if (now - s.mtimeNs < RACY_NS || now - s.ctimeNs < RACY_NS) throw new NoStamp()
+      return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+    })
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The stamp of the staged state of the repository holding `root`, with the configuration file
+ * `config` (the one a run would read, or where it would be), or undefined where it cannot tell.
+ */
+export const stagedStamp = (root: string, config: string, env: NodeJS.ProcessEnv): string | undefined => {
+  const found = stampedFiles(root, env)
+  if (found === undefined) return undefined
+  const { real, gitDir, head, index, files } = found
+  const stamps = stampOf([index, ...files, nodePath.resolve(config)])
+  return stamps === undefined ? undefined : JSON.stringify([real, gitDir, head, stamps])
+}
+
+/**
+ * What a `--staged` answer rests on besides the index's content (HEAD, the refs, git's settings),
+ * stamped as `stagedStamp` stamps it, with the index file's path: a caller that reads the index
+ * itself compares its bytes instead of its stat data (src/node/stagedIndex.ts). Undefined where
+ * it cannot tell, or when one of those files changed within the racy window.
+ */
+export const headStamp = (root: string, env: NodeJS.ProcessEnv): { readonly stamp: string; readonly index: string } | undefined => {
+  const found = stampedFiles(root, env)
+  if (found === undefined) return undefined
+  const stamps = stampOf(found.files)
+  return stamps === undefined ? undefined : { stamp: JSON.stringify([found.real, found.gitDir, found.head, stamps]), index: found.index }
 }

@@ -24,8 +24,21 @@ import { GraphReader } from "./GraphReader.js"
 import type { CacheStore } from "../node/parseCache.js"
 import { ParseCache } from "../node/runtime.js"
 
-/** Where a pass reads the graph and the reviews file: the work tree (history up to HEAD), or a commit's tree. */
-export type DriftTip = { readonly _tag: "WorkTree" } | { readonly _tag: "Commit"; readonly commit: string }
+/**
+ * Where a pass reads the graph and the reviews file: the work tree (history up to HEAD), a commit's
+ * tree (`side`: a range's new end or its old end, each under a parse cache of its own), or the
+ * index (the staged change as the commit it would make: STAGED).
+ */
+export type DriftTip =
+  | { readonly _tag: "WorkTree" }
+  | { readonly _tag: "Commit"; readonly commit: string; readonly side?: "tip" | "base" }
+  | { readonly _tag: "Index" }
+
+/** The id the staged change goes by as the commit it would make: no commit id is this; `:path` names its blobs. */
+export const STAGED = "staged"
+
+/** `rev:path` for cat-file: the index's blob (`:path`) for the staged change. */
+const blobName = (rev: string, path: string) => `${rev === STAGED ? "" : rev}:${path}`
 
 export interface PassResult {
   readonly rows: ReadonlyArray<DriftRow>
@@ -113,6 +126,43 @@ const driftCache = (store: CacheStore | undefined, location: RepoLocation) => {
     }
   }
   return { load, save }
+}
+
+/** Results a range's pass gave, newest last, at most this many per repository and root. */
+const RESULTS_KEPT = 16
+
+/**
+ * The results of range passes (`drift --changeset A..B`: both ends commits, so the answer is fixed
+ * by the key the caller gives, which names the build), in one file per repository and root of the
+ * loader's store: a hit is read and nothing written; a miss adds its result (the oldest dropped).
+ * Like the other caches it only changes speed: a file that cannot be read or written is as none.
+ */
+const resultCache = (store: CacheStore | undefined, location: RepoLocation) => {
+  if (store === undefined) return undefined
+  const name = `${createHash("sha256")
+    .update(JSON.stringify(["drift-results", CACHE_FORMAT, store.build, location.top, location.prefix]))
+    .digest("hex")
+    .slice(0, 40)}-drift-results`
+  const load = (): Array<{ readonly key: string; readonly value: unknown }> => {
+    try {
+      const bytes = store.read(name)
+      const parsed = bytes === undefined ? [] : JSON.parse(Buffer.from(bytes).toString("utf8"))
+      return Array.isArray(parsed) ? parsed : []
+    } catch {
+      return []
+    }
+  }
+  return {
+    get: (key: string): unknown => load().find((e) => e.key === key)?.value,
+    put: (key: string, value: unknown) => {
+      try {
+        const kept = load().filter((e) => e.key !== key)
+        store.write(name, Buffer.from(JSON.stringify([...kept, { key, value }].slice(-RESULTS_KEPT)), "utf8"))
+      } catch {
+        // a cache that cannot be written is no cache
+      }
+    }
+  }
 }
 
 const make = Effect.gen(function* () {
@@ -233,7 +283,7 @@ const make = Effect.gen(function* () {
     const at = new Map<string, number>()
     const name = (rev: string | null, path: string | null): number => {
       if (rev === null || path === null) return -1
-      const key = `${rev}:${location.prefix}${path}`
+      const key = blobName(rev, location.prefix + path)
       let i = at.get(key)
       if (i === undefined) {
         at.set(key, (i = names.length))
@@ -246,7 +296,8 @@ const make = Effect.gen(function* () {
     const known = cache?.load()?.substance ?? {}
     const changed = new Set<string>()
     const open = questions.filter((q) => {
-      const answer = known[substanceKey(q.spec, q.commit)]
+      // The staged change is no commit: its answers are never kept, never taken.
+      const answer = q.commit === STAGED ? undefined : known[substanceKey(q.spec, q.commit)]
       if (answer === true) changed.add(substanceKey(q.spec, q.commit))
       return answer === undefined
     })
@@ -274,11 +325,12 @@ const make = Effect.gen(function* () {
       const a = substanceAt(after, q.path, q.spec)
       const b = substanceAt(before, q.oldPath, q.spec)
       const key = substanceKey(q.spec, q.commit)
-      answers[key] = a === undefined || b === undefined || a !== b
-      if (answers[key]) changed.add(key)
+      const moved = a === undefined || b === undefined || a !== b
+      if (q.commit !== STAGED) answers[key] = moved
+      if (moved) changed.add(key)
     }
     const kept = cache?.load()
-    if (asked.length > 0 && kept !== null && kept !== undefined) cache?.save({ ...kept, substance: answers })
+    if (asked.some(({ q }) => q.commit !== STAGED) && kept !== null && kept !== undefined) cache?.save({ ...kept, substance: answers })
     return changed
   })
 
@@ -294,7 +346,7 @@ const make = Effect.gen(function* () {
       const matched = new Set<string>()
       const listed = yield* gitDiff.listSource(
         location,
-        { _tag: "Tree", commit: tip.commit },
+        tip._tag === "Index" ? { _tag: "Index" } : { _tag: "Tree", commit: tip.commit },
         (p) => p === "package.json" || shouldRead(p, exclude, matched) !== null
       )
       const fetch = (stale: ReadonlyArray<{ readonly path: string; readonly object: string }>) => gitDiff.readObjects(location, stale)
@@ -302,7 +354,10 @@ const make = Effect.gen(function* () {
       const pkgFiles = pkg.length === 0 ? [] : yield* reader.readIndexedFiles(location.root, pkg, fetch)
       const selfHosting = pkgFiles.length > 0 && isProtocolPackageJson(Buffer.from(pkgFiles[0].bytes).toString("utf8"))
       const entries = listed.filter((e) => e.path !== "package.json" && shouldRead(e.path, exclude) !== null)
-      const read = yield* reader.readIndexed({ root: location.root, entries, selfHosting, cache: "commit", hashes: false }, fetch)
+      // Drift's own caches: a bundle's read of the same commit (`commit`, with hashes) and drift's
+      // reads of a range's two ends would otherwise rewrite each other's shards on every run.
+      const cache = tip._tag === "Index" ? "drift-index" : tip.side === "base" ? "drift-base" : "drift-tip"
+      const read = yield* reader.readIndexed({ root: location.root, entries, selfHosting, cache, hashes: false }, fetch)
       return { graph: read.graph, excluded: matched as ReadonlySet<string> }
     })
 
@@ -310,7 +365,9 @@ const make = Effect.gen(function* () {
   const reviewsAt = (location: RepoLocation, tip: DriftTip) =>
     tip._tag === "WorkTree"
       ? fs.readFileString(nodePath.join(location.root, REVIEWS_FILE)).pipe(Effect.orElseSucceed(() => ""))
-      : Effect.map(readNamed(location.top, [`${tip.commit}:${location.prefix}${REVIEWS_FILE}`]), ([b]) => (b === null ? "" : Buffer.from(b).toString("utf8")))
+      : Effect.map(readNamed(location.top, [blobName(tip._tag === "Index" ? STAGED : tip.commit, location.prefix + REVIEWS_FILE)]), ([b]) =>
+          b === null ? "" : Buffer.from(b).toString("utf8")
+        )
 
   /** Drift over a history already read (the tip's ancestors, newest first), a graph and the reviews file's text. */
   const evaluate = Effect.fn("DriftPass.evaluate")(function* (
@@ -350,6 +407,21 @@ const make = Effect.gen(function* () {
     return { ...result, graph, commit, excluded, reviewsText } satisfies PassResult
   })
 
+  /**
+   * The staged change as the commit it would make on `head`: STAGED, `head` its parent, the
+   * index's changes against HEAD (root-relative, renames found as git log finds them).
+   */
+  const stagedCommit = (location: RepoLocation, head: string) =>
+    Effect.map(
+      git.run(location.top, ["diff", "--cached", "-z", "--name-status", "-M", "--no-color", "--no-ext-diff", "--end-of-options", head, "--"]),
+      (out): HistoryCommit => parseLogZ(`\x1e${STAGED} ${head}\0${out}`, (p) => underRoot(location.prefix, p))[0]
+    )
+
+  /** The kept result of a range pass under `key` (undefined: none, or no cache). */
+  const keptResult = (location: RepoLocation, key: string): unknown => resultCache(store, location)?.get(key)
+  /** Keeps a range pass's result under `key`. */
+  const keepResult = (location: RepoLocation, key: string, value: unknown): void => resultCache(store, location)?.put(key, value)
+
   /** Where the root sits in its repository. */
   const locate = (root: string) => gitDiff.locate(nodePath.resolve(root))
 
@@ -372,7 +444,7 @@ const make = Effect.gen(function* () {
     return out
   }
 
-  return { locate, resolve, mergeBase, history, shallowOf, passAt, evaluate, below } as const
+  return { locate, resolve, mergeBase, history, shallowOf, passAt, evaluate, below, stagedCommit, keptResult, keepResult } as const
 })
 
 export class DriftPass extends Context.Service<DriftPass, Effect.Success<typeof make>>()("specbundle/DriftPass") {

@@ -4,6 +4,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import { lstatSync } from "node:fs"
 import * as nodePath from "node:path"
@@ -26,7 +27,17 @@ import type { GitSideAnswers } from "../node/gitWorkTree.js"
 import { LIST_STAGED, PLACES_OPTIONS, askSides } from "../node/gitWorkTree.js"
 import { holdsOwnOutput } from "../node/ownOutput.js"
 import { ParseCache } from "../node/runtime.js"
-import { GitFailedError, Git, InvalidRevisionError, NotARepositoryError, ShallowCloneError, UnknownRevisionError, UnmergedPathError } from "../node/git.js"
+import { StagedIndex } from "../node/stagedIndex.js"
+import {
+  GitEnvironment,
+  GitFailedError,
+  Git,
+  InvalidRevisionError,
+  NotARepositoryError,
+  ShallowCloneError,
+  UnknownRevisionError,
+  UnmergedPathError
+} from "../node/git.js"
 
 export {
   GitFailedError,
@@ -276,6 +287,23 @@ const make = Effect.gen(function* () {
 
   const diff = Effect.fn("GitDiff.diff")(function* (root: string, changeset: Changeset) {
     if (changeset._tag === "Paths") return yield* pathsDiff(root, changeset.paths)
+    // A long-lived entrance's staged answers (src/node/stagedIndex.ts): from the index file and the
+    // last answer where they tell it, else git's answers below, kept for the next call.
+    const memo = changeset._tag === "Staged" ? Option.getOrUndefined(yield* Effect.serviceOption(StagedIndex)) : undefined
+    const env = memo === undefined ? undefined : yield* GitEnvironment
+    const remembered = memo === undefined || env === undefined ? undefined : memo.answer(root, env)
+    if (remembered !== undefined) {
+      const rebased = rebaseChanges(remembered.location.prefix, remembered.changes)
+      return {
+        location: remembered.location,
+        files: dropSkippedFolders(rebased.files),
+        outsideRoot: rebased.outsideRoot,
+        newSource: { _tag: "Index", listed: remembered.merged },
+        oldCommit: remembered.head,
+        oldObjects: remembered.oldObjects
+      } satisfies DiffResult
+    }
+    const before = memo === undefined || env === undefined ? undefined : memo.before(root, env)
     // HEAD is asked with the location where the changeset reads it (--staged, A..B, A...B).
     // --staged where the root holds a `.git` (a work tree's top, where a pre-commit hook runs):
     // its listings start beside the rev-parse instead of after it, one git round trip fewer. They
@@ -347,6 +375,7 @@ const make = Effect.gen(function* () {
         ;({ changes, oldObjects } = parseRawZ(diffOut))
         newSource = { _tag: "Index", listed: yield* sides.stagedEntries(top, index.merged) }
         oldCommit = found.head
+        if (before !== undefined && env !== undefined) memo?.keep(before, env, { location, head: found.head, listing: index, raw: diffOut })
         break
       }
     }

@@ -20,7 +20,7 @@ import { Git } from "../node/git.js"
 import type { GitSideAnswers, GitView } from "../node/gitWorkTree.js"
 import { askGit, convertsNothing, repositoryPrefix } from "../node/gitWorkTree.js"
 import { asIndexObject, load } from "../node/diskRead.js"
-import type { ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
+import type { CacheSource, ParseCache as OpenCache, SavedEntry } from "../node/parseCache.js"
 import { shardListing } from "../node/parseCache.js"
 import { ParseCache, WorkerPool } from "../node/runtime.js"
 import { buildGraph } from "../core/graph/graph.js"
@@ -281,7 +281,7 @@ const make = Effect.gen(function* () {
       readonly entries: ReadonlyArray<IndexedFile>
       readonly selfHosting: boolean
       /** The cache to use: the index's (default), or an old side's (a changeset's old blobs). */
-      readonly cache?: "index" | "old-index" | "old-tree" | "commit"
+      readonly cache?: Exclude<CacheSource, "tree">
     } & HashOption,
     fetch: (entries: ReadonlyArray<IndexedFile>) => Effect.Effect<ReadonlyArray<SourceFile>, E>
   ) =>

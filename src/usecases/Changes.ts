@@ -17,6 +17,7 @@ import type { FileHash, HashOption } from "../services/GraphReader.js"
 import { rootFolder } from "../services/GraphReader.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { Impact } from "../services/Impact.js"
+import { Drift } from "./Drift.js"
 import type { ChangesetRequest, Diagnostic, ImpactRequest } from "./requests.js"
 import { type ParameterProblems, problems } from "./requests.js"
 import { loadConfig, settingsOf } from "./settings.js"
@@ -86,6 +87,9 @@ export const impactProblems = (request: ImpactRequest, spell: Spelling = FIELD_N
   if (request.paths !== undefined) {
     const checked = pathsOf(request.paths, spell)
     if ("problem" in checked) found.push(checked)
+    // Drift is measured over commits; a list of paths names none.
+    if (request.drift === true)
+      found.push({ scope: spell.name("drift"), problem: `${c("drift")} goes with ${c("changeset")} or ${c("staged")}, not ${c("paths")}.` })
   }
   if (request.linkBase !== undefined) {
     const scope = spell.name("linkBase")
@@ -102,6 +106,7 @@ export const impactProblems = (request: ImpactRequest, spell: Spelling = FIELD_N
 /** The service as built from its dependencies. */
 const make = Effect.gen(function* () {
   const impact = yield* Impact
+  const drift = yield* Drift
   const fs = yield* FileSystem.FileSystem
 
   /** The changeset's impact under settled excludes (no configuration read here). */
@@ -129,7 +134,11 @@ const make = Effect.gen(function* () {
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
     const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-    return { ...(yield* run(request.root, request, exclude, read)), exclude }
+    const result = yield* run(request.root, request, exclude, read)
+    if (request.drift !== true) return { ...result, exclude, driftNotes: [] as ReadonlyArray<string> }
+    // The drift section, last in the report (a report without it keeps its bytes).
+    const section = yield* drift.section(request)
+    return { ...result, report: { ...result.report, drift: section.report }, exclude, driftNotes: section.notes }
   })
 
   /** A bundle's scope from a changeset: "a changeset's impacted Spec ids fill the specs scope". */
@@ -155,7 +164,7 @@ export class Changes extends Context.Service<Changes, Effect.Success<typeof make
   /** The service from its parts, for a double in a test or a program (what `Layer.succeed(Changes, …)` takes). */
   static readonly make = (service: Changes["Service"]): Changes["Service"] => service
   /** The live service; its dependencies still to provide. */
-  static readonly DefaultWithoutDependencies: Layer.Layer<Changes, never, FileSystem.FileSystem | Impact> = Layer.effect(this, make)
+  static readonly DefaultWithoutDependencies: Layer.Layer<Changes, never, FileSystem.FileSystem | Impact | Drift> = Layer.effect(this, make)
   /** The live service with everything under it but a FileSystem and the runtime (WorkerPool, ParseCache: src/node/runtime.ts). */
-  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Impact.Default))
+  static readonly Default = this.DefaultWithoutDependencies.pipe(Layer.provide(Layer.mergeAll(Impact.Default, Drift.Default)))
 }

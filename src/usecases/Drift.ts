@@ -12,13 +12,13 @@ import * as nodePath from "node:path"
 import { parseChangeset } from "../core/changes/changeset.js"
 import type { DriftReport } from "../core/changes/drift.js"
 import { REVIEWS_FILE, formatReviews, generationsOf, introduced } from "../core/changes/drift.js"
-import type { Graph } from "../core/model.js"
+import type { Finding } from "../core/model.js"
 import { byCodeUnits } from "../core/model.js"
 import { counted } from "../core/plural.js"
 import { DRIFT_FORMATS } from "../core/render/drift.js"
 import { rootLabel } from "../services/Impact.js"
 import type { PassResult } from "../services/DriftPass.js"
-import { DriftPass } from "../services/DriftPass.js"
+import { DriftPass, STAGED } from "../services/DriftPass.js"
 import { requestExcludes, settledExcludes } from "./excludes.js"
 import { choice, text, texts, toggle } from "./fields.js"
 import type { Diagnostic } from "./requests.js"
@@ -30,27 +30,30 @@ import { loadConfig, settingsOf } from "./settings.js"
 export const DriftRequest = Schema.Struct({
   ...corpusFields,
   changeset: text({
-    description: "Report only the drift a changeset introduces: A..B (clean at A, drifted at B) or A...B (clean at the merge base).",
+    description: "Only the drift a range introduces: A..B or A...B.",
     help: "Report only the drift this range introduces: A..B (Specs clean at A and drifted at B) or A...B (clean at the merge base of A and B).",
     value: "A...B"
   }),
   accept: toggle({
     description: "Record the listed Specs (specs) or, with all, every Spec as reviewed at HEAD in the reviews file at the root.",
-    help: `Record the Specs named after the flags (or, with --all, every Spec) as read and found right at HEAD, in ${REVIEWS_FILE} at the root; commit that file.`
+    help: `Record the Specs named after the flags (or, with --all, every Spec) as read and found right at HEAD, in ${REVIEWS_FILE} at the root; commit that file.`,
+    // The MCP server is read-only: the drift tool reports, the CLI records reviews.
+    mcp: false
   }),
   all: toggle({
     description: "With accept: every Spec whose carrier is committed (a baseline).",
-    help: "With --accept: every Spec whose carrier is committed, drifted or not (a baseline)."
+    help: "With --accept: every Spec whose carrier is committed, drifted or not (a baseline).",
+    mcp: false
   }),
   specs: texts({
     description: "With accept: the Spec ids to record.",
     help: "With --accept: the Spec ids to record, comma-separated.",
     value: "ID,...",
-    list: "comma"
+    list: "comma",
+    mcp: false
   }),
   format: choice(DRIFT_FORMATS, {
-    description:
-      "json (default): the report as compact JSON; text: for people; markdown: a pull-request comment; github: workflow annotations; gitlab: a Code Quality report.",
+    description: "json (default), text, markdown, github or gitlab: as drift --format prints it.",
     help: "json: compact JSON on one line; text: for people; markdown: a pull-request comment; github: workflow annotations; gitlab: a GitLab Code Quality report.",
     default: "json"
   })
@@ -59,8 +62,8 @@ export type DriftRequest = typeof DriftRequest.Type
 
 export interface DriftResult {
   readonly report: DriftReport
-  /** The graph at the pass's tip (its findings are the caller's to show). */
-  readonly graph: Graph
+  /** The findings of the graph at the pass's tip (the caller's to show). */
+  readonly findings: ReadonlyArray<Finding>
   /** Lines worth a warning on stderr: a shallow clone's history, records naming unknown commits, lines of the file that are no record. */
   readonly notes: ReadonlyArray<string>
   /** With accept: the ids recorded and the commit. */
@@ -127,10 +130,18 @@ const make = Effect.gen(function* () {
       const b = yield* drift.resolve(location.top, cs.to)
       const base = cs._tag === "MergeBase" ? yield* drift.mergeBase(location.top, a, b, request.changeset) : a
       const shallow = yield* drift.shallowOf(location.top)
+      // Both ends are commits: the same request over the same commits gives the same result, kept
+      // (with the loader's cache) so that a re-run (a pre-push hook over an unchanged range) makes
+      // no pass over history and reads no tree.
+      const key = JSON.stringify([request.changeset, a, b, base, exclude, [...shallow].sort()])
+      const kept = drift.keptResult(location, key) as
+        | { readonly report: DriftReport; readonly notes: string[]; readonly findings: Finding[]; readonly excluded: string[] }
+        | undefined
+      if (kept !== undefined) return { ...kept, excluded: new Set(kept.excluded), accepted: null, exclude } satisfies DriftResult
       const log = yield* drift.history(location, b, shallow)
       // A..B with A off B's line: A's own history (a second pass).
       const baseLog = log.some((c) => c.commit === base) ? drift.below(log, base) : yield* drift.history(location, base, shallow)
-      const atBase = yield* drift.passAt(location, { _tag: "Commit", commit: base }, base, baseLog, exclude, shallow)
+      const atBase = yield* drift.passAt(location, { _tag: "Commit", commit: base, side: "base" }, base, baseLog, exclude, shallow)
       const atTip = yield* drift.passAt(location, { _tag: "Commit", commit: b }, b, log, exclude, shallow)
       const report: DriftReport = {
         changeset: request.changeset,
@@ -142,7 +153,9 @@ const make = Effect.gen(function* () {
         drifted: introduced(atBase.rows, atTip.rows)
       }
       const excluded = new Set([...atBase.excluded, ...atTip.excluded])
-      return { report, graph: atTip.graph, notes: notesOf(atTip, cs.to), accepted: null, exclude, excluded } satisfies DriftResult
+      const notes = notesOf(atTip, cs.to)
+      drift.keepResult(location, key, { report, notes, findings: atTip.graph.findings, excluded: [...excluded].sort(byCodeUnits) })
+      return { report, findings: atTip.graph.findings, notes, accepted: null, exclude, excluded } satisfies DriftResult
     }
 
     const head = yield* drift
@@ -175,20 +188,59 @@ const make = Effect.gen(function* () {
       accepted = { ids: [...ids].sort(byCodeUnits), commit: head }
     }
     const report: DriftReport = { changeset: "HEAD", root, commit: head, base: null, reviews: REVIEWS_FILE, specs: pass.specs, drifted: pass.rows }
-    return { report, graph: pass.graph, notes: notesOf(pass, "HEAD"), accepted, exclude, excluded: pass.excluded } satisfies DriftResult
+    return { report, findings: pass.graph.findings, notes: notesOf(pass, "HEAD"), accepted, exclude, excluded: pass.excluded } satisfies DriftResult
   })
 
+  /**
+   * The drift the staged change would introduce: Specs clean at HEAD and drifted at the commit the
+   * index would make (STAGED, HEAD its parent; its reviews file the index's). Before the first
+   * commit there is no history: nothing drifted.
+   */
+  const staged = Effect.fn("Drift.staged")(function* (request: Pick<DriftRequest, "root" | "exclude" | "config">) {
+    const flags = requestExcludes(request.exclude ?? [])
+    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
+    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
+    const location = yield* drift.locate(request.root)
+    const root = rootLabel(location)
+    const head = yield* drift.resolve(location.top, "HEAD").pipe(Effect.catchTag("UnknownRevisionError", () => Effect.succeed(null)))
+    const empty: DriftReport = { changeset: "--staged", root, commit: STAGED, base: head, reviews: REVIEWS_FILE, specs: 0, drifted: [] }
+    if (head === null) return { report: empty, notes: [] as string[] }
+    const shallow = yield* drift.shallowOf(location.top)
+    const log = yield* drift.history(location, head, shallow)
+    const atHead = yield* drift.passAt(location, { _tag: "Commit", commit: head, side: "base" }, head, log, exclude, shallow)
+    const commit = yield* drift.stagedCommit(location, head)
+    const atIndex = yield* drift.passAt(location, { _tag: "Index" }, STAGED, [commit, ...log], exclude, shallow)
+    const report: DriftReport = { ...empty, specs: atIndex.specs, drifted: introduced(atHead.rows, atIndex.rows) }
+    return { report, notes: notesOf(atIndex, "HEAD") }
+  })
+
+  // A malformed revision is a wrong parameter, as for impact (Changes.ts); git's own failures keep their tags.
+  const invalid = (e: { readonly message: string }) =>
+    Effect.gen(function* () {
+      const spell = yield* FieldSpelling
+      return yield* problems([{ scope: spell.name("changeset"), problem: e.message }])
+    })
+
+  /**
+   * The drift section of an impact report (issue 51): for a range A..B or A...B the drift it
+   * introduces (as `drift --changeset`); for REV against the work tree, the drift of REV..HEAD
+   * (uncommitted edits are no history yet); for the staged changes, the drift their commit would
+   * introduce over HEAD.
+   */
+  const section = (request: Pick<DriftRequest, "root" | "exclude" | "config"> & { readonly changeset?: string; readonly staged?: boolean }) =>
+    Effect.gen(function* () {
+      if (request.staged === true) return yield* staged(request)
+      const given = request.changeset ?? "HEAD"
+      const parsed = parseChangeset(given)
+      const range = Result.isSuccess(parsed) && (parsed.success._tag === "Range" || parsed.success._tag === "MergeBase") ? given : `${given}..HEAD`
+      const result = yield* run({ root: request.root, exclude: request.exclude, config: request.config, changeset: range, format: "json" })
+      return { report: result.report, notes: result.notes }
+    })
+
   return {
-    // A malformed revision is a wrong parameter, as for impact (Changes.ts); git's own failures keep their tags.
-    run: (request: DriftRequest) =>
-      run(request).pipe(
-        Effect.catchTag("InvalidRevisionError", (e) =>
-          Effect.gen(function* () {
-            const spell = yield* FieldSpelling
-            return yield* problems([{ scope: spell.name("changeset"), problem: e.message }])
-          })
-        )
-      )
+    run: (request: DriftRequest) => run(request).pipe(Effect.catchTag("InvalidRevisionError", invalid)),
+    section: (request: Parameters<typeof section>[0]) => section(request).pipe(Effect.catchTag("InvalidRevisionError", invalid))
   } as const
 })
 

@@ -23,19 +23,19 @@ import { choice, linesFrom, requiredChoice, requiredText, text, textOrNumber, te
 /** Where the corpus is and how to read it; every request has these. */
 export const corpusFields = {
   root: requiredText({
-    description: "The corpus folder, may be inside a git repository (default: the server's folder).",
+    description: "The corpus folder (default: the server's).",
     help: "The corpus folder to read (default: the current folder); it may be a sub-folder of a git repository.",
     value: "DIR",
     default: "."
   }),
   exclude: texts({
-    description: "Root-relative paths to leave out, matched at segment boundaries.",
+    description: "Root-relative paths or globs to leave out.",
     help: "Leave out a root-relative folder or file (a trailing / and a leading ./ are fine) or a glob such as 'drafts/**'; repeat for more.",
     value: "PATH",
     list: "repeat"
   }),
   config: text({
-    description: "Configuration file (default: <root>/specbundle.config.json when present).",
+    description: "Configuration file (default: <root>/specbundle.config.json).",
     help: "Read this configuration file instead of <root>/specbundle.config.json.",
     value: "FILE"
   })
@@ -76,7 +76,7 @@ export const BundleRequest = Schema.Struct({
     list: "comma"
   }),
   perspective: text({
-    description: "With pack: a perspective (built-in or the configuration's) that chooses the members; beside a changeset, among the impacted ones.",
+    description: "With pack: a perspective (built-in or configured) choosing the members.",
     help: `With --pack: bundle the members a perspective selects (${builtIn}, or one the configuration names).`,
     value: "NAME"
   }),
@@ -88,7 +88,7 @@ export const BundleRequest = Schema.Struct({
   }),
   ...changesetFields,
   budget: textOrNumber({
-    description: `Hard limit in UTF-16 code units of the compact JSON, or a tier name (${tiers.join(", ")}). Default ${DEFAULT_BUDGET}.`,
+    description: `Hard limit in UTF-16 code units, or a tier (${tiers.join(", ")}); default ${DEFAULT_BUDGET}.`,
     help: `Hard limit in UTF-16 code units of the compact JSON, or a tier: ${tiers.map((t) => `${t} ${DEFAULT_TIERS[t]}`).join(", ")} (default ${DEFAULT_BUDGET}).`,
     value: "N|TIER"
   }),
@@ -110,7 +110,7 @@ export const BundleRequest = Schema.Struct({
   parts: toggle({
     description: "Every part of the split bundle (here only checked against part).",
     help: "Print every part, one compact JSON value per line, part 1 first.",
-    mcp: { name: "count", description: 'Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.' }
+    mcp: { name: "count", description: 'Return the part count, {"parts":N}, instead of a value.' }
   })
 })
 export type BundleRequest = typeof BundleRequest.Type
@@ -118,12 +118,11 @@ export type BundleRequest = typeof BundleRequest.Type
 /** Token counts of a bundle's parts: the entrances count them (src/core/tokens.ts), not the use case. */
 export const tokenFields = {
   tokens: choice(ENCODINGS, {
-    description:
-      'Count each part\'s exact tokens in this encoding: a text item {"tokens":[{"value":N,"encoding":E}]} after the value, or "tokens" beside "parts" with count.',
+    description: "Count each part's tokens in this encoding (a text item after the value; with count, beside parts).",
     help: "Count each part's exact tokens in this encoding: on stderr, and in manifest.json with --out. The value and its budget stay in code units."
   }),
   budgetTokens: textOrNumber({
-    description: "With tokens, instead of budget: a token target; the largest code-unit budget at which every part fits it (a text item says which).",
+    description: "With tokens, instead of budget: the tokens every part must fit in (a text item gives the budget found).",
     help: "With --tokens, instead of --budget: the largest code-unit budget at which every part counts at most N tokens (found by counting; stderr says which).",
     value: "N"
   })
@@ -134,21 +133,22 @@ export const ImpactRequest = Schema.Struct({
   ...corpusFields,
   ...changesetFields,
   paths: linesFrom({
-    description:
-      "Instead of a changeset: the paths a change touched, relative to the repository's top (a review bot's list): the Specs a change to exactly those paths impacts, the graph read from the work tree. A path the work tree lacks counts as deleted, and with no base to read it from impacts nothing by itself (listed as coverage unknown).",
+    description: "Instead of a changeset: the changed paths from the repository's top; the graph from the work tree (a path it lacks is deleted).",
     help: "Instead of --changeset: read the changed paths from FILE (- for stdin), one a line, relative to the repository's top; the Specs a change to exactly those paths impacts, the graph read from the work tree. A path the work tree lacks counts as deleted and, with no base to read it from, impacts nothing by itself (coverage unknown).",
     flag: "paths-from",
     value: "FILE|-"
   }),
   format: choice(IMPACT_FORMATS, {
-    description:
-      "json (default): the report as compact JSON; text: a report for people; markdown: a pull-request comment; gitlab: a GitLab Code Quality report.",
+    description: "json (default), text (for people), markdown (a pull-request comment) or gitlab (Code Quality).",
     help: "json: compact JSON on one line; text: the counts, then the detail, for people; markdown: for a pull-request comment; gitlab: a GitLab Code Quality report (findings, lost bindings, at-risk nodes).",
     default: "json"
   }),
+  drift: toggle({
+    description: "Add the Specs this change leaves drifted (a history pass).",
+    help: "Add a drift section: the Specs this change leaves drifted and the accept command (A..B, A...B: as drift --changeset; REV: REV..HEAD; --staged: what its commit would drift). Costs a pass over the history."
+  }),
   linkBase: text({
-    description:
-      "With format markdown: an http(s) URL put before every file link (such as https://github.com/OWNER/REPO/blob/SHA/; a missing trailing / is added).",
+    description: "With format markdown: a URL before every file link, such as https://github.com/O/R/blob/SHA/.",
     help: "With --format markdown: put URL, an http(s) URL such as https://github.com/OWNER/REPO/blob/SHA/ (a missing trailing / is added), before every file link; in a GitLab CI job it defaults to the pipeline commit's -/blob/SHA/.",
     value: "URL"
   })
@@ -159,7 +159,7 @@ export type ImpactRequest = typeof ImpactRequest.Type
 export const CheckRequest = Schema.Struct({
   ...corpusFields,
   format: choice(CHECK_FORMATS, {
-    description: "text (default): file:line: code: message lines, then the counts; json, github, sarif or gitlab: what check --format prints.",
+    description: "text (default): file:line: code: message lines and the counts; else as check --format prints.",
     help: "text: file:line: code: message lines on stderr; json, github (workflow commands), sarif (SARIF 2.1.0) or gitlab (a GitLab Code Quality report): every finding on stdout.",
     default: "text"
   })
@@ -170,12 +170,12 @@ export type CheckRequest = typeof CheckRequest.Type
 export const ListRequest = Schema.Struct({
   ...corpusFields,
   what: requiredChoice(LIST_SUBJECTS, {
-    description: "packs: every Pack with its title and member count; specs: every Spec with its kind and title.",
+    description: "packs (title, member count) or specs (kind, title).",
     value: "WHAT",
     argument: true
   }),
   format: choice(LIST_FORMATS, {
-    description: "text (default): one id a line with what it is; json: one compact JSON value.",
+    description: "text (default): one id a line with what it is; or json.",
     help: "text: one id a line with what it is; json: one compact JSON value.",
     default: "text"
   })

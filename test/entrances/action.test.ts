@@ -659,6 +659,10 @@ describe("action.yml: the parse cache between runs", () => {
     // parsed and its shard written again).
     expect(Object.keys(saved).length).toBeGreaterThan(0)
     expect(cacheFiles(cacheAgain)).toEqual(saved)
+    // Drift ran with the cache (its result kept, its reads under sources of their own) and its
+    // section is in the report: the re-run wrote none of it again either.
+    expect(Object.keys(saved).filter((f) => f.endsWith("-drift-results.json")).length).toBeGreaterThan(0)
+    expect(again.out["impact.md"]).toContain("### specbundle drift")
 
     // The pull request gets another commit; the next job restores that cache, made at the commit before.
     const work = clone("fare-change")

@@ -302,6 +302,11 @@ describe("the template's script in a merge-request pipeline", () => {
 
     const md = fs.readFileSync(path.join(ws, "specbundle-out", "impact.md"), "utf8")
     expect(md.startsWith(`**specbundle impact** of \`${changeset}\`: 2 impacted Specs`)).toBe(true)
+    // The change drifts Specs clean at the base (issue 51): drift's section follows the impact report, as in the GitHub action's.
+    const drift = cli(ws, ["drift", "--changeset", changeset, "--format", "markdown"], envFor(head)).stdout
+    expect(drift).toMatch(/^### specbundle drift\n\nThis change \(\S+\) leaves \d+ Specs? drifted/)
+    expect(md).toBe(`${cli(ws, ["impact", "--changeset", changeset, "--format", "markdown"], envFor(head)).stdout}\n${drift}`)
+    expect(fs.existsSync(path.join(ws, "specbundle-out", "drift.md"))).toBe(false)
     expect(md).toContain(`](https://gitlab.example.com/team/bikes/-/blob/${head}/specs/rides/ride-fare-rule.sdp.md#L`)
     expect(api.notes).toEqual([{ id: 1000, body: `${MARKER}\n${md}`, system: false }])
     const manifest = JSON.parse(fs.readFileSync(path.join(ws, "specbundle-out", "parts", "manifest.json"), "utf8"))

@@ -97,7 +97,7 @@ describe("specbundle mcp --http", () => {
     expect(foreignOrigin.status).toBe(403)
     const ownOrigin = await post(list, { Origin: `http://127.0.0.1:${port}` })
     expect(ownOrigin.status).toBe(200)
-    expect(JSON.parse(ownOrigin.body).result.tools).toHaveLength(4)
+    expect(JSON.parse(ownOrigin.body).result.tools).toHaveLength(5)
     const localhost = await post(list, { Host: `localhost:${port}` })
     expect(localhost.status).toBe(200)
   }, 60_000)

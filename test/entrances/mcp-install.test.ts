@@ -32,7 +32,7 @@ describe("the README's MCP registration in a project install", () => {
     try {
       await client.connect(transport)
       const { tools } = await client.listTools()
-      expect(tools.map((t) => t.name)).toEqual(["bundle", "impact", "check", "list"])
+      expect(tools.map((t) => t.name)).toEqual(["bundle", "impact", "check", "list", "drift"])
       const listed = await client.callTool({ name: "list", arguments: { root: example, what: "packs" } })
       expect((listed.content as Array<{ text: string }>)[0]!.text).toBe(runCli(["list", "packs", "--root", example], REPO).stdout)
     } catch (e) {

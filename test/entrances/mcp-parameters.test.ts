@@ -16,7 +16,7 @@ describe("request fields as MCP parameters", () => {
     expect(Object.keys(schema.properties)).toEqual([...names, "tokens", "budgetTokens"])
     expect(schema.required).toEqual([])
     expect(schema.properties.pack.description).toBe(BundleRequest.fields.pack.ast.annotations?.description)
-    expect(schema.properties.count.description).toBe('Return the number of parts the bundle splits into, as {"parts":N}, instead of a value.')
+    expect(schema.properties.count.description).toBe('Return the part count, {"parts":N}, instead of a value.')
   })
 
   it("a field's enum, its default filled, its tool name mapped back, and a wrong value in the decoder's words", () => {

@@ -29,7 +29,7 @@ describe("specbundle mcp: request ids", () => {
     expect(answerOf(run, "init-1").result.protocolVersion).toBe("2025-06-18")
     expect(answerOf(run, "s-1").result.content[0].text).toBe(cli)
     // "12" stays a string: the id is answered as sent.
-    expect(answerOf(run, "12").result.tools.length).toBe(4)
+    expect(answerOf(run, "12").result.tools.length).toBe(5)
     expect(answerOf(run, "s-2").result.content[0].text).toBe(cli)
     expect(run.answers.filter((a) => a.error !== undefined)).toEqual([])
     expect(run.answers.map((a) => a.id)).toEqual(expect.arrayContaining(["init-1", "s-1", "12", "s-2"]))
@@ -82,7 +82,7 @@ describe("specbundle mcp: the revisions", () => {
     )
     expect(run.status).toBe(0)
     expect(answerOf(run, 0).result.protocolVersion).toBe("2025-06-18")
-    expect(answerOf(run, 1).result.tools.map((t: { name: string }) => t.name)).toEqual(["bundle", "impact", "check", "list"])
+    expect(answerOf(run, 1).result.tools.map((t: { name: string }) => t.name)).toEqual(["bundle", "impact", "check", "list", "drift"])
     expect(answerOf(run, 2).result.content[0].text).toBe(cliBundle())
     // The older revisions' results carry none of 2026-07-28's fields.
     expect(answerOf(run, 2).result.resultType).toBeUndefined()
@@ -99,7 +99,7 @@ describe("specbundle mcp: the revisions", () => {
       expect(listOf(second, id)).toBe(listOf(first, id))
     }
     const tools = answerOf(first, 1).result.tools as Array<{ name: string; annotations: Record<string, unknown> }>
-    expect(tools.map((t) => t.name)).toEqual(["bundle", "impact", "check", "list"])
+    expect(tools.map((t) => t.name)).toEqual(["bundle", "impact", "check", "list", "drift"])
     for (const tool of tools) expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false })
     // What every agent session pays: the tools as the client receives them.
     const tokens = o200k(JSON.stringify(tools))

@@ -59,9 +59,9 @@ const rawServer = async () => {
 }
 
 describe("specbundle mcp", () => {
-  it("lists the four tools with schema'd parameters: every choice an enum, the CLI's list in the CLI's order", async () => {
+  it("lists the five tools with schema'd parameters: every choice an enum, the CLI's list in the CLI's order", async () => {
     const { tools } = await client.listTools()
-    expect(tools.map((t) => t.name).sort()).toEqual(["bundle", "check", "impact", "list"])
+    expect(tools.map((t) => t.name).sort()).toEqual(["bundle", "check", "drift", "impact", "list"])
     const properties = (name: string) =>
       (tools.find((t) => t.name === name)!.inputSchema as { properties: Record<string, { type?: string; enum?: string[]; anyOf?: unknown[] }> }).properties
     const bundle = properties("bundle")
@@ -420,7 +420,7 @@ describe("specbundle mcp", () => {
       '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}'
     ])
     const a1 = lines.map((l) => JSON.parse(l)).find((m) => m.id === "a-1")
-    expect(a1.result.tools.map((t: { name: string }) => t.name)).toEqual(["bundle", "impact", "check", "list"])
+    expect(a1.result.tools.map((t: { name: string }) => t.name)).toEqual(["bundle", "impact", "check", "list", "drift"])
     // initialize, the call, the string id's answer and the three error answers.
     expect(lines).toHaveLength(6)
     await own.close()

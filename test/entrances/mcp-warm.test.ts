@@ -178,3 +178,131 @@ describe("specbundle mcp: a staged answer from the repository's stat data", () =
     expect(await answers()).toBe(0)
   }, 300_000)
 })
+
+describe("specbundle mcp: a staged answer after a staged edit, from the index file", () => {
+  const repo = makeRepo()
+  const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-index-trace-")), "trace")
+  const indexCache = fs.mkdtempSync(path.join(os.tmpdir(), "specbundle-mcp-index-cache-"))
+  let server: Client
+  /** Past the racy window (3 s): HEAD's and the refs' stat data may be trusted again after a commit or a checkout. */
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 3500))
+  /** The git processes the server started (GIT_TRACE, one line each): those that list or diff, and those that read blobs (cat-file). */
+  const gits = () => {
+    const lines = fs.existsSync(trace) ? fs.readFileSync(trace, "utf8").split("\n") : []
+    const blobs = lines.filter((l) => l.includes(" trace: built-in: git cat-file ")).length
+    return { listings: lines.filter((l) => l.includes(" trace: built-in: git ")).length - blobs, blobs }
+  }
+  const impact = async (): Promise<string> => {
+    const result = await server.callTool({ name: "impact", arguments: { staged: true } })
+    return (result.content as ReadonlyArray<{ text?: string }>).map((c) => c.text ?? "").join("")
+  }
+  const fresh = async () => (await cliAsync(repo.dir, ["impact", "--staged"], { env: cacheEnv(undefined) })).stdout
+  /** The call answers as a fresh process does; how many listing gits it started (blob reads apart: `blobs`). */
+  let blobs = 0
+  const answer = async (): Promise<number> => {
+    const before = gits()
+    expect(await impact()).toBe(await fresh())
+    const after = gits()
+    blobs = after.blobs - before.blobs
+    return after.listings - before.listings
+  }
+  /** A call that started no git process at all. */
+  const noGit = async () => {
+    expect(await answer()).toBe(0)
+    expect(blobs).toBe(0)
+  }
+  const stage = (file: string, text: string) => {
+    repo.write(file, text)
+    repo.git("add", "--", file)
+  }
+
+  beforeAll(async () => {
+    for (let i = 0; i < 6; i++)
+      repo.write(`specs/s${i}.sdp.md`, specCarrier(`spec:x.s${i}`, `Spec ${i}`, i === 0 ? "relations: {}" : "relations:\n  refines: spec:x.s0"))
+    repo.write("src/a.ts", codeAnchor("impl:x.a", ["spec:x.s1"]))
+    repo.commit("corpus")
+    stage("specs/s2.sdp.md", specCarrier("spec:x.s2", "Spec 2, staged", "relations:\n  refines: spec:x.s0"))
+    const env = { ...(cacheEnv(indexCache) as Record<string, string>), GIT_TRACE: trace }
+    server = new Client({ name: "specbundle-index-test", version: "1.0.0" })
+    await server.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], cwd: repo.dir, env, stderr: "ignore" }))
+  }, 60_000)
+
+  afterAll(async () => {
+    await server?.close()
+    fs.rmSync(indexCache, { recursive: true, force: true })
+  })
+
+  it("answers staged edits, additions and removals right after they are made with no git process; asks git where the index alone cannot tell", async () => {
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    // A staged edit, and another right after it, each within the racy window: the index's bytes
+    // tell, and the old side (HEAD's object) is what the last read of the index gave for it.
+    stage("specs/s1.sdp.md", specCarrier("spec:x.s1", "Spec 1, staged"))
+    await noGit()
+    // A Spec's id changed, then changed again: the old side is HEAD's Spec (removed), not the one staged before.
+    stage("specs/s5.sdp.md", specCarrier("spec:x.s5b", "Spec 5, another id", "relations:\n  refines: spec:x.s0"))
+    await noGit()
+    stage("specs/s5.sdp.md", specCarrier("spec:x.s5c", "Spec 5, a third id", "relations:\n  refines: spec:x.s0"))
+    await noGit()
+    repo.git("checkout", "HEAD", "--", "specs/s5.sdp.md")
+    await noGit()
+    stage("specs/s3.sdp.md", specCarrier("spec:x.s3", "Spec 3, staged", "relations:\n  refines: spec:x.s1"))
+    await noGit()
+    // The same size, the same times, other bytes, staged.
+    const file = path.join(repo.dir, "specs/s1.sdp.md")
+    const was = fs.statSync(file)
+    repo.write("specs/s1.sdp.md", specCarrier("spec:x.s1", "Spec 1, STAGED"))
+    fs.utimesSync(file, was.atime, was.mtime)
+    repo.git("add", "--", "specs/s1.sdp.md")
+    await noGit()
+    // A work tree edit not staged; a new file staged; an edit unstaged again.
+    repo.write("specs/s4.sdp.md", specCarrier("spec:x.s4", "Spec 4, unstaged"))
+    await noGit()
+    stage("specs/new.sdp.md", specCarrier("spec:x.new", "New", "relations:\n  refines: spec:x.s0"))
+    await noGit()
+    repo.git("restore", "--staged", "--", "specs/s3.sdp.md")
+    // HEAD's object back in the index, its bytes no longer in the work tree: read from git.
+    expect(await answer()).toBe(0)
+    // An addition and a removal at once: git may pair them as a rename, so git is asked.
+    repo.git("rm", "-q", "--", "specs/s5.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    repo.git("rm", "-q", "--cached", "--", "specs/new.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    // A removal alone, answered again from the index.
+    repo.git("rm", "-q", "-f", "--", "specs/s4.sdp.md")
+    await noGit()
+    // A rename staged: git.
+    repo.git("mv", "specs/s3.sdp.md", "specs/s3-moved.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    // A commit moves HEAD: git is asked, right after it and past the racy window.
+    repo.remove("specs/new.sdp.md")
+    repo.commit("second")
+    expect(await answer()).toBeGreaterThan(0)
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    // An intent-to-add entry: git, and again once it is gone (nothing was kept meanwhile).
+    repo.write("specs/new.sdp.md", specCarrier("spec:x.new", "New", "relations:\n  refines: spec:x.s0"))
+    repo.git("add", "-N", "--", "specs/new.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    repo.git("rm", "-q", "--cached", "--", "specs/new.sdp.md")
+    repo.remove("specs/new.sdp.md")
+    expect(await answer()).toBeGreaterThan(0)
+    // A file replaced in the index and the work tree by a checkout of the commit before.
+    repo.git("checkout", "HEAD~1", "--", "specs/s2.sdp.md")
+    await noGit()
+    stage("src/a.ts", codeAnchor("impl:x.a", ["spec:x.s0"]))
+    await noGit()
+    // A commit, then a checkout, each past the racy window: HEAD's and the refs' stat data tell git is to be asked.
+    repo.commit("third")
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    stage("specs/s1.sdp.md", specCarrier("spec:x.s1", "Spec 1, staged again"))
+    await noGit()
+    repo.git("stash", "-q")
+    repo.git("checkout", "-q", "HEAD~1")
+    await settle()
+    expect(await answer()).toBeGreaterThan(0)
+    stage("specs/s0.sdp.md", specCarrier("spec:x.s0", "Spec 0, staged"))
+    await noGit()
+  }, 300_000)
+})

@@ -11,6 +11,7 @@ import { composeBundleText } from "../../src/core/bundle/index.js"
 import { factsOf } from "../../src/core/graph/facts.js"
 import { Bundler } from "../../src/usecases/Bundler.js"
 import { Changes } from "../../src/usecases/Changes.js"
+import { Drift } from "../../src/usecases/Drift.js"
 import { Corpus } from "../../src/usecases/Corpus.js"
 import { Composer } from "../../src/services/Composer.js"
 import { GitDiff } from "../../src/services/GitDiff.js"
@@ -38,7 +39,8 @@ const corpusRepo = () => {
 const withGitDiff = (gitDiff: GitDiff["Service"]) =>
   Bundler.DefaultWithoutDependencies.pipe(
     Layer.provideMerge(Changes.DefaultWithoutDependencies),
-    Layer.provideMerge(Impact.DefaultWithoutDependencies),
+    // Drift (the impact report's drift section) on its own services; this test counts only the impact's diffs.
+    Layer.provideMerge(Layer.mergeAll(Impact.DefaultWithoutDependencies, Drift.Default)),
     Layer.provideMerge(Layer.mergeAll(GraphReader.Default, Composer.Default, Layer.succeed(GitDiff, gitDiff))),
     Layer.provide(Layer.mergeAll(NodeFileSystem.layer, TestRuntime))
   )

@@ -2,6 +2,7 @@
 // section 2 over the new graph, plus what the old side of deleted and renamed-away files held.
 // Pure: the Impact service gathers the graph, the old reads and the changed files.
 import type { ChangedFile, ChangeStatus } from "./changeset.js"
+import type { DriftReport } from "./drift.js"
 import { classifyPath } from "../read/discover.js"
 import type { AnchorNode, CarrierRead, Claim, Edge, EdgeType, Graph, PackNode, SpecNode } from "../model.js"
 import { byCodeUnits } from "../model.js"
@@ -72,6 +73,8 @@ export interface ImpactReport {
   readonly coverageUnknown: ReadonlyArray<string>
   readonly unlinked: ReadonlyArray<{ readonly file: string; readonly id: string }>
   readonly outsideRoot: ReadonlyArray<string>
+  /** Only when asked (impact --drift): the Specs this change leaves drifted, as `drift --format json` gives them. */
+  readonly drift?: DriftReport
 }
 
 export interface ImpactInput {

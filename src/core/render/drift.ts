@@ -4,6 +4,7 @@ import type { DriftReason, DriftReport } from "../changes/drift.js"
 import { acceptCommand } from "../changes/drift.js"
 import { counted } from "../plural.js"
 import { escapeCommandData, escapeCommandProperty } from "./findings.js"
+import type { CodeQualityIssue } from "./gitlab.js"
 import { codeQualityJson, fingerprintOf } from "./gitlab.js"
 
 export const DRIFT_FORMATS = ["json", "text", "markdown", "github", "gitlab"] as const
@@ -68,19 +69,20 @@ export const driftGithub = (r: DriftReport, prefix = r.root): string =>
     )
     .join("")
 
-export const driftGitlab = (r: DriftReport): string =>
-  codeQualityJson(
-    r.drifted.map((d) => {
-      const path = joined(r.root, d.file)
-      return {
-        description: `specbundle drift: ${d.id} drifted since ${short(d.watermark.commit)}: ${d.reasons.map(driftReasonText).join("; ")}`,
-        check_name: "drift/drifted",
-        fingerprint: fingerprintOf(["drift/drifted", path, d.id]),
-        severity: "minor" as const,
-        location: { path, lines: { begin: 1 } }
-      }
-    })
-  )
+/** One Code Quality issue per drifted Spec, on its carrier (impact --drift adds them to its own). */
+export const driftIssues = (r: DriftReport): CodeQualityIssue[] =>
+  r.drifted.map((d) => {
+    const path = joined(r.root, d.file)
+    return {
+      description: `specbundle drift: ${d.id} drifted since ${short(d.watermark.commit)}: ${d.reasons.map(driftReasonText).join("; ")}`,
+      check_name: "drift/drifted",
+      fingerprint: fingerprintOf(["drift/drifted", path, d.id]),
+      severity: "minor" as const,
+      location: { path, lines: { begin: 1 } }
+    }
+  })
+
+export const driftGitlab = (r: DriftReport): string => codeQualityJson(driftIssues(r))
 
 /** The report in a format; `prefix` (github): the root as seen from the working folder, the repository-relative root by default. */
 export const driftOutput = (r: DriftReport, format: DriftFormat, prefix = r.root): string => {

@@ -12,6 +12,7 @@ import { findingsGithub, findingsJson, findingsSarif } from "./findings.js"
 import { codeQualityJson, findingIssues, impactIssues } from "./gitlab.js"
 import { impactMarkdownFacts } from "./impact-facts.js"
 import { impactMarkdown } from "./impact-markdown.js"
+import { driftIssues, driftMarkdown, driftText } from "./drift.js"
 
 // The choice lists of the outputs below, declared once: the CLI's flags, the MCP tools' enums and
 // the library's request types are built from these (src/usecases/requests.ts).
@@ -87,14 +88,17 @@ export const impactText = (r: ImpactReport): string => {
 }
 
 /** The report in the asked format: what stdout carries (the MCP impact tool returns the same text). */
-export const impactOutput = (report: ImpactReport, graph: Graph, format: ImpactFormat, linkBase = "", diagram = true): string =>
-  format === "text"
-    ? impactText(report)
+export const impactOutput = (report: ImpactReport, graph: Graph, format: ImpactFormat, linkBase = "", diagram = true): string => {
+  // impact --drift: its section after the report's own (json: the report's last field, `drift`).
+  const drift = report.drift
+  return format === "text"
+    ? impactText(report) + (drift === undefined ? "" : `\n${driftText(drift)}`)
     : format === "markdown"
-      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase, diagram })
+      ? impactMarkdown(report, impactMarkdownFacts(report, graph), { linkBase, diagram }) + (drift === undefined ? "" : `\n${driftMarkdown(drift)}`)
       : format === "gitlab"
-        ? codeQualityJson(impactIssues(report, graph))
+        ? codeQualityJson([...impactIssues(report, graph), ...(drift === undefined ? [] : driftIssues(drift))])
         : JSON.stringify(report) + "\n"
+}
 
 /** What `list` prints on stdout (the MCP list tool returns the same text). */
 export const listOutput = (graph: Graph, what: ListSubject, format: ListFormat): string => {

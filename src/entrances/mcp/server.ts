@@ -25,6 +25,7 @@ import { VERSION } from "../../core/version.js"
 import type { Bundler } from "../../usecases/Bundler.js"
 import type { Changes } from "../../usecases/Changes.js"
 import type { Corpus } from "../../usecases/Corpus.js"
+import type { Drift } from "../../usecases/Drift.js"
 import { FileSystemLive, type ParseCache, type WorkerPool } from "../../node/runtime.js"
 import { UseCasesLive } from "../../usecases/layer.js"
 import { OutputCap } from "./cap.js"
@@ -60,7 +61,7 @@ class Calls extends Context.Service<
 
 const registerTools = Effect.gen(function* () {
   const server = yield* McpServer.McpServer
-  const context = yield* Effect.context<Bundler | Changes | Corpus | OutputCap>()
+  const context = yield* Effect.context<Bundler | Changes | Corpus | Drift | OutputCap>()
   const calls = yield* Calls
   for (const spec of tools) {
     // Each call runs its use case afresh (the corpus may change between calls), over the parse

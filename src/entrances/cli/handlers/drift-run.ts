@@ -2,7 +2,6 @@
 import * as Effect from "effect/Effect"
 import { driftOutput } from "../../../core/render/drift.js"
 import { findingsPrefix } from "../../../core/render/outputs.js"
-import { hasRefusal } from "../../../core/graph/graph.js"
 import { Drift, DriftRequest } from "../../../usecases/Drift.js"
 import { requestOf } from "../../../usecases/requests.js"
 import type { DriftArgs } from "../commands/drift.js"
@@ -17,7 +16,7 @@ export const runDrift = (args: DriftArgs) =>
     const drift = yield* Drift
     const request = requestOf(DriftRequest, { ...args, specs: args.ids.length === 0 ? undefined : args.ids })
     const result = yield* drift.run(yield* located(request))
-    yield* writeFindings(result.graph.findings, { quiet: args.quiet, all: args.verbose, style: "text", root: args.root })
+    yield* writeFindings(result.findings, { quiet: args.quiet, all: args.verbose, style: "text", root: args.root })
     yield* warnUnmatched(result.exclude, result.excluded, args.root, args.quiet)
     if (!args.quiet) for (const note of result.notes) yield* writeErr(`specbundle: drift: ${note}`)
     if (result.accepted !== null && result.accepted.ids.length > 0)
@@ -26,7 +25,7 @@ export const runDrift = (args: DriftArgs) =>
       )
     const { cwd } = yield* Invocation
     yield* writeOut(driftOutput(result.report, args.format, findingsPrefix(args.root, cwd)))
-    if (args.strict && hasRefusal(result.graph)) return yield* new ExitWith({ code: 1 })
+    if (args.strict && result.findings.some((f) => f.severity === "error")) return yield* new ExitWith({ code: 1 })
     if (args.failOnDrift && result.report.drifted.length > 0) {
       yield* writeErr(`specbundle: drift: ${result.report.drifted.length} drifted (--fail-on-drift): exit 3`)
       return yield* new ExitWith({ code: 3 })
