@@ -1,5 +1,6 @@
 // The pre-commit hook's own entrance (issue 50): `impact --staged [--strict] [--quiet] [--root DIR]`,
-// the bike-dock hook's command line, run without effect/cli. The loader (src/loader.cjs) compiles
+// the bike-dock hook's command line, and `hook run pre-commit [--root DIR]`, what an installed
+// pre-commit hook runs, without effect/cli. The loader (src/loader.cjs) compiles
 // this bundle (bin/specbundle-hook.cjs, with a code cache of its own) instead of the CLI's when the
 // words have that shape; `answerHook` reads them (entrances/cli/hook-argv.ts) and runs the `impact`
 // handler through the same run (entrances/cli/run.ts: settings, runtime, `{ diagnostics }`), the
@@ -9,17 +10,19 @@
 import type * as Exit from "effect/Exit"
 import { type RunError, endOfRun } from "./entrances/cli/end.js"
 import { runImpactCommand } from "./entrances/cli/handlers/impact-run.js"
-import { hookArgs } from "./entrances/cli/hook-argv.js"
+import { hookArgs, preCommitRoot } from "./entrances/cli/hook-argv.js"
+import { runPreCommit } from "./entrances/cli/hooks/pre-commit.js"
 import { runProgram } from "./entrances/cli/run.js"
 import { runProcess } from "./process.js"
 
 /** Runs the hook's command line and returns true; false (nothing done) for any other words. */
 export const answerHook = (argv: ReadonlyArray<string>): boolean => {
   const args = hookArgs(argv)
-  if (args === undefined) return false
+  const root = args === undefined ? preCommitRoot(argv) : undefined
+  if (args === undefined && root === undefined) return false
   // No parser runs here, so no failure of effect/cli's can end the run: ours alone (end.ts).
   runProcess(
-    (runtime) => runProgram(argv, runtime, () => runImpactCommand(args)),
+    (runtime) => runProgram(argv, runtime, () => (args !== undefined ? runImpactCommand(args) : runPreCommit(root ?? "."))),
     (exit) => endOfRun(exit as Exit.Exit<void, RunError>)
   )
   return true

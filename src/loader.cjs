@@ -273,12 +273,15 @@ const front = () => {
   }
 }
 const answered = (args.length === 0 || args.some((a) => FLAGS.has(a))) && front()?.answerFront(args) === true
-// The pre-commit hook's command line (`impact --staged`, with `--strict`, `--quiet`, `--root DIR`)
-// has a bundle of its own without effect/cli's parser (src/hook.ts, ~a fifth of the CLI's): words of
-// that shape go to it, and it reads them exactly (entrances/cli/hook-argv.ts) or hands them back
-// untouched (false), as the front does. A build without it (a partial one) runs the CLI's.
+// The pre-commit hook's command lines (`impact --staged`, with `--strict`, `--quiet`, `--root DIR`;
+// `hook run pre-commit [--root DIR]`, what an installed hook runs) have a bundle of their own
+// without effect/cli (src/hook.ts, three quarters of the CLI's bytes): words of that shape go to
+// it, and it reads them exactly (entrances/cli/hook-argv.ts) or hands them back untouched (false),
+// as the front does. A build without it (a partial one) runs the CLI's.
 const HOOK_WORDS = new Set(["--staged", "--strict", "--quiet", "--root"])
-const hookShaped = args[0] === "impact" && args.includes("--staged") && args.every((a, i) => i === 0 || HOOK_WORDS.has(a) || args[i - 1] === "--root")
+const hookShaped =
+  (args[0] === "impact" && args.includes("--staged") && args.every((a, i) => i === 0 || HOOK_WORDS.has(a) || args[i - 1] === "--root")) ||
+  (args[0] === "hook" && args[1] === "run" && args[2] === "pre-commit" && (args.length === 3 || (args.length === 5 && args[3] === "--root")))
 const hooked = !answered && hookShaped && loadCli(HOOK_PAYLOAD, HOOK_PREFIX, false)?.answerHook(args) === true
 if (!answered && !hooked) loadCli(PAYLOAD, PREFIX, true)
 

@@ -1,4 +1,5 @@
-// The pre-commit hook's command lines (`impact --staged [--strict] [--quiet] [--root DIR]`) run from
+// The pre-commit hook's command lines (`impact --staged [--strict] [--quiet] [--root DIR]`, and
+// `hook run pre-commit [--root DIR]`, what an installed hook runs) run from
 // a bundle of their own without effect/cli (src/hook.ts, bin/specbundle-hook.cjs): the same bytes on
 // stdout and stderr and the same exit code as the CLI's bundle, in real git states, for every
 // command line it takes; every other command line (the near misses) left to the CLI's bundle with
@@ -14,7 +15,8 @@ import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ImpactArgs } from "../../src/entrances/cli/commands/impact.js"
 import { impactCommand } from "../../src/entrances/cli/commands/impact.js"
-import { hookArgs } from "../../src/entrances/cli/hook-argv.js"
+import { type HookArgs, hookCommand } from "../../src/entrances/cli/commands/hook.js"
+import { hookArgs, preCommitRoot } from "../../src/entrances/cli/hook-argv.js"
 import { REPO } from "../support/cli.js"
 import { tempDir } from "../support/git.js"
 import { BROKEN, CLI, env, git, repo, spec } from "../support/hooks.js"
@@ -130,6 +132,13 @@ const ACCEPTED: ReadonlyArray<ReadonlyArray<string>> = [
   ["impact", "--staged", "--root", "a folder that is not there"]
 ]
 
+/** What an installed pre-commit hook runs (hook install, hook print): the hook bundle takes it too. */
+const PRE_COMMIT: ReadonlyArray<ReadonlyArray<string>> = [
+  ["hook", "run", "pre-commit"],
+  ["hook", "run", "pre-commit", "--root", "."],
+  ["hook", "run", "pre-commit", "--root", "specs"]
+]
+
 /** Near misses: the CLI's bundle answers them (refusals, other flags, other forms of the same flags). */
 const NEAR: ReadonlyArray<ReadonlyArray<string>> = [
   ["impact", "--strict"],
@@ -147,13 +156,19 @@ const NEAR: ReadonlyArray<ReadonlyArray<string>> = [
   ["impact", "--staged", "--"],
   ["impact", "--staged", "--log-level", "debug"],
   ["impact", "--Staged"],
-  ["--staged", "impact"]
+  ["--staged", "impact"],
+  ["hook", "run", "pre-commit", "extra"],
+  ["hook", "run", "pre-commit", "--root"],
+  ["hook", "run", "pre-commit", "--root", "--force"],
+  ["hook", "run", "pre-commit", "--root", ".", "--manager", "husky"],
+  ["hook", "run", "pre-push"],
+  ["hook", "print", "pre-commit"]
 ]
 
 describe("the hook's command lines without effect/cli: the CLI's answer, byte for byte", () => {
   it.each(STATES.map(([name, make]) => [name, make] as const))("%s: every command line the hook bundle takes answers as the CLI's", (_, make) => {
     const dir = make()
-    for (const args of ACCEPTED) expect(both(dir, args).hook, args.join(" ")).toBe(true)
+    for (const args of [...ACCEPTED, ...PRE_COMMIT]) expect(both(dir, args).hook, args.join(" ")).toBe(true)
   })
 
   it("a staged carrier that does not read: --strict exits 1 with its finding on stderr, through both", () => {
@@ -208,8 +223,21 @@ describe("the hook's arguments are effect/cli's", () => {
     expect(JSON.stringify(mine)).toBe(JSON.stringify(theirs))
   })
 
+  it.each(PRE_COMMIT.map((args) => [args.join(" "), args] as const))("`%s`: the root effect/cli's parse gives", async (_, args) => {
+    let got: HookArgs | undefined
+    await Effect.runPromise(
+      Command.runWith(
+        hookCommand((a) => Effect.sync(() => void (got = a))),
+        { version: "0" }
+      )(args.slice(1)).pipe(Effect.provide(NodeServices.layer))
+    )
+    expect(hookArgs(args)).toBeUndefined()
+    expect(preCommitRoot(args)).toBe(got?.root)
+  })
+
   it.each(NEAR.map((args) => [args.join(" "), args] as const))("`%s` is not the hook's", (_, args) => {
     expect(hookArgs(args)).toBeUndefined()
+    expect(preCommitRoot(args)).toBeUndefined()
   })
 })
 

@@ -71,7 +71,8 @@ describe("the Node version check", () => {
       ["hook", "install", "pre-commit"],
       ["hook", "print", "pre-commit", "--manager", "husky"],
       ["hook", "run", "post-merge"],
-      ["check", "hook", "run", "pre-commit"]
+      ["check", "hook", "run", "pre-commit"],
+      ["impact", "--staged", "--strict", "--quiet"]
     ].map((args) => [args.join(" "), args] as const)
   )("specbundle %s on Node 20.20.2 (not a hook run) keeps exit 1", (_, args) => {
     const r = runAs("20.20.2", args)

@@ -1,5 +1,6 @@
 // The pre-commit hook's command lines, read without effect/cli (src/hook.ts): `impact --staged`
-// with `--strict`, `--quiet` and `--root DIR`, each at most once, in any order. The arguments are
+// with `--strict`, `--quiet` and `--root DIR`, each at most once, in any order, and what an
+// installed pre-commit hook runs, `hook run pre-commit [--root DIR]`. The arguments are
 // the ones effect/cli's parse gives the `impact` handler for the same words: every other field at
 // the value its flag gives when left out, as flags.ts builds each flag
 // (test/cli/hook-path.test.ts compares the two parses). Anything else is undefined: the CLI's
@@ -46,4 +47,13 @@ export const hookArgs = (argv: ReadonlyArray<string>): ImpactArgs | undefined =>
   return Object.fromEntries(
     Object.entries(impactFields).map(([name, schema]) => [name, Object.hasOwn(given, name) ? given[name] : absent(name, schema as Schema.Top)])
   ) as ImpactArgs
+}
+
+/** The root of `hook run pre-commit [--root DIR]` (what hook install writes; "." as the flag's default), or undefined for any other words. */
+export const preCommitRoot = (argv: ReadonlyArray<string>): string | undefined => {
+  if (argv[0] !== "hook" || argv[1] !== "run" || argv[2] !== "pre-commit") return undefined
+  if (argv.length === 3) return "."
+  const value = argv[4]
+  if (argv.length !== 5 || argv[3] !== "--root" || value === undefined || value === "" || value.startsWith("-")) return undefined
+  return value
 }
