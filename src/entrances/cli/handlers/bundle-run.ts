@@ -21,7 +21,6 @@ import type { BundleArgs } from "../commands/bundle.js"
 import { problems } from "../../../usecases/requests.js"
 import { ExitWith, OutputFolderFailure } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
-import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "../output/out.js"
 import { Invocation, inCwd, located } from "../invocation.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
@@ -199,6 +198,5 @@ export const runBundle = (args: BundleArgs) =>
       )
     ),
     Effect.asVoid,
-    Effect.withSpan("bundle"),
-    Effect.provide(ServicesLive)
+    Effect.withSpan("bundle")
   )

@@ -10,7 +10,6 @@ import type { CheckArgs } from "../commands/check.js"
 import { ExitWith } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
 import { Invocation, located } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
 import { withProgress } from "../output/progress.js"
 
@@ -30,4 +29,4 @@ export const runCheck = (args: CheckArgs) =>
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     if (!args.quiet) yield* writeErr(summaryOf(graph))
     if (hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("check"), Effect.provide(ServicesLive))
+  }).pipe(Effect.withSpan("check"))

@@ -16,7 +16,6 @@ import { ExitWith } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
 import type { ImpactArgs } from "../commands/impact.js"
 import { Invocation, inCwd, located } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeFindings, writeOut } from "../output/output.js"
 
 /**
@@ -54,4 +53,4 @@ export const runImpactCommand = (args: ImpactArgs) =>
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
     yield* writeOut(impactOutput(report, graph, args.format, args.linkBase ?? (args.format === "markdown" ? gitlabLinkBase(gitlab) : ""), !args.noDiagram))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("impact"), Effect.provide(ServicesLive))
+  }).pipe(Effect.withSpan("impact"))

@@ -10,7 +10,6 @@ import { ExitWith } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
 import type { ListArgs } from "../commands/list.js"
 import { Invocation, located } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
 import { withProgress } from "../output/progress.js"
 
@@ -26,4 +25,4 @@ export const runList = (args: ListArgs) =>
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     yield* writeOut(listOutput(graph, args.what, args.format))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("list"), Effect.provide(ServicesLive))
+  }).pipe(Effect.withSpan("list"))

@@ -5,7 +5,6 @@ import * as Effect from "effect/Effect"
 import { Changes } from "../../../usecases/Changes.js"
 import { ExitWith } from "../errors.js"
 import { located } from "../invocation.js"
-import { ServicesLive } from "../handlers/live.js"
 import { formatFinding, writeErr } from "../output/output.js"
 
 /** The staged check: findings of staged carriers refuse the commit; the rest is one tally line. */
@@ -31,4 +30,4 @@ export const runPreCommit = (root: string) =>
       yield* writeErr(`${n} ${n === 1 ? "carrier" : "carriers"} elsewhere ${n === 1 ? "is" : "are"} refused; \`specbundle check\` lists them`)
     }
     if (ours.length > 0) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.provide(ServicesLive))
+  })
