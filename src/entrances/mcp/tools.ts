@@ -123,7 +123,7 @@ const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
     let fit: string | undefined
     const fitted = bundler.fit(prepared, tokens, split)
     if (fitted.fit !== null && tokens?.target !== undefined) {
-      fit = fitLine(fitted.fit, tokens.target, tokens.encoding, split)
+      fit = fitLine(fitted.fit, tokens.target, tokens.encoding, split, PARAMETER_NAMES)
       prepared = fitted.prepared
     }
     const counted = (texts: ReadonlyArray<string>) =>
@@ -139,7 +139,7 @@ const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
           counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
           ...notes,
           fit,
-          exceeded === null ? undefined : exceededLine(exceeded)
+          exceeded === null ? undefined : exceededLine(exceeded, PARAMETER_NAMES)
         )
       }
       const counts = counted(texts)
@@ -155,7 +155,7 @@ const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
       ...notes,
       fit,
       partLine(value),
-      isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined
+      isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value, PARAMETER_NAMES) : undefined
     )
     if (!noBudget) return result
     // No split fits under the cap (a value repeats its scope: ten thousand ids in `specs` are over it
