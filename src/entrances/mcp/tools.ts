@@ -3,7 +3,9 @@
 // CLI's `{ diagnostics }` value; any other failure a tool error holding its stderr line.
 import type * as McpSchema from "effect/ai/McpSchema"
 import { CallToolResult, Tool } from "effect/ai/McpSchema"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as nodePath from "node:path"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
@@ -178,13 +180,19 @@ const scopeSize = (value: unknown): string => {
 /**
  * The last answer to each `impact {staged}` request, with the stamp of the repository's staged
  * state taken before it was computed (src/node/stagedStamp.ts): a call whose stamp is the same
- * gets the same answer without asking git or reading anything (issue 50).
+ * gets the same answer without asking git or reading anything. One per server, made with it
+ * (server.ts provides the layer), never a module's.
  */
-const stagedAnswers = new Map<string, { readonly stamp: string; readonly result: CallToolResult }>()
+export class StagedAnswers extends Context.Service<StagedAnswers, Map<string, { readonly stamp: string; readonly result: CallToolResult }>>()(
+  "specbundle/mcp/StagedAnswers"
+) {
+  static readonly layer: Layer.Layer<StagedAnswers> = Layer.sync(this, () => new Map())
+}
 
 const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
   Effect.gen(function* () {
     const changes = yield* Changes
+    const stagedAnswers = yield* StagedAnswers
     const { linkBase, format } = p
     // The use case checks the link base (impactProblems): a problem is its { diagnostics } value.
     const request = requestOf(ImpactRequest, p)
@@ -231,11 +239,12 @@ const runList = (p: Arguments<typeof ListRequest.fields>) =>
     return ok(listOutput(graph, p.what, p.format), ...readWarnings(graph, exclude, excluded, p.root))
   })
 
-type Services = Bundler | Changes | Corpus | OutputCap
+/** What the tools run on: the use cases, the output cap and the staged answers, each the server's. */
+export type ToolServices = Bundler | Changes | Corpus | OutputCap | StagedAnswers
 
 interface ToolSpec {
   readonly tool: Tool
-  readonly handle: (payload: unknown) => Effect.Effect<CallToolResult, never, Services>
+  readonly handle: (payload: unknown) => Effect.Effect<CallToolResult, never, ToolServices>
 }
 
 /**
@@ -261,7 +270,7 @@ const define = <A>(
   name: string,
   description: string,
   parameters: Parameters<A>,
-  run: (p: A, given: Record<string, unknown>) => Effect.Effect<CallToolResult, UseCaseError, Services>
+  run: (p: A, given: Record<string, unknown>) => Effect.Effect<CallToolResult, UseCaseError, ToolServices>
 ): ToolSpec => ({
   tool: new Tool({ name, description, inputSchema: inputSchemaOf(parameters.schema), annotations: ANNOTATIONS }),
   handle: (payload) =>
