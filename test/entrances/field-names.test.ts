@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PARAMETER_NAMES } from "../../src/entrances/mcp/parameters.js"
 import { driftProblems } from "../../src/usecases/Drift.js"
+import { tempDir } from "../support/git.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { run } from "../support/run.js"
 
@@ -129,5 +130,17 @@ describe("a use case's problems name the fields as the entrance does", () => {
     expect(JSON.parse(range.stdout).diagnostics).toEqual([
       { scope: "changeset", problem: "drift --changeset takes a range, A..B or A...B (the drift it introduces)." }
     ])
+  }, 60_000)
+
+  it("a folder with no Spec file: the warning names the root parameter to the tool, the flag to the CLI", async () => {
+    const empty = tempDir("specbundle-field-names-")
+    const tool = textsOf(await client.callTool({ name: "check", arguments: { root: empty } }))
+    expect(tool.join("")).toContain(
+      `specbundle: warning: no Spec file under ${empty}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with root DIR)`
+    )
+    const cli = await run(cwd, ["check", "--root", empty])
+    expect(cli.stderr).toContain(
+      `specbundle: warning: no Spec file under ${empty}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with --root DIR)`
+    )
   }, 60_000)
 })

@@ -215,7 +215,7 @@ const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
 
 /** What `check` and `list` print on stderr beside the findings: excludes that matched nothing, then no Spec file at all. */
 const readWarnings = (graph: Graph, exclude: ReadonlyArray<string>, excluded: ReadonlySet<string>, root: string): string[] => {
-  const empty = noSpecFileWarning(graph, nodePath.resolve(root), exclude.length > 0)
+  const empty = noSpecFileWarning(graph, nodePath.resolve(root), exclude.length > 0, PARAMETER_NAMES)
   return [...unmatchedExcludeLines(exclude, excluded, root), ...(empty === null ? [] : [empty])]
 }
 

@@ -12,6 +12,7 @@ import type { ListArgs } from "../commands/list.js"
 import { Invocation, located } from "../invocation.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
 import { withProgress } from "../output/progress.js"
+import { FLAG_NAMES } from "../flags.js"
 
 export const runList = (args: ListArgs) =>
   Effect.gen(function* () {
@@ -21,7 +22,7 @@ export const runList = (args: ListArgs) =>
     const { graph, exclude, excluded } = yield* withProgress(read, `reading ${args.root}`, args.quiet)
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
-    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)
+    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0, FLAG_NAMES)
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     yield* writeOut(listOutput(graph, args.what, args.format))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
