@@ -7,6 +7,7 @@
 // same process wiring (process.ts: signals, exit) and the same end (entrances/cli/end.ts), so the
 // bytes, the stderr and the exit code are the CLI's (test/cli/hook-path.test.ts). Any other words:
 // false, nothing done, and the loader runs the CLI's bundle.
+import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
 import { type RunError, endOfRun } from "./entrances/cli/end.js"
 import { runImpactCommand } from "./entrances/cli/handlers/impact-run.js"
@@ -14,6 +15,7 @@ import { hookArgs, preCommitRoot } from "./entrances/cli/hook-argv.js"
 import { runPreCommit } from "./entrances/cli/hooks/pre-commit.js"
 import { runProgram } from "./entrances/cli/run.js"
 import { runProcess } from "./process.js"
+import { Changes } from "./usecases/Changes.js"
 
 /** Runs the hook's command line and returns true; false (nothing done) for any other words. */
 export const answerHook = (argv: ReadonlyArray<string>): boolean => {
@@ -22,7 +24,11 @@ export const answerHook = (argv: ReadonlyArray<string>): boolean => {
   if (args === undefined && root === undefined) return false
   // No parser runs here, so no failure of effect/cli's can end the run: ours alone (end.ts).
   runProcess(
-    (runtime) => runProgram(argv, runtime, () => (args !== undefined ? runImpactCommand(args) : runPreCommit(root ?? "."))),
+    (runtime) =>
+      runProgram(argv, runtime, () =>
+        // The use case the two answers ask for (the CLI's program provides every use case: usecases/layer.ts).
+        (args !== undefined ? runImpactCommand(args) : runPreCommit(root ?? ".")).pipe(Effect.provide(Changes.Default))
+      ),
     (exit) => endOfRun(exit as Exit.Exit<void, RunError>)
   )
   return true

@@ -3,16 +3,18 @@
 // (src/bin.ts: the program, src/entrances/cli/program.ts) and the hook's (src/hook.ts) run through
 // it alike; how a run ends (its stderr line and exit code) is the End each of them reads
 // (src/entrances/cli/exit.ts, end.ts).
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
 import * as nodePath from "node:path"
 import { isatty } from "node:tty"
 import { type End, endOfCause, isEnd } from "./entrances/cli/end.js"
 import { Invocation } from "./entrances/cli/invocation.js"
 import { Output, processOutput } from "./entrances/cli/output/output.js"
-import type { Runtime } from "./entrances/cli/run.js"
+import type { Runtime as RunRuntime } from "./entrances/cli/run.js"
 import { afterPoll } from "./node/loopTurn.js"
 import type { CacheStore } from "./node/parseCache.js"
 import { ParseCache, WorkerPool } from "./node/runtime.js"
@@ -56,30 +58,18 @@ const RuntimeLive = Layer.suspend(() =>
 
 /**
  * An interrupted run exits 128 + the signal's number (bundle-contract.md section 1), so
- * `bundle > ctx.json && agent` never goes on after a cancel. runMain's own handler interrupts the
- * program; what does not yield to that (a worker thread's parse, a long synchronous step) is cut
- * off shortly after. stdout writes are synchronous, so stdout holds nothing or whole values.
- * `watch` ends on Ctrl-C by design (exit 0) and keeps runMain's handling alone.
+ * `bundle > ctx.json && agent` never goes on after a cancel. A signal interrupts the program's
+ * fiber, the interruption annotated with that code (`Runtime.InterruptExitCode`, the one place a
+ * signal becomes a code), which exit.ts reads back from the end's Cause; `watch` ends on Ctrl-C
+ * by design, its interruption carrying 0. What does not yield to the interruption (a worker
+ * thread's parse, a long synchronous step) is cut off shortly after. stdout writes are
+ * synchronous, so stdout holds nothing or whole values.
  */
-const SIGNAL_EXIT: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+const interruptionOf = (signal: NodeJS.Signals): Context.Context<never> =>
+  Context.make(Runtime.InterruptExitCode, process.argv[2] === "watch" ? 0 : 128 + process.getBuiltinModule("node:os").constants.signals[signal])
 const GRACE_MS = 100
 /** The contract's bound: exit within a second of the signal, even with a value still being written to a reader that does not read. */
 const LAST_MS = 900
-/** Installs the handlers; the code of the first signal that came, if one did. */
-const watchSignals = (): (() => number | undefined) => {
-  let signalled: number | undefined
-  if (process.argv[2] === "watch") return () => signalled
-  for (const [name, code] of Object.entries(SIGNAL_EXIT)) {
-    process.once(name, () => {
-      signalled ??= code
-      // A value being written is finished first (a partial one on stdout would read as output), no new one starts.
-      stdio.stop()
-      stdio.whenIdle(() => setTimeout(() => process.exit(code), GRACE_MS).unref())
-      setTimeout(() => process.exit(code), LAST_MS).unref()
-    })
-  }
-  return () => signalled
-}
 
 /**
  * The program has ended: exit now when stdout and stderr hold nothing unwritten (always on Linux,
@@ -92,35 +82,52 @@ const exitWhenFlushed = () => {
 }
 
 /**
- * Runs a CLI run as the process: `run` given the runtime, ending as `endOf` reads its Exit.
- * Worker threads run their own bundle (src/worker.ts): this is always the main thread.
+ * Runs the program as the process's main fiber (Effect's own runner, as NodeRuntime.runMain is
+ * made, with our signals and end): SIGINT and SIGTERM interrupt it with their code; its end is
+ * said and exited on as exit.ts reads it.
  */
-export const runProcess = <E>(run: (runtime: Runtime) => Effect.Effect<void, E, Output | Invocation>, endOf: (exit: Exit.Exit<void, E>) => End): void => {
-  const signalled = watchSignals()
-  /** The run, ending in how it ends (exit.ts reads the program's typed Exit): runMain's teardown sees an Exit of any type. */
-  const main = run(RuntimeLive).pipe(Effect.provide(Live), Effect.exit, Effect.map(endOf))
-  NodeRuntime.runMain(main, {
-    disableErrorReporting: true,
-    teardown: (exit, onExit) =>
+const runMain = Runtime.makeRunMain(({ fiber }) => {
+  /** The interruption the first signal made (a later one changes nothing). */
+  let interruption: Cause.Cause<never> | undefined
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interruption !== undefined) return
+    const annotations = interruptionOf(signal)
+    interruption = Cause.annotate(Cause.interrupt(fiber.id), annotations)
+    fiber.interruptUnsafe(fiber.id, annotations)
+    const { code } = endOfCause(interruption)
+    if (code === 0) return
+    // A value being written is finished first (a partial one on stdout would read as output), no new one starts.
+    stdio.stop()
+    stdio.whenIdle(() => setTimeout(() => process.exit(code), GRACE_MS).unref())
+    setTimeout(() => process.exit(code), LAST_MS).unref()
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+  fiber.addObserver(
+    (exit) =>
       // A signal that came while the run did not yield (a read parsed in this thread, then on to
-      // the end with no I/O) still waits in the event loop: one more poll hands it to the handlers
+      // the end with no I/O) still waits in the event loop: one more poll hands it to the handler
       // above, so the run ends as interrupted, never 0 (loopTurn.ts).
       void afterPoll().then(() => {
+        // A signal's interruption ends the run whatever the fiber ended with (it may have ended before the poll).
+        const ended = interruption === undefined ? exit : Exit.failCause(interruption)
+        // The end's line, unless it was said, and its code (exit.ts).
+        const end = Exit.isSuccess(ended) ? (isEnd(ended.value) ? ended.value : { code: 0, line: null }) : endOfCause(ended.cause)
+        if (end.line !== null) process.stderr.write(`specbundle: ${end.line}\n`)
         // Setting exitCode (not calling process.exit) lets stdout drain, so a diagnostics value arrives whole.
-        // After a signal runMain exits at once, with the signal's code.
-        const signal = signalled()
-        if (signal === undefined) {
-          // The end's line, unless it was said; the code exit.ts gives it (an interruption not ours: runMain's, watch's Ctrl-C).
-          const end = Exit.isSuccess(exit) ? (isEnd(exit.value) ? exit.value : { code: 0, line: null }) : endOfCause(exit.cause)
-          if (end.line !== null) process.stderr.write(`specbundle: ${end.line}\n`)
-          process.exitCode = end.code
-          onExit(0)
-          stdio.whenIdle(exitWhenFlushed)
-        } else {
-          process.exitCode = signal
-          // Interrupted with a write under way: runMain's exit would cut it short; it ends first.
-          stdio.whenIdle(() => onExit(signal))
-        }
+        process.exitCode = end.code
+        // Interrupted with a write under way: it ends first.
+        if (interruption === undefined) stdio.whenIdle(exitWhenFlushed)
+        else stdio.whenIdle(() => process.exit(end.code))
       })
-  })
+  )
+})
+
+/**
+ * Runs a CLI run as the process: `run` given the runtime, ending as `endOf` reads its Exit (the
+ * runner sees an Exit of any type). Worker threads run their own bundle (src/worker.ts): this is
+ * always the main thread.
+ */
+export const runProcess = <E>(run: (runtime: RunRuntime) => Effect.Effect<void, E, Output | Invocation>, endOf: (exit: Exit.Exit<void, E>) => End): void => {
+  runMain(run(RuntimeLive).pipe(Effect.provide(Live), Effect.exit, Effect.map(endOf)), { disableErrorReporting: true })
 }

@@ -302,9 +302,12 @@ const tierHint = (budget: string, names: ReadonlyArray<string>): string => {
   return sameLetters.length > 0 ? ` Did you mean ${sameLetters.map((n) => JSON.stringify(n)).join(" or ")}?` : didYouMean(budget, names)
 }
 
-/** The line for a configuration path that is a folder (`--config specs`), instead of the read's EISDIR. */
-export const configFolderProblem = (named: boolean): string =>
-  `is a folder, not a configuration file${named ? "; --config takes a JSON file such as specbundle.config.json" : ""}`
+/**
+ * The line for a configuration path that is a folder (`--config specs`), instead of the read's
+ * EISDIR; `cited`: the field that named it, as the entrance cites it (`--config`), null when none did.
+ */
+export const configFolderProblem = (cited: string | null): string =>
+  `is a folder, not a configuration file${cited !== null ? `; ${cited} takes a JSON file such as specbundle.config.json` : ""}`
 
 /**
  * "12" -> 12, "1.5" -> 1.5, "-1" -> -1. Only a number's own canonical text converts: "01",

@@ -151,12 +151,13 @@ export const fitTokenBudget = (facts: Facts, params: BundleParams, split: boolea
   return { _tag: "fits", budget: good, most: most(good) }
 }
 
-/** The stderr line that says what `--budget-tokens` did. */
-export const fitLine = (fit: TokenFit, target: number, encoding: Encoding, split: boolean): string => {
+/** The line that says what the token target (`budgetTokens`) did, the fields cited as `spell` cites them (the CLI's stderr: `--budget-tokens`). */
+export const fitLine = (fit: TokenFit, target: number, encoding: Encoding, split: boolean, spell: Pick<FieldNaming, "cite">): string => {
   const what = split ? "every part counts" : "the bundle counts"
+  const [tokens, budget] = [spell.cite("budgetTokens"), spell.cite("budget")]
   if (fit._tag === "fits") {
-    return `--budget-tokens ${target} (${encoding}): composed with --budget ${fit.budget}, the largest code-unit budget found at which ${what} at most ${target} tokens (${split ? "the largest part: " : ""}${fit.most}).`
+    return `${tokens} ${target} (${encoding}): composed with ${budget} ${fit.budget}, the largest code-unit budget found at which ${what} at most ${target} tokens (${split ? "the largest part: " : ""}${fit.most}).`
   }
-  const least = Number.isFinite(fit.least) ? `the smallest, at --budget ${fit.at}, counts ${fit.least}` : "nothing fits at any budget"
-  return `--budget-tokens ${target} (${encoding}): no code-unit budget gives a bundle within ${target} tokens (${least}); composed with --budget ${fit.budget}, which does not fit either.`
+  const least = Number.isFinite(fit.least) ? `the smallest, at ${budget} ${fit.at}, counts ${fit.least}` : "nothing fits at any budget"
+  return `${tokens} ${target} (${encoding}): no code-unit budget gives a bundle within ${target} tokens (${least}); composed with ${budget} ${fit.budget}, which does not fit either.`
 }

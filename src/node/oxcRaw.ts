@@ -31,10 +31,12 @@ export const loadOxcRaw = (): Promise<OxcRawModules> =>
 
 type TransferBuffer = Uint8Array & { int32: Int32Array; float64: Float64Array; block: Uint8Array }
 
-/** Node 20 has both (ES2024); this project's lib is ES2022. */
-interface WellFormed {
-  isWellFormed(): boolean
-  toWellFormed(): string
+declare global {
+  /** ES2024's well-formed string methods: Node 20 has both; tsconfig.json's library (ES2022) does not declare them. */
+  interface String {
+    isWellFormed(): boolean
+    toWellFormed(): string
+  }
 }
 
 /**
@@ -42,8 +44,7 @@ interface WellFormed {
  * JSON route's trip through UTF-8 makes them. Texts decoded from bytes never hold one.
  */
 const wellFormed = (text: string): string => {
-  const t = text as unknown as WellFormed
-  return t.isWellFormed() ? text : t.toWellFormed()
+  return text.isWellFormed() ? text : text.toWellFormed()
 }
 
 // Where oxc-parser 0.159 lays out what the outline reads (its generated deserializer,

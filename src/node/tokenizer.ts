@@ -24,17 +24,19 @@ const ORDINARY = { disallowedSpecial: new Set<string>() }
 /** The tokenizer bundle for `encoding` could not be loaded: its file, and `missing` or what loading it threw. */
 export class TokenizerUnavailable extends Data.TaggedError("TokenizerUnavailable")<{
   readonly encoding: Encoding
+  /** The request field that asked for it, as the entrance cites it (`--tokens` on the command line). */
+  readonly cited: string
   readonly file: string
   readonly why: { readonly _tag: "Missing" } | { readonly _tag: "Failed"; readonly problem: string }
 }> {
   override get message() {
     const why = this.why._tag === "Missing" ? "is missing (reinstall specbundle, or run npm run build in a clone)" : `did not load: ${this.why.problem}`
-    return `--tokens ${this.encoding}: the tokenizer ${this.file} ${why}`
+    return `${this.cited} ${this.encoding}: the tokenizer ${this.file} ${why}`
   }
 }
 
 /** The counter, or why it could not load (a build or install without the file). */
-export const loadTokenizer = (encoding: Encoding, dir: string): CountTokens | TokenizerUnavailable => {
+export const loadTokenizer = (encoding: Encoding, dir: string, cited: string): CountTokens | TokenizerUnavailable => {
   const file = nodePath.join(dir, tokenizerFile(encoding))
   try {
     const { countTokens, isWithinTokenLimit } = require(file) as TokenizerBundle
@@ -47,6 +49,6 @@ export const loadTokenizer = (encoding: Encoding, dir: string): CountTokens | To
     const code = (e as NodeJS.ErrnoException)?.code
     const why =
       code === "MODULE_NOT_FOUND" ? { _tag: "Missing" as const } : { _tag: "Failed" as const, problem: String((e as Error)?.message ?? e).split("\n")[0] ?? "" }
-    return new TokenizerUnavailable({ encoding, file, why })
+    return new TokenizerUnavailable({ encoding, cited, file, why })
   }
 }

@@ -164,7 +164,13 @@ const make = Effect.gen(function* () {
       perspective: request.perspective
     }).pipe(
       // A profile the file does not name is the request's mistake.
-      Effect.catchTag("ConfigError", (e) => Effect.fail(e.reason === "unknown-profile" ? problems([{ scope: spell.name("profile"), problem: e.message }]) : e))
+      Effect.catchTag("ConfigError", (e) =>
+        Effect.fail(
+          e.reason === "unknown-profile"
+            ? problems([{ scope: spell.name("profile"), problem: e.path === null ? `${spell.cite("profile")}: ${e.problem}` : e.message }])
+            : e
+        )
+      )
     )
     const found = requestProblems(request, settings.perspective, spell)
     const tier = budgetTierProblem(settings.budget, settings.tiers)
@@ -176,6 +182,7 @@ const make = Effect.gen(function* () {
         pack: request.pack,
         perspective,
         perspectives: loaded.config?.perspectives,
+        cite: spell.cite,
         ...(impacted === undefined ? {} : { impacted }),
         ...(changeset === undefined ? {} : { changeset })
       })
@@ -286,7 +293,7 @@ const make = Effect.gen(function* () {
       target = checked.target
     }
     if (request.tokens === undefined) return undefined
-    const count = loadTokenizer(request.tokens, dir)
+    const count = loadTokenizer(request.tokens, dir, spell.cite("tokens"))
     if (typeof count !== "function") return yield* count
     return { encoding: request.tokens, count, target } satisfies TokenCounter
   })

@@ -23,7 +23,7 @@ import { requestExcludes, settledExcludes } from "./excludes.js"
 import { choice, text, texts, toggle } from "./fields.js"
 import type { Diagnostic } from "./requests.js"
 import { DriftFailure, corpusFields, problems } from "./requests.js"
-import { FieldSpelling } from "./spelling.js"
+import { FIELD_NAMES, FieldSpelling, type Spelling } from "./spelling.js"
 import { loadConfig, settingsOf } from "./settings.js"
 
 /** A drift request: the corpus, an optional changeset (A..B or A...B), an accept, the format. */
@@ -72,22 +72,24 @@ export interface DriftResult {
   readonly excluded: ReadonlySet<string>
 }
 
-/** What is wrong with a drift request before anything is read. */
-export const driftProblems = (request: DriftRequest): Diagnostic[] => {
+/** What is wrong with a drift request before anything is read, each field named as `spell` names it (src/usecases/spelling.ts). */
+export const driftProblems = (request: DriftRequest, spell: Spelling = FIELD_NAMES): Diagnostic[] => {
   const found: Diagnostic[] = [...requestExcludes(request.exclude ?? []).diagnostics]
   const ids = request.specs ?? []
+  const [changeset, accept, all] = [spell.name("changeset"), spell.name("accept"), spell.cite("all")]
+  const c = spell.cite
   if (request.changeset !== undefined) {
     const parsed = parseChangeset(request.changeset)
-    if (Result.isFailure(parsed)) found.push({ scope: "changeset", problem: parsed.failure.problem })
+    if (Result.isFailure(parsed)) found.push({ scope: changeset, problem: parsed.failure.problem })
     else if (parsed.success._tag !== "Range" && parsed.success._tag !== "MergeBase")
-      found.push({ scope: "changeset", problem: "drift --changeset takes a range, A..B or A...B (the drift it introduces)." })
-    if (request.accept === true) found.push({ scope: "accept", problem: "--accept records reviews at HEAD; it does not go with --changeset." })
+      found.push({ scope: changeset, problem: `drift ${c("changeset")} takes a range, A..B or A...B (the drift it introduces).` })
+    if (request.accept === true) found.push({ scope: accept, problem: `${c("accept")} records reviews at HEAD; it does not go with ${c("changeset")}.` })
   }
   if (request.accept === true && request.all !== true && ids.length === 0)
-    found.push({ scope: "accept", problem: "--accept needs the Spec ids to record, or --all for every Spec." })
-  if (request.accept === true && request.all === true && ids.length > 0) found.push({ scope: "accept", problem: "Give Spec ids or --all, not both." })
-  if (request.accept !== true && (request.all === true || ids.length > 0)) found.push({ scope: "accept", problem: "Spec ids and --all go with --accept." })
-  for (const id of ids) if (id === "") found.push({ scope: "accept", problem: "An empty Spec id." })
+    found.push({ scope: accept, problem: `${c("accept")} needs the Spec ids to record, or ${all} for every Spec.` })
+  if (request.accept === true && request.all === true && ids.length > 0) found.push({ scope: accept, problem: `Give Spec ids or ${all}, not both.` })
+  if (request.accept !== true && (request.all === true || ids.length > 0)) found.push({ scope: accept, problem: `Spec ids and ${all} go with ${c("accept")}.` })
+  for (const id of ids) if (id === "") found.push({ scope: accept, problem: "An empty Spec id." })
   return found
 }
 
@@ -113,7 +115,7 @@ const make = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
 
   const run = Effect.fn("Drift.run")(function* (request: DriftRequest) {
-    const found = driftProblems(request)
+    const found = driftProblems(request, yield* FieldSpelling)
     if (found.length > 0) return yield* problems(found)
     const flags = requestExcludes(request.exclude ?? [])
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))

@@ -8,6 +8,7 @@ import type { Config, Settings } from "../core/config.js"
 import { CONFIG_FILE, configFolderProblem, parseConfig, settingsFor } from "../core/config.js"
 import type { CorpusRequest } from "./requests.js"
 import { ConfigError } from "./requests.js"
+import { FieldSpelling } from "./spelling.js"
 
 export interface LoadedConfig {
   /** Absolute path of the file read, or null when none was. */
@@ -35,7 +36,11 @@ export const loadConfig = (request: CorpusRequest) =>
     // A folder gets a line of its own: the read's own error is a raw EISDIR.
     const info = yield* fs.stat(path).pipe(Effect.option)
     if (info._tag === "Some" && info.value.type === "Directory")
-      return yield* new ConfigError({ path, reason: "folder", problem: configFolderProblem(named !== undefined) })
+      return yield* new ConfigError({
+        path,
+        reason: "folder",
+        problem: configFolderProblem(named !== undefined ? (yield* FieldSpelling).cite("config") : null)
+      })
     const text = yield* fs
       .readFileString(path)
       .pipe(Effect.mapError((e) => new ConfigError({ path, reason: "unreadable", problem: `could not read (${readProblem(e)})` })))

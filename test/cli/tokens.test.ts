@@ -159,8 +159,9 @@ describe("the tokenizer loads only with --tokens", () => {
       expect(texts(plain)).toEqual([(await runCli(["bundle", ...PACK], cwd)).stdout])
       const counted = await client.callTool({ name: "bundle", arguments: { root: BIKE_DOCK, pack: "pack:rides-v1", tokens: "cl100k_base" } })
       expect(counted.isError).toBe(true)
+      // The parameter as the tool names it (`tokens`), where the CLI says `--tokens`.
       expect(texts(counted)).toEqual([
-        `specbundle: --tokens cl100k_base: the tokenizer ${path.join(path.dirname(copy), "specbundle-tokens-cl100k_base.cjs")} is missing (reinstall specbundle, or run npm run build in a clone)\n`
+        `specbundle: tokens cl100k_base: the tokenizer ${path.join(path.dirname(copy), "specbundle-tokens-cl100k_base.cjs")} is missing (reinstall specbundle, or run npm run build in a clone)\n`
       ])
     } finally {
       await client.close()

@@ -98,7 +98,9 @@ describe("fitTokenBudget", () => {
     expect(isBudgetExceeded(value)).toBe(true)
     expect((value as { protectedLength: number }).protectedLength).toBe(found.at)
     expect(countsAt(found.at, false, o200k)).toEqual([found.least])
-    expect(fitLine(found, 100, "o200k_base", false)).toBe(
+    // Cited as the CLI cites the fields (its flags).
+    const flags = { cite: (field: string) => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` }
+    expect(fitLine(found, 100, "o200k_base", false, flags)).toBe(
       `--budget-tokens 100 (o200k_base): no code-unit budget gives a bundle within 100 tokens (the smallest, at --budget ${found.at}, counts ${found.least}); composed with --budget ${found.budget}, which does not fit either.`
     )
   })

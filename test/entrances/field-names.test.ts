@@ -5,6 +5,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { PARAMETER_NAMES } from "../../src/entrances/mcp/parameters.js"
+import { driftProblems } from "../../src/usecases/Drift.js"
+import { tempDir } from "../support/git.js"
 import { CLI, cleanEnv } from "../support/hostile.js"
 import { run } from "../support/run.js"
 
@@ -22,6 +25,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close()
 })
+
+/** A tool result's text items. */
+const textsOf = (result: Awaited<ReturnType<Client["callTool"]>>): string[] =>
+  (result.content as Array<{ type: string; text?: string }>).flatMap((c) => (c.type === "text" && c.text !== undefined ? [c.text] : []))
 
 /** A tool error's `{ diagnostics }` value. */
 const diagnosticsOf = async (args: Record<string, unknown>) => {
@@ -67,5 +74,73 @@ describe("a use case's problems name the fields as the entrance does", () => {
     expect(JSON.parse(cliTokens.stdout).diagnostics).toEqual([
       { scope: "budget-tokens", problem: "--budget-tokens counts in an encoding: give --tokens o200k_base or --tokens cl100k_base." }
     ])
+  }, 60_000)
+
+  it("the token target's line and a budgetExceeded value's hint: the tool's parameters, the CLI's flags", async () => {
+    const fit = textsOf(await client.callTool({ name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1", tokens: "o200k_base", budgetTokens: 500 } }))
+    const fitLine = fit.find((t) => t.includes("(o200k_base)"))
+    expect(fitLine).toMatch(/^budgetTokens 500 \(o200k_base\): .* budget \d+/)
+    expect(fitLine).not.toMatch(/--/)
+    const cliFit = await run(cwd, ["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--tokens", "o200k_base", "--budget-tokens", "500"])
+    expect(cliFit.stderr).toMatch(/^--budget-tokens 500 \(o200k_base\): .* --budget \d+/m)
+    const over = textsOf(await client.callTool({ name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1", budget: 100 } }))
+    expect(over.at(-1)).toMatch(/^specbundle: budgetExceeded: .*, over budget 100; budget \d+ or more fits, or count splits it\n$/)
+    const cliOver = await run(cwd, ["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--budget", "100"])
+    expect(cliOver.stderr).toMatch(/^specbundle: budgetExceeded: .*, over --budget 100; --budget \d+ or more fits, or --parts splits it$/m)
+  }, 60_000)
+
+  it("a perspective that needs a changeset, a profile with no configuration, a configuration that is a folder: each entrance's words", async () => {
+    expect(await diagnosticsOf({ pack: "pack:rides-v1", perspective: "changed" })).toEqual([
+      { scope: "perspective", problem: 'The perspective "changed" selects what a changeset impacts: give a changeset (changeset REV or staged).' }
+    ])
+    const cliChanged = await run(cwd, ["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--perspective", "changed"])
+    expect(JSON.parse(cliChanged.stdout).diagnostics).toEqual([
+      { scope: "perspective", problem: 'The perspective "changed" selects what a changeset impacts: give a changeset (--changeset REV or --staged).' }
+    ])
+    const [profile] = (await diagnosticsOf({ pack: "pack:rides-v1", profile: "nope" })) as Array<{ scope: string; problem: string }>
+    expect(profile).toMatchObject({ scope: "profile", problem: expect.stringMatching(/^profile: /) })
+    const cliProfile = await run(cwd, ["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--profile", "nope"])
+    expect(JSON.parse(cliProfile.stdout).diagnostics).toEqual([{ scope: "profile", problem: profile!.problem.replace(/^profile: /, "--profile: ") }])
+    const folder = await client.callTool({ name: "bundle", arguments: { root: EXAMPLE, pack: "pack:rides-v1", config: path.join(EXAMPLE, "specs") } })
+    expect(folder.isError).toBe(true)
+    expect(textsOf(folder)).toEqual([
+      `specbundle: ${path.join(EXAMPLE, "specs")}: is a folder, not a configuration file; config takes a JSON file such as specbundle.config.json\n`
+    ])
+    const cliFolder = await run(cwd, ["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--config", path.join(EXAMPLE, "specs")])
+    expect(cliFolder.stderr).toBe(
+      `specbundle: ${path.join(EXAMPLE, "specs")}: is a folder, not a configuration file; --config takes a JSON file such as specbundle.config.json\n`
+    )
+  }, 60_000)
+
+  it("drift's problems: the MCP spelling names the fields (the drift tool speaks through it), the CLI the flags", async () => {
+    expect(driftProblems({ root: EXAMPLE, accept: true, changeset: "HEAD~1..HEAD" } as never, PARAMETER_NAMES)).toEqual([
+      { scope: "accept", problem: "accept records reviews at HEAD; it does not go with changeset." },
+      { scope: "accept", problem: "accept needs the Spec ids to record, or all for every Spec." }
+    ])
+    expect(driftProblems({ root: EXAMPLE, changeset: "HEAD" } as never, PARAMETER_NAMES)).toEqual([
+      { scope: "changeset", problem: "drift changeset takes a range, A..B or A...B (the drift it introduces)." }
+    ])
+    const cli = await run(cwd, ["drift", "--root", EXAMPLE, "--accept", "--changeset", "HEAD~1..HEAD"])
+    expect(cli.status).toBe(2)
+    expect(JSON.parse(cli.stdout).diagnostics).toEqual([
+      { scope: "accept", problem: "--accept records reviews at HEAD; it does not go with --changeset." },
+      { scope: "accept", problem: "--accept needs the Spec ids to record, or --all for every Spec." }
+    ])
+    const range = await run(cwd, ["drift", "--root", EXAMPLE, "--changeset", "HEAD"])
+    expect(JSON.parse(range.stdout).diagnostics).toEqual([
+      { scope: "changeset", problem: "drift --changeset takes a range, A..B or A...B (the drift it introduces)." }
+    ])
+  }, 60_000)
+
+  it("a folder with no Spec file: the warning names the root parameter to the tool, the flag to the CLI", async () => {
+    const empty = tempDir("specbundle-field-names-")
+    const tool = textsOf(await client.callTool({ name: "check", arguments: { root: empty } }))
+    expect(tool.join("")).toContain(
+      `specbundle: warning: no Spec file under ${empty}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with root DIR)`
+    )
+    const cli = await run(cwd, ["check", "--root", empty])
+    expect(cli.stderr).toContain(
+      `specbundle: warning: no Spec file under ${empty}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with --root DIR)`
+    )
   }, 60_000)
 })

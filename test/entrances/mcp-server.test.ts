@@ -58,6 +58,10 @@ const rawServer = async () => {
   return { server, own, answered, raw: () => out, exited }
 }
 
+/** A CLI line about the budget as the MCP tool says it: the flags as its parameters' names (src/usecases/spelling.ts). */
+const asParameters = (line: string): string =>
+  line.replaceAll("--budget-tokens", "budgetTokens").replaceAll("--budget ", "budget ").replaceAll("--parts", "count")
+
 describe("specbundle mcp", () => {
   it("lists the five tools with schema'd parameters: every choice an enum, the CLI's list in the CLI's order", async () => {
     const { tools } = await client.listTools()
@@ -281,13 +285,13 @@ describe("specbundle mcp", () => {
       expect(result.isError).toBe(false)
       const content = result.content as ReadonlyArray<{ type: string; text: string }>
       expect(content.map((c) => c.type)).toEqual(["text", "text"])
-      // The value's bytes are the CLI's stdout; the hint is its stderr line, word for word.
+      // The value's bytes are the CLI's stdout; the hint is its stderr line, the fields named as the tool's parameters.
       expect(content[0].text).toBe(cli.stdout)
       expect(JSON.parse(content[0].text).budgetExceeded).toBe(true)
       const hint = cli.stderr.split("\n").filter((l) => l.startsWith("specbundle: budgetExceeded: "))
       expect(hint).toHaveLength(1)
-      expect(content[1].text).toBe(hint[0] + "\n")
-      expect(content[1].text).toMatch(/--budget \d+ or more fits/)
+      expect(content[1].text).toBe(asParameters(hint[0]!) + "\n")
+      expect(content[1].text).toMatch(/ budget \d+ or more fits/)
     }
   }, 60_000)
 
@@ -301,12 +305,12 @@ describe("specbundle mcp", () => {
     const parts = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--parts", "--budget", "4000"], cwd).stdout.trimEnd().split("\n")
     const count = await call("bundle", { ...pack, budget: 4000, count: true, tokens: "o200k_base" })
     expect(JSON.parse(texts(count)[0]!)).toEqual({ parts: parts.length, tokens: parts.map((t) => ({ value: o200k(t), encoding: "o200k_base" })) })
-    // budgetTokens: the CLI's --budget-tokens, its stderr line as the last text item.
+    // budgetTokens: the CLI's --budget-tokens, its stderr line (the tool's words) as the last text item.
     const fitted = await call("bundle", { ...pack, count: true, tokens: "o200k_base", budgetTokens: 1000 })
     const cli = runCli(["bundle", "--root", EXAMPLE, "--pack", "pack:rides-v1", "--parts", "--tokens", "o200k_base", "--budget-tokens", "1000"], cwd)
     const cliParts = cli.stdout.trimEnd().split("\n")
     expect(JSON.parse(texts(fitted)[0]!)).toEqual({ parts: cliParts.length, tokens: cliParts.map((t) => ({ value: o200k(t), encoding: "o200k_base" })) })
-    expect(texts(fitted)[1]).toBe(cli.stderr.split("\n").find((l) => l.startsWith("--budget-tokens 1000 ")) + "\n")
+    expect(texts(fitted)[1]).toBe(asParameters(cli.stderr.split("\n").find((l) => l.startsWith("--budget-tokens 1000 "))!) + "\n")
     const wrong = await call("bundle", { ...pack, tokens: "p50k_base", budgetTokens: 0 })
     expect(wrong.isError).toBe(true)
     expect(JSON.parse(texts(wrong)[0]!).diagnostics).toEqual([{ scope: "tokens", problem: 'Expected "o200k_base" or "cl100k_base", got "p50k_base".' }])
@@ -328,7 +332,7 @@ describe("specbundle mcp", () => {
       [
         "bundle",
         { ...pack, tokens: "o200k_base", budgetTokens: 1000, count: true },
-        ['{"parts":', "--budget-tokens 1000 (o200k_base): composed with --budget "],
+        ['{"parts":', "budgetTokens 1000 (o200k_base): composed with budget "],
         false
       ],
       ["bundle", { ...pack, budget: 4000, part: 2 }, ['"part":{"index":2,', "Part 2 of ", "The call that returns part 3: "], false],

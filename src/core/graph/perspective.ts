@@ -194,6 +194,8 @@ export interface PerspectiveRequest {
   readonly perspectives?: Perspectives
   /** The ids a changeset impacts, or absent when no changeset was given. */
   readonly impacted?: ReadonlyArray<string>
+  /** How the problems cite a request field (the CLI: `--changeset`); the field's own name when absent. */
+  readonly cite?: (field: string) => string
   /** The changeset as given, stated in the bundle's scope beside the perspective. */
   readonly changeset?: string
 }
@@ -219,6 +221,7 @@ const show = (value: unknown): string =>
 export const resolvePerspective = (facts: Facts, request: PerspectiveRequest): PerspectiveSelection | Diagnostics => {
   const problems: Diagnostic[] = []
   const { pack: packId, perspective: name } = request
+  const cite = request.cite ?? ((field: string) => field)
   const pack = typeof packId === "string" ? facts.graph.packs.get(packId) : undefined
   if (packId === undefined) problems.push({ scope: "pack", problem: "A perspective filters a Pack's members: give pack." })
   else if (typeof packId !== "string") problems.push({ scope: "pack", problem: `pack must be a Pack id, not ${show(packId)}.` })
@@ -233,7 +236,7 @@ export const resolvePerspective = (facts: Facts, request: PerspectiveRequest): P
   } else if (request.impacted === undefined && needsChangeset(perspective)) {
     problems.push({
       scope: "perspective",
-      problem: `The perspective ${show(name)} selects what a changeset impacts: give a changeset (--changeset REV or --staged).`
+      problem: `The perspective ${show(name)} selects what a changeset impacts: give a changeset (${cite("changeset")} REV or ${cite("staged")}).`
     })
   }
   if (problems.length > 0 || pack === undefined || perspective === undefined) return { diagnostics: problems }

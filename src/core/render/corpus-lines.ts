@@ -2,6 +2,7 @@
 import type { Graph } from "../model.js"
 import { classifyPath, unmatchedExcludes } from "../read/discover.js"
 import { counted } from "../plural.js"
+import type { FieldNaming } from "../tokens.js"
 
 /** The summary line `check` prints after the findings: "23 specs, 2 packs, 10 anchors, 0 findings". */
 export const summaryOf = (graph: Graph): string =>
@@ -12,14 +13,14 @@ export const summaryOf = (graph: Graph): string =>
 /**
  * One warning line when the read found no Spec file at all (no Spec, no Pack, no finding on a
  * carrier): a root given wrong would otherwise read as an empty, healthy corpus. `root` is the
- * folder as the user should see it (absolute); `excluded` says excludes were in effect. Null when
- * there is a Spec file.
+ * folder as the user should see it (absolute); `excluded` says excludes were in effect; `spell`
+ * cites the root field as the entrance does (`--root`). Null when there is a Spec file.
  */
-export const noSpecFileWarning = (graph: Graph, root: string, excluded: boolean): string | null => {
+export const noSpecFileWarning = (graph: Graph, root: string, excluded: boolean, spell: Pick<FieldNaming, "cite">): string | null => {
   if (graph.specs.size > 0 || graph.packs.size > 0) return null
   if (graph.findings.some((f) => classifyPath(f.file) === "markdown" || classifyPath(f.file) === "gherkin")) return null
   const where = excluded ? `${root} (outside the excludes)` : root
-  return `specbundle: warning: no Spec file under ${where}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with --root DIR)`
+  return `specbundle: warning: no Spec file under ${where}; Spec files are named *.sdp.md or *.sdp.gherkin (give the corpus folder with ${spell.cite("root")} DIR)`
 }
 
 /**

@@ -58,7 +58,7 @@ const endOf = (error: RunError): End => {
   }
 }
 
-/** An interruption's code: the largest a reason carries (`Runtime.InterruptExitCode`: a signal's), else 0 (watch's Ctrl-C). */
+/** An interruption's code: the largest a reason carries (`Runtime.InterruptExitCode`: a signal's, process.ts; watch's Ctrl-C carries 0), else 0. */
 const interruptedCode = (cause: Cause.Cause<unknown>): number =>
   cause.reasons.reduce((code, reason) => Math.max(code, Context.getOrUndefined(Cause.reasonAnnotations(reason), Runtime.InterruptExitCode) ?? 0), 0)
 

@@ -2,14 +2,17 @@
 // exit) and for tests that run a command in process (test/support/run.ts, a collecting output and
 // an invocation of their own). The arguments go through argv.ts first (help, version and the
 // mistakes we word ourselves), then to effect/cli with our own help pages (help.ts) as its
-// presenter; how the run ends (stderr line, exit code) is exit.ts. The services (the use cases
-// Bundler, Changes, Corpus and those under them) are provided by each command's handler, which
-// loads on first use (*-run.ts), so `--help` neither evaluates nor builds them.
+// presenter; how the run ends (stderr line, exit code) is exit.ts. The use cases (Bundler,
+// Changes, Corpus, ... and the services under them) are provided here, one layer for every
+// command, loaded and built only once a command line is parsed: help, version and argv.ts's
+// answers neither evaluate nor build them; the handlers (*-run.ts, loaded on first use) only
+// require them.
 import * as CliError from "effect/cli/CliError"
 import * as CliOutput from "effect/cli/CliOutput"
 import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
-import type { RunSettings } from "../../node/runtime.js"
+import * as Layer from "effect/Layer"
+import { ParseCache, type RunSettings } from "../../node/runtime.js"
 import { type Preflight, preflight } from "./argv.js"
 import { ArgumentsRefused } from "./errors.js"
 import { type ProgramError, refusalOf } from "./exit.js"
@@ -55,12 +58,28 @@ const parse = (argv: ReadonlyArray<string>) =>
     )
   )
 
+/**
+ * The use cases, as every entrance has them (usecases/layer.ts), for the commands' handlers: the
+ * module loads when a command line is parsed, never for help or version. Building them starts no
+ * git and no thread (git runs when a use case asks it something). `watch` keeps its corpus read
+ * between builds: its use cases read through a parse cache kept warm in memory for the run.
+ */
+const useCasesFor = (argv: ReadonlyArray<string>) => {
+  const useCases = Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("../../usecases/layer.js")),
+      (m) => m.UseCasesLive
+    )
+  )
+  return argv[0] === "watch" ? useCases.pipe(Layer.provide(ParseCache.keptWarm)) : useCases
+}
+
 /** Help, version and the argument mistakes are answered by argv.ts; everything else is parsed. */
 const answer = (argv: ReadonlyArray<string>, output: Output["Service"], invocation: Invocation["Service"], settings: RunSettings) => {
   const pre = preflight(PROGRAM, model(), argv, invocation.stdinIsTTY)
   switch (pre._tag) {
     case "Parse":
-      return parse(pre.argv).pipe(Effect.provide(CliOutput.layerPresenter(presenterOf(output, settings.noColor))))
+      return parse(pre.argv).pipe(Effect.provide(CliOutput.layerPresenter(presenterOf(output, settings.noColor))), Effect.provide(useCasesFor(pre.argv)))
     case "Problem":
       return Effect.fail(problems([{ scope: "arguments", problem: pre.problem }]))
     case "Refused":

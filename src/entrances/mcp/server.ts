@@ -22,15 +22,11 @@ import * as Layer from "effect/Layer"
 import * as Stdio from "effect/Stdio"
 import * as Stream from "effect/Stream"
 import { VERSION } from "../../core/version.js"
-import type { Bundler } from "../../usecases/Bundler.js"
-import type { Changes } from "../../usecases/Changes.js"
-import type { Corpus } from "../../usecases/Corpus.js"
-import type { Drift } from "../../usecases/Drift.js"
 import { FileSystemLive, type ParseCache, type WorkerPool } from "../../node/runtime.js"
 import { UseCasesLive } from "../../usecases/layer.js"
 import { OutputCap } from "./cap.js"
 import { screened } from "./lines.js"
-import { tools } from "./tools.js"
+import { StagedAnswers, type ToolServices, tools } from "./tools.js"
 
 /** Tool calls still running, and a wait until there are none: when stdin ends, the server waits for them to answer before it stops. */
 class Calls extends Context.Service<
@@ -61,7 +57,7 @@ class Calls extends Context.Service<
 
 const registerTools = Effect.gen(function* () {
   const server = yield* McpServer.McpServer
-  const context = yield* Effect.context<Bundler | Changes | Corpus | Drift | OutputCap>()
+  const context = yield* Effect.context<ToolServices>()
   const calls = yield* Calls
   for (const spec of tools) {
     // Each call runs its use case afresh (the corpus may change between calls), over the parse
@@ -107,7 +103,7 @@ const SERVER = {
 
 export const ServerLive = Layer.effectDiscard(registerTools).pipe(
   Layer.provide(McpServer.layerStdio(SERVER)),
-  Layer.provide(Layer.mergeAll(UseCases, ScreenedStdio, OutputCap.layer)),
+  Layer.provide(Layer.mergeAll(UseCases, ScreenedStdio, OutputCap.layer, StagedAnswers.layer)),
   Layer.provide(Calls.layer)
 )
 
@@ -162,7 +158,10 @@ export const httpServer = (port: number): Layer.Layer<never, unknown, WorkerPool
         )
     }),
     announce
-  ).pipe(Layer.provide(NodeHttpServer.layer(() => createServer(), { port, host: "127.0.0.1" })), Layer.provide(Layer.mergeAll(UseCases, OutputCap.layer)))
+  ).pipe(
+    Layer.provide(NodeHttpServer.layer(() => createServer(), { port, host: "127.0.0.1" })),
+    Layer.provide(Layer.mergeAll(UseCases, OutputCap.layer, StagedAnswers.layer))
+  )
 }
 
 /**

@@ -20,6 +20,7 @@ import { FieldSpelling } from "../../usecases/spelling.js"
 import type { Diagnostic, UseCaseError } from "../../usecases/requests.js"
 import { decodeArguments } from "./arguments.js"
 import type { OutputCap } from "./cap.js"
+import type { StagedAnswers } from "./staged-answers.js"
 import type { Parameters } from "./parameters.js"
 import { PARAMETER_NAMES } from "./parameters.js"
 
@@ -72,16 +73,17 @@ const utf8Bytes: CountTokens = (text) => Buffer.byteLength(text, "utf8")
 
 /** What `check` and `list` print on stderr beside the findings: excludes that matched nothing, then no Spec file at all. */
 export const readWarnings = (graph: Graph, exclude: ReadonlyArray<string>, excluded: ReadonlySet<string>, root: string): string[] => {
-  const empty = noSpecFileWarning(graph, nodePath.resolve(root), exclude.length > 0)
+  const empty = noSpecFileWarning(graph, nodePath.resolve(root), exclude.length > 0, PARAMETER_NAMES)
   return [...unmatchedExcludeLines(exclude, excluded, root), ...(empty === null ? [] : [empty])]
 }
 
 /** What the tools run on: the use cases and the cap. */
-export type Services = Bundler | Changes | Corpus | Drift | OutputCap
+/** What the tools run on: the use cases, the output cap and the staged answers, each the server's. */
+export type ToolServices = Bundler | Changes | Corpus | Drift | OutputCap | StagedAnswers
 
 export interface ToolSpec {
   readonly tool: Tool
-  readonly handle: (payload: unknown) => Effect.Effect<CallToolResult, never, Services>
+  readonly handle: (payload: unknown) => Effect.Effect<CallToolResult, never, ToolServices>
 }
 
 /**
@@ -110,7 +112,7 @@ export const define = <A>(
   name: string,
   description: string,
   parameters: Parameters<A>,
-  run: (p: A, given: Record<string, unknown>) => Effect.Effect<CallToolResult, UseCaseError, Services>
+  run: (p: A, given: Record<string, unknown>) => Effect.Effect<CallToolResult, UseCaseError, ToolServices>
 ): ToolSpec => ({
   tool: new Tool({ name, description, inputSchema: inputSchemaOf(parameters.schema), annotations: ANNOTATIONS }),
   handle: (payload) =>

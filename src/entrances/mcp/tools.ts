@@ -9,11 +9,12 @@ import { driftTool } from "./tools/drift.js"
 import { impactTool } from "./tools/impact.js"
 import { listTool } from "./tools/list.js"
 
-export { inputSchemaOf } from "./tool.js"
+export { inputSchemaOf, type ToolServices } from "./tool.js"
 export { BundleParameters } from "./tools/bundle.js"
 export { CheckParameters } from "./tools/check.js"
 export { DriftParameters } from "./tools/drift.js"
 export { ImpactParameters } from "./tools/impact.js"
+export { StagedAnswers } from "./staged-answers.js"
 export { ListParameters } from "./tools/list.js"
 
 export const tools: ReadonlyArray<ToolSpec> = [bundleTool, impactTool, checkTool, listTool, driftTool]

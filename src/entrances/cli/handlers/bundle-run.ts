@@ -20,8 +20,8 @@ import { BundleRequest, requestOf } from "../../../usecases/requests.js"
 import type { BundleArgs } from "../commands/bundle.js"
 import { problems } from "../../../usecases/requests.js"
 import { ExitWith, OutputFolderFailure } from "../errors.js"
+import { FLAG_NAMES } from "../flags.js"
 import { warnUnmatched } from "../output/excludes.js"
-import { ServicesLive } from "./live.js"
 import { ensureDir, outDirProblem, removeOtherParts, writeAtomic, writeManifest } from "../output/out.js"
 import { Invocation, inCwd, located } from "../invocation.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
@@ -101,7 +101,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
       const split = yield* bundler.split(prepared)
       const oversized = split.exceeded
       const parts = Stream.map(split.parts, (p) => withTokens(partText(p)))
-      if (oversized !== null) yield* writeErr(exceededLine(oversized))
+      if (oversized !== null) yield* writeErr(exceededLine(oversized, FLAG_NAMES))
       exceeded = oversized !== null
       if (out !== undefined) count = yield* writeOutDir(out, args, prepared, parts)
       else {
@@ -115,7 +115,7 @@ export const composeAndWrite = (args: BundleArgs, prepared: PreparedBundle, toke
       const { value, text } = yield* bundler.compose(prepared)
       if (isBudgetExceeded(value) || isPartsExceeded(value)) {
         exceeded = true
-        yield* writeErr(exceededLine(value))
+        yield* writeErr(exceededLine(value, FLAG_NAMES))
       }
       const used = "used" in value ? (value.used as number) : null
       const one = withTokens({ text, used })
@@ -185,7 +185,7 @@ const fitted = (args: BundleArgs, prepared: PreparedBundle, tokens: Tokens | und
   Effect.gen(function* () {
     const split = args.parts || prepared.params.part !== undefined
     const { prepared: fitted, fit } = (yield* Bundler).fit(prepared, tokens, split)
-    if (fit !== null && tokens?.target !== undefined) yield* writeErr(fitLine(fit, tokens.target, tokens.encoding, split))
+    if (fit !== null && tokens?.target !== undefined) yield* writeErr(fitLine(fit, tokens.target, tokens.encoding, split, FLAG_NAMES))
     return fitted
   })
 
@@ -199,6 +199,5 @@ export const runBundle = (args: BundleArgs) =>
       )
     ),
     Effect.asVoid,
-    Effect.withSpan("bundle"),
-    Effect.provide(ServicesLive)
+    Effect.withSpan("bundle")
   )

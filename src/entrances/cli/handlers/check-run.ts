@@ -10,9 +10,9 @@ import type { CheckArgs } from "../commands/check.js"
 import { ExitWith } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
 import { Invocation, located } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
 import { withProgress } from "../output/progress.js"
+import { FLAG_NAMES } from "../flags.js"
 
 export const runCheck = (args: CheckArgs) =>
   Effect.gen(function* () {
@@ -26,8 +26,8 @@ export const runCheck = (args: CheckArgs) =>
     else if (args.format === "gitlab") yield* writeOut(checkOutput(graph, args.format, yield* corpus.repositoryPrefix(nodePath.resolve(cwd, args.root))))
     else yield* writeOut(checkOutput(graph, args.format, findingsPrefix(args.root, cwd)))
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
-    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)
+    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0, FLAG_NAMES)
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     if (!args.quiet) yield* writeErr(summaryOf(graph))
     if (hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("check"), Effect.provide(ServicesLive))
+  }).pipe(Effect.withSpan("check"))

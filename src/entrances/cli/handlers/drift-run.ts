@@ -8,7 +8,6 @@ import type { DriftArgs } from "../commands/drift.js"
 import { ExitWith } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
 import { Invocation, located } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
 
 export const runDrift = (args: DriftArgs) =>
@@ -30,4 +29,4 @@ export const runDrift = (args: DriftArgs) =>
       yield* writeErr(`specbundle: drift: ${result.report.drifted.length} drifted (--fail-on-drift): exit 3`)
       return yield* new ExitWith({ code: 3 })
     }
-  }).pipe(Effect.withSpan("drift"), Effect.provide(ServicesLive))
+  }).pipe(Effect.withSpan("drift"))

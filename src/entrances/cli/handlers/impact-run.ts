@@ -117,4 +117,4 @@ const stagedRun = (args: ImpactArgs) =>
     return yield* exit
   })
 
-export const runImpactCommand = (args: ImpactArgs) => stagedRun(args).pipe(Effect.withSpan("impact"), Effect.provide(Changes.Default))
+export const runImpactCommand = (args: ImpactArgs) => stagedRun(args).pipe(Effect.withSpan("impact"))

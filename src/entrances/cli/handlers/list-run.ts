@@ -10,9 +10,9 @@ import { ExitWith } from "../errors.js"
 import { warnUnmatched } from "../output/excludes.js"
 import type { ListArgs } from "../commands/list.js"
 import { Invocation, located } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeErr, writeFindings, writeOut } from "../output/output.js"
 import { withProgress } from "../output/progress.js"
+import { FLAG_NAMES } from "../flags.js"
 
 export const runList = (args: ListArgs) =>
   Effect.gen(function* () {
@@ -22,8 +22,8 @@ export const runList = (args: ListArgs) =>
     const { graph, exclude, excluded } = yield* withProgress(read, `reading ${args.root}`, args.quiet)
     yield* writeFindings(graph.findings, { quiet: args.quiet, all: args.verbose })
     yield* warnUnmatched(exclude, excluded, args.root, args.quiet)
-    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0)
+    const empty = noSpecFileWarning(graph, nodePath.resolve(cwd, args.root), exclude.length > 0, FLAG_NAMES)
     if (!args.quiet && empty !== null) yield* writeErr(empty)
     yield* writeOut(listOutput(graph, args.what, args.format))
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("list"), Effect.provide(ServicesLive))
+  }).pipe(Effect.withSpan("list"))

@@ -7,7 +7,6 @@ import { Bundler } from "../../../usecases/Bundler.js"
 import { MembersRequest, requestOf } from "../../../usecases/requests.js"
 import { ExitWith } from "../errors.js"
 import { located } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeOut } from "../output/output.js"
 import type { PerspectiveArgs } from "../commands/perspective.js"
 
@@ -18,4 +17,4 @@ export const runPerspective = (args: PerspectiveArgs) =>
     const text = args.format === "json" ? `${JSON.stringify(selection)}\n` : selection.members.map((id) => `${id}\n`).join("")
     yield* writeOut(text)
     if (args.strict && hasRefusal(graph)) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.withSpan("perspective"), Effect.provide(ServicesLive))
+  }).pipe(Effect.withSpan("perspective"))

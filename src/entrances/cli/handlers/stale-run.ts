@@ -7,7 +7,6 @@ import { Stale } from "../../../usecases/Stale.js"
 import { ExitWith } from "../errors.js"
 import type { StaleArgs } from "../commands/stale.js"
 import { inCwd } from "../invocation.js"
-import { ServicesLive } from "./live.js"
 import { writeErr, writeOut } from "../output/output.js"
 import { withProgress } from "../output/progress.js"
 
@@ -32,6 +31,5 @@ export const runStale = (args: StaleArgs) =>
     return yield* new ExitWith({ code: 1 })
   }).pipe(
     // Every failure here means the answer is unknown: exit 2, never 1 (which says "stale").
-    Effect.catchTags({ StaleFailure: (e) => cannotTell(e.message), ReadError: (e) => cannotTell(e.message) }),
-    Effect.provide(ServicesLive)
+    Effect.catchTags({ StaleFailure: (e) => cannotTell(e.message), ReadError: (e) => cannotTell(e.message) })
   )

@@ -17,9 +17,8 @@ import { composeAndWrite, prepareBundle } from "./bundle-run.js"
 import type { Diagnostic } from "../../../core/diagnostic.js"
 import { problems } from "../../../usecases/requests.js"
 import { requestExcludes } from "../../../usecases/excludes.js"
-import { GitEnvironment, ParseCache, watchFolders } from "../../../node/runtime.js"
+import { GitEnvironment, watchFolders } from "../../../node/runtime.js"
 import { Repository } from "../../../usecases/Repository.js"
-import { ServicesLive } from "./live.js"
 import { writeErr, writeOut } from "../output/output.js"
 import { Invocation } from "../invocation.js"
 import { outDirProblem } from "../output/out.js"
@@ -221,8 +220,6 @@ export const runWatch = (args: WatchArgs) =>
     })
     return yield* Queue.take(ticks).pipe(Effect.andThen(rebuild), Effect.forever)
   }).pipe(
-    Effect.scoped,
-    Effect.provide(ServicesLive),
-    // The corpus stays read between builds: a rebuild re-reads only the files that changed.
-    Effect.provide(ParseCache.keptWarm)
+    // The corpus stays read between builds (program.ts gives watch's use cases a warm parse cache): a rebuild re-reads only the files that changed.
+    Effect.scoped
   )

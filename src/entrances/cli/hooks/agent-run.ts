@@ -14,7 +14,6 @@ import { Repository } from "../../../usecases/Repository.js"
 import type { AgentEvent, AgentManager } from "./agents.js"
 import { AGENT_CHANGESET, AGENTS, fitContext, recordOf, renderAt, sessionOf } from "./agents.js"
 import { reasonOf } from "./pre-push.js"
-import { ServicesLive } from "../handlers/live.js"
 import { Invocation, type Stdin } from "../invocation.js"
 import { writeErr, writeOut } from "../output/output.js"
 
@@ -168,7 +167,6 @@ export const runAgentHook = (event: AgentEvent, root: string, manager: AgentMana
           ? `this branch has no commit yet, so there is no ${AGENT_CHANGESET} to compare the working changes with; no context added (the first commit gives one)`
           : `${reasonOf(cause)}; no context added`
       )
-    ),
-    Effect.provide(ServicesLive)
+    )
   )
 }

@@ -30,4 +30,4 @@ export const runPreCommit = (root: string) =>
       yield* writeErr(`${n} ${n === 1 ? "carrier" : "carriers"} elsewhere ${n === 1 ? "is" : "are"} refused; \`specbundle check\` lists them`)
     }
     if (ours.length > 0) return yield* new ExitWith({ code: 1 })
-  }).pipe(Effect.provide(Changes.Default))
+  })

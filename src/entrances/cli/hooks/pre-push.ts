@@ -17,7 +17,6 @@ import { Repository } from "../../../usecases/Repository.js"
 import { writeOutDir } from "../handlers/bundle-run.js"
 import { counted } from "../../../core/plural.js"
 import type { HookManager } from "./print.js"
-import { ServicesLive } from "../handlers/live.js"
 import { Invocation, type Stdin } from "../invocation.js"
 import { writeErr } from "../output/output.js"
 import { lineOf } from "../exit.js"
@@ -153,4 +152,4 @@ export const runPrePush = (root: string, gitArgs: ReadonlyArray<string>, manager
       const drifted = yield* driftOf(nodePath.resolve(cwd, root), pushed.range)
       if (drifted !== null) yield* say(drifted)
     }
-  }).pipe(Effect.provide(ServicesLive))
+  })

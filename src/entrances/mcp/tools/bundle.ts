@@ -12,7 +12,7 @@ import { Bundler, type PreparedBundle } from "../../../usecases/Bundler.js"
 import { BundleRequest, requestOf, tokenFields } from "../../../usecases/requests.js"
 import { capBudget, OutputCap, partMembers, partSentence, reserveOf } from "../cap.js"
 import type { Arguments } from "../parameters.js"
-import { parametersOf } from "../parameters.js"
+import { PARAMETER_NAMES, parametersOf } from "../parameters.js"
 import { capCounter, define, fail, ok } from "../tool.js"
 
 const bundleFields = { ...BundleRequest.fields, ...tokenFields }
@@ -59,7 +59,7 @@ const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
     let fit: string | undefined
     const fitted = bundler.fit(prepared, tokens, split)
     if (fitted.fit !== null && tokens?.target !== undefined) {
-      fit = fitLine(fitted.fit, tokens.target, tokens.encoding, split)
+      fit = fitLine(fitted.fit, tokens.target, tokens.encoding, split, PARAMETER_NAMES)
       prepared = fitted.prepared
     }
     const counted = (texts: ReadonlyArray<string>) =>
@@ -75,7 +75,7 @@ const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
           counts === undefined ? undefined : JSON.stringify({ tokens: counts }),
           ...notes,
           fit,
-          exceeded === null ? undefined : exceededLine(exceeded)
+          exceeded === null ? undefined : exceededLine(exceeded, PARAMETER_NAMES)
         )
       }
       const counts = counted(texts)
@@ -91,7 +91,7 @@ const runBundle = (p: BundleArguments, given: Record<string, unknown>) =>
       ...notes,
       fit,
       partLine(value),
-      isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value) : undefined
+      isBudgetExceeded(value) || isPartsExceeded(value) ? exceededLine(value, PARAMETER_NAMES) : undefined
     )
     if (!noBudget) return result
     // No split fits under the cap (a value repeats its scope: ten thousand ids in `specs` are over it

@@ -10,20 +10,15 @@ import { Changes } from "../../../usecases/Changes.js"
 import { ImpactRequest, requestOf } from "../../../usecases/requests.js"
 import type { Arguments } from "../parameters.js"
 import { parametersOf } from "../parameters.js"
+import { StagedAnswers } from "../staged-answers.js"
 import { define, ok } from "../tool.js"
 
 export const ImpactParameters = parametersOf(ImpactRequest.fields)
 
-/**
- * The last answer to each `impact {staged}` request, with the stamp of the repository's staged
- * state taken before it was computed (src/node/stagedStamp.ts): a call whose stamp is the same
- * gets the same answer without asking git or reading anything (issue 50).
- */
-const stagedAnswers = new Map<string, { readonly stamp: string; readonly result: CallToolResult }>()
-
 const runImpact = (p: Arguments<typeof ImpactRequest.fields>) =>
   Effect.gen(function* () {
     const changes = yield* Changes
+    const stagedAnswers = yield* StagedAnswers
     const { linkBase, format } = p
     // The use case checks the link base (impactProblems): a problem is its { diagnostics } value.
     const request = requestOf(ImpactRequest, p)
