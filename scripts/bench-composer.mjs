@@ -6,8 +6,8 @@ import { existsSync } from "node:fs"
 import * as path from "node:path"
 
 const ENTRY = `
-import { buildGraph } from "./src/core/graph.js"
-import { factsOf } from "./src/core/facts.js"
+import { buildGraph } from "./src/core/graph/graph.js"
+import { factsOf } from "./src/core/graph/facts.js"
 import * as composer from "./src/core/bundle/index.js"
 import { anchor, gwt, pack, readsOf, spec } from "./test/support/nodes.js"
 
