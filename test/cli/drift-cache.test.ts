@@ -7,19 +7,8 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { cacheEnv, cli } from "../support/cli.js"
 import { exampleHistory, tempDir } from "../support/git.js"
+import { parseCacheFiles } from "../support/cache-file.js"
 import { gitCallsIn } from "../support/hostile.js"
-
-/** The cache folder's parse cache files: name -> inode and mtime (a write renames a new file into place). */
-const cacheFiles = (dir: string) =>
-  Object.fromEntries(
-    fs
-      .readdirSync(dir)
-      .filter((f) => f.startsWith("specbundle-parse-"))
-      .map((f) => {
-        const s = fs.statSync(path.join(dir, f))
-        return [f, `${s.ino}:${s.mtimeMs}`]
-      })
-  )
 
 const ok = (cwd: string, args: string[], env: NodeJS.ProcessEnv) => {
   const r = cli(cwd, args, { env, timeout: 60_000 })
@@ -36,7 +25,7 @@ describe("drift's caches", () => {
     ok(repo.dir, bundle, env)
     ok(repo.dir, ["drift", "--changeset", "HEAD~1...HEAD"], env)
     // The parse shards (the results file takes the second request's result).
-    const shards = () => Object.fromEntries(Object.entries(cacheFiles(cache)).filter(([f]) => !f.endsWith("-drift-results.json")))
+    const shards = () => Object.fromEntries(Object.entries(parseCacheFiles(cache)).filter(([f]) => !f.endsWith("-drift-results.json")))
     const before = shards()
     // Another text for the same range: its result is not kept yet, so both ends are read again.
     ok(repo.dir, ["drift", "--changeset", "main~1...main"], env)
@@ -51,7 +40,7 @@ describe("drift's caches", () => {
       const args = ["drift", "--changeset", "HEAD~1..HEAD", "--format", format]
       const uncached = ok(repo.dir, args, cacheEnv(undefined))
       const first = ok(repo.dir, args, cacheEnv(cache))
-      const kept = cacheFiles(cache)
+      const kept = parseCacheFiles(cache)
       const trace = path.join(tempDir("specbundle-drift-cache-trace-"), "trace")
       const again = ok(repo.dir, args, cacheEnv(cache, { GIT_TRACE: trace }))
       expect([again.stdout, again.stderr]).toEqual([uncached.stdout, uncached.stderr])
@@ -59,7 +48,7 @@ describe("drift's caches", () => {
       const calls = gitCallsIn(trace)
       expect(calls.length).toBeGreaterThan(0)
       expect(calls.filter((c) => /^(log|ls-tree|cat-file|diff)\b/.test(c))).toEqual([])
-      expect(cacheFiles(cache)).toEqual(kept)
+      expect(parseCacheFiles(cache)).toEqual(kept)
     }
     // Another range is another result: computed, and kept beside the first.
     const other = ok(repo.dir, ["drift", "--changeset", "HEAD~1...HEAD"], cacheEnv(cache))

@@ -9,6 +9,7 @@ import * as path from "node:path"
 import { parse } from "yaml"
 import { beforeAll, describe, expect, it } from "vitest"
 import { runGitIn, tempDir } from "../support/git.js"
+import { parseCacheFiles } from "../support/cache-file.js"
 import { skipping } from "../support/skip.js"
 
 const REPO = path.join(import.meta.dirname, "..", "..")
@@ -577,18 +578,6 @@ describe("action.yml: the parse cache between runs", () => {
     return { out: files(out), blobReads }
   }
 
-  /** The cache folder's files: name -> inode and mtime (a file rewritten gets a new inode: writes are renamed into place). */
-  const cacheFiles = (dir: string) =>
-    Object.fromEntries(
-      fs
-        .readdirSync(dir)
-        .filter((f) => f.startsWith("specbundle-parse-"))
-        .map((f) => {
-          const s = fs.statSync(path.join(dir, f))
-          return [f, `${s.ino}:${s.mtimeMs}`]
-        })
-    )
-
   it("keys the parse cache per commit under the runner's temp folder, restores the newest of the same lockfile, before the run", () => {
     const runner = tempDir("specbundle-runner-")
     const env = keyEnv(runner, "abc123", "77")
@@ -638,7 +627,7 @@ describe("action.yml: the parse cache between runs", () => {
     const head1 = runGitIn(upstream, ["rev-parse", "fare-change"]).trim()
     const cache0 = cacheOf(head1, "1")
     const byOther = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE_DIR: cache0 }, other)
-    expect(Object.keys(cacheFiles(cache0)).length).toBeGreaterThan(0)
+    expect(Object.keys(parseCacheFiles(cache0)).length).toBeGreaterThan(0)
 
     // The first run of this version: the other version's entries restored, read as none.
     const cache1 = cacheOf(head1, "2")
@@ -651,14 +640,14 @@ describe("action.yml: the parse cache between runs", () => {
     // The job runs again on the same commit (a re-run, or a push of the base): the first run's cache restored.
     const cacheAgain = cacheOf(head1, "3")
     restore(cache1, cacheAgain)
-    const saved = cacheFiles(cacheAgain)
+    const saved = parseCacheFiles(cacheAgain)
     const again = ciRun(clone("fare-change"), { SPECBUNDLE_CODE_CACHE_DIR: cacheAgain })
     expect(again.out).toEqual(uncached1.out)
     // It read from the cache: no cache file written again, every shard taken whole (a fresh
     // checkout's stat data match no entry: without object ids in them, every file would be read,
     // parsed and its shard written again).
     expect(Object.keys(saved).length).toBeGreaterThan(0)
-    expect(cacheFiles(cacheAgain)).toEqual(saved)
+    expect(parseCacheFiles(cacheAgain)).toEqual(saved)
     // Drift ran with the cache (its result kept, its reads under sources of their own) and its
     // section is in the report: the re-run wrote none of it again either.
     expect(Object.keys(saved).filter((f) => f.endsWith("-drift-results.json")).length).toBeGreaterThan(0)

@@ -46,3 +46,15 @@ export const parseCacheEntries = (dir: string, file: string): Map<string, SavedR
   if (holding.length !== 1) throw new Error(`${holding.length} parse caches in ${dir} hold ${file} (of ${caches.size})`)
   return holding[0]
 }
+
+/** The cache folder's parse cache files: name -> inode and mtime (a write renames a new file into place, so a rewrite shows a new inode). */
+export const parseCacheFiles = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith("specbundle-parse-"))
+      .map((f) => {
+        const s = fs.statSync(path.join(dir, f))
+        return [f, `${s.ino}:${s.mtimeMs}`]
+      })
+  )
