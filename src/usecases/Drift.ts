@@ -114,15 +114,20 @@ const make = Effect.gen(function* () {
   const drift = yield* DriftPass
   const fs = yield* FileSystem.FileSystem
 
-  const run = Effect.fn("Drift.run")(function* (request: DriftRequest) {
-    const found = driftProblems(request, yield* FieldSpelling)
-    if (found.length > 0) return yield* problems(found)
+  /** What a run and the staged section both start from: the settled excludes and where the root sits in git. */
+  const settle = Effect.fnUntraced(function* (request: Pick<DriftRequest, "root" | "exclude" | "config">) {
     const flags = requestExcludes(request.exclude ?? [])
     const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
     const exclude = yield* settledExcludes(settings.exclude, loaded.path)
     const location = yield* drift.locate(request.root)
-    const root = rootLabel(location)
+    return { exclude, location, root: rootLabel(location) }
+  })
+
+  const run = Effect.fn("Drift.run")(function* (request: DriftRequest) {
+    const found = driftProblems(request, yield* FieldSpelling)
+    if (found.length > 0) return yield* problems(found)
+    const { exclude, location, root } = yield* settle(request)
 
     if (request.changeset !== undefined) {
       const parsed = parseChangeset(request.changeset)
@@ -199,12 +204,7 @@ const make = Effect.gen(function* () {
    * commit there is no history: nothing drifted.
    */
   const staged = Effect.fn("Drift.staged")(function* (request: Pick<DriftRequest, "root" | "exclude" | "config">) {
-    const flags = requestExcludes(request.exclude ?? [])
-    const loaded = yield* loadConfig(request).pipe(Effect.provideService(FileSystem.FileSystem, fs))
-    const settings = yield* settingsOf(loaded, undefined, { exclude: flags.paths })
-    const exclude = yield* settledExcludes(settings.exclude, loaded.path)
-    const location = yield* drift.locate(request.root)
-    const root = rootLabel(location)
+    const { exclude, location, root } = yield* settle(request)
     const head = yield* drift.resolve(location.top, "HEAD").pipe(Effect.catchTag("UnknownRevisionError", () => Effect.succeed(null)))
     const empty: DriftReport = { changeset: "--staged", root, commit: STAGED, base: head, reviews: REVIEWS_FILE, specs: 0, drifted: [] }
     if (head === null) return { report: empty, notes: [] as string[] }
