@@ -2,7 +2,6 @@
 // under parse caches of their own, so a bundle of the same range keeps its shards whatever drift
 // reads; and a range pass's result is kept by its commits, so a re-run over an unchanged range
 // (a pre-push hook's) runs no git log and lists no tree, and prints the bytes an uncached run prints.
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { cacheEnv, cli } from "../support/cli.js"

@@ -1,6 +1,5 @@
 // The `impact` tool: which Specs a changeset impacts and why, the report as the CLI prints it; a
 // staged request answered again from memory while the staged state is the same.
-import type { CallToolResult } from "effect/ai/McpSchema"
 import * as Effect from "effect/Effect"
 import * as nodePath from "node:path"
 import { unmatchedExcludeLines } from "../../../core/render/corpus-lines.js"
